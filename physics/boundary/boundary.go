@@ -1,0 +1,102 @@
+// Package boundary samples static geometry with boundary particles after N. Akinci, M. Ihmsen,
+// G. Akinci, B. Solenthaler, M. Teschner, "Versatile Rigid-Fluid Coupling for Incompressible SPH
+// Fluids", ACM TOG 31(4), 2012. The particles' volumes Ψ come from their own number density
+// (physics.BoundaryVolumes), so the sampling need not be regular; this package places samples
+// at about the fluid's particle spacing on box surfaces and rectangles.
+package boundary
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sluicephysics/sluice/physics"
+)
+
+// Box samples the surface of the axis-aligned box [lo, hi] with spacing about s (each edge is
+// divided into a whole number of steps, so corners and edges are sampled exactly once). layers
+// ≥ 1 surfaces are sampled, each s further from the region the fluid may occupy: outward for a
+// tank (inverted, fluid inside), inward for an obstacle (fluid outside).
+func Box(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.Vec3, error) {
+	if !(s > 0) {
+		return nil, fmt.Errorf("boundary spacing %g must be > 0", s)
+	}
+	if layers < 1 {
+		return nil, fmt.Errorf("boundary layers %d must be ≥ 1", layers)
+	}
+	for d := 0; d < 3; d++ {
+		if !(hi[d] > lo[d]) {
+			return nil, fmt.Errorf("box max[%d] = %g must exceed min[%d] = %g", d, hi[d], d, lo[d])
+		}
+	}
+	var out []physics.Vec3
+	for l := 0; l < layers; l++ {
+		off := float64(l) * s
+		if !inverted {
+			off = -off
+		}
+		a := physics.Vec3{lo[0] - off, lo[1] - off, lo[2] - off}
+		b := physics.Vec3{hi[0] + off, hi[1] + off, hi[2] + off}
+		if b[0] <= a[0] || b[1] <= a[1] || b[2] <= a[2] {
+			break // an obstacle thinner than its layers: the inner layers vanish
+		}
+		out = append(out, shell(a, b, s)...)
+	}
+	return out, nil
+}
+
+// shell returns the lattice points on the surface of [a, b].
+func shell(a, b physics.Vec3, s float64) []physics.Vec3 {
+	var n [3]int
+	var step [3]float64
+	for d := 0; d < 3; d++ {
+		n[d] = max(1, int(math.Round((b[d]-a[d])/s)))
+		step[d] = (b[d] - a[d]) / float64(n[d])
+	}
+	var out []physics.Vec3
+	for k := 0; k <= n[2]; k++ {
+		for j := 0; j <= n[1]; j++ {
+			onYZ := j == 0 || j == n[1] || k == 0 || k == n[2]
+			for i := 0; i <= n[0]; i++ {
+				if !onYZ && i != 0 && i != n[0] {
+					continue
+				}
+				out = append(out, physics.Vec3{a[0] + float64(i)*step[0], a[1] + float64(j)*step[1], a[2] + float64(k)*step[2]})
+			}
+		}
+	}
+	return out
+}
+
+// Rect samples the parallelogram origin + a·u + b·v, a, b ∈ [0, 1], with spacing about s: a
+// plane patch such as a floor or a ramp. layers > 1 repeat it along −n, n = u×v/|u×v|, so the
+// fluid should be on the side n points to.
+func Rect(origin, u, v physics.Vec3, s float64, layers int) ([]physics.Vec3, error) {
+	lu, lv := physics.Norm(u), physics.Norm(v)
+	if !(s > 0) || !(lu > 0) || !(lv > 0) || layers < 1 {
+		return nil, fmt.Errorf("rect needs spacing > 0, non-zero edges and layers ≥ 1 (got s=%g |u|=%g |v|=%g layers=%d)", s, lu, lv, layers)
+	}
+	nx := u[1]*v[2] - u[2]*v[1]
+	ny := u[2]*v[0] - u[0]*v[2]
+	nz := u[0]*v[1] - u[1]*v[0]
+	ln := math.Sqrt(nx*nx + ny*ny + nz*nz)
+	if ln < 1e-12*lu*lv {
+		return nil, fmt.Errorf("rect edges %v and %v are parallel", u, v)
+	}
+	nu := max(1, int(math.Round(lu/s)))
+	nv := max(1, int(math.Round(lv/s)))
+	var out []physics.Vec3
+	for l := 0; l < layers; l++ {
+		o := float64(l) * s / ln
+		for j := 0; j <= nv; j++ {
+			for i := 0; i <= nu; i++ {
+				a, b := float64(i)/float64(nu), float64(j)/float64(nv)
+				out = append(out, physics.Vec3{
+					origin[0] + a*u[0] + b*v[0] - o*nx,
+					origin[1] + a*u[1] + b*v[1] - o*ny,
+					origin[2] + a*u[2] + b*v[2] - o*nz,
+				})
+			}
+		}
+	}
+	return out, nil
+}

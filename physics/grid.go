@@ -1,0 +1,272 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/sluicephysics/sluice/physics/par"
+)
+
+// maxCoord is the largest cell coordinate (relative to the grid's lowest cell) a Morton key of
+// 21 bits per axis holds: about two million cells per axis, 200 km at a 0.1 m support radius.
+const maxCoord = 1<<21 - 1
+
+// Grid is a compact cell grid over one point set (Ihmsen et al. 2011, "compact hashing"):
+// memory is proportional to the number of occupied cells, never to the domain. The cell size
+// is the kernel support radius H, so every neighbour of a point lies in the 27 cells around
+// its own. Points are ordered by the Morton (z-order) key of their cell, with ties kept in
+// index order (a stable radix sort), which makes Order a deterministic z-order permutation that
+// callers may apply to their particle arrays for memory locality.
+type Grid struct {
+	H float64 // cell size (m)
+
+	origin [3]int32 // absolute coordinate of the lowest occupied cell on each axis
+	extent [3]int32 // occupied cell range on each axis, relative to origin
+
+	// Order lists the points sorted by (cell key, index); Sorted[k] = x[Order[k]].
+	Order  []int32
+	Sorted []Vec3
+	cellOf []int32 // point → cell index
+
+	cellStart []int32 // points of cell c are Order[cellStart[c]:cellStart[c+1]]
+	cellCoord [][3]int32
+	cellKey   []uint64
+	table     []int32 // open-addressing hash table of cell indices, keyed by cellKey
+	tableBits uint
+
+	key    []uint64
+	tmpKey []uint64
+	tmpIdx []int32
+	count  []int32
+	coord  [][3]int32
+	bmin   [][3]int32 // per-block minimum and maximum cell coordinate
+	bmax   [][3]int32
+	bad    []int32 // per-block first non-finite point, -1 if none
+	self   []int32 // 27 adjacent cells of each cell in this grid
+}
+
+// NumCells returns the number of occupied cells.
+func (g *Grid) NumCells() int { return len(g.cellKey) }
+
+// Build sorts the points x into the grid. It fails if a coordinate is not finite or the points
+// span more than 2²¹ cells on an axis; callers remove particles that leave the domain first.
+func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
+	if !(h > 0) {
+		return fmt.Errorf("grid cell size %g must be > 0", h)
+	}
+	g.H = h
+	n := len(x)
+	nb := par.Blocks(n)
+	g.coord = grow(g.coord, n)
+	g.key = grow(g.key, n)
+	g.cellOf = grow(g.cellOf, n)
+	g.bmin = grow(g.bmin, nb)
+	g.bmax = grow(g.bmax, nb)
+	g.bad = grow(g.bad, nb)
+	inv := 1 / h
+	pool.For(n, func(lo, hi, b int) {
+		mn := [3]int32{math.MaxInt32, math.MaxInt32, math.MaxInt32}
+		mx := [3]int32{math.MinInt32, math.MinInt32, math.MinInt32}
+		g.bad[b] = -1
+		for i := lo; i < hi; i++ {
+			var c [3]int32
+			for d := 0; d < 3; d++ {
+				f := math.Floor(x[i][d] * inv)
+				if !(f > -1e9 && f < 1e9) {
+					if g.bad[b] < 0 {
+						g.bad[b] = int32(i)
+					}
+					f = 0
+				}
+				c[d] = int32(f)
+				mn[d] = min(mn[d], c[d])
+				mx[d] = max(mx[d], c[d])
+			}
+			g.coord[i] = c
+		}
+		g.bmin[b], g.bmax[b] = mn, mx
+	})
+	for b := 0; b < nb; b++ {
+		if g.bad[b] >= 0 {
+			i := g.bad[b]
+			return fmt.Errorf("point %d has a non-finite or huge position %v", i, x[i])
+		}
+	}
+	g.origin = [3]int32{}
+	g.extent = [3]int32{}
+	if n > 0 {
+		mn, mx := g.bmin[0], g.bmax[0]
+		for b := 1; b < nb; b++ {
+			for d := 0; d < 3; d++ {
+				mn[d] = min(mn[d], g.bmin[b][d])
+				mx[d] = max(mx[d], g.bmax[b][d])
+			}
+		}
+		for d := 0; d < 3; d++ {
+			if int64(mx[d])-int64(mn[d]) > maxCoord {
+				return fmt.Errorf("points span %d cells on axis %d, more than the grid's %d", int64(mx[d])-int64(mn[d]), d, maxCoord)
+			}
+		}
+		g.origin = mn
+		g.extent = [3]int32{mx[0] - mn[0], mx[1] - mn[1], mx[2] - mn[2]}
+	}
+	org := g.origin
+	pool.For(n, func(lo, hi, _ int) {
+		for i := lo; i < hi; i++ {
+			c := g.coord[i]
+			g.key[i] = morton(uint32(c[0]-org[0]), uint32(c[1]-org[1]), uint32(c[2]-org[2]))
+		}
+	})
+	keyBits := bits.Len64(morton(uint32(g.extent[0]), uint32(g.extent[1]), uint32(g.extent[2])))
+	g.radixSort(n, keyBits)
+
+	// Runs of equal keys are cells.
+	g.cellStart = g.cellStart[:0]
+	g.cellKey = g.cellKey[:0]
+	g.cellCoord = g.cellCoord[:0]
+	g.Sorted = grow(g.Sorted, n)
+	for k := 0; k < n; k++ {
+		i := g.Order[k]
+		if k == 0 || g.key[i] != g.cellKey[len(g.cellKey)-1] {
+			g.cellStart = append(g.cellStart, int32(k))
+			g.cellKey = append(g.cellKey, g.key[i])
+			g.cellCoord = append(g.cellCoord, g.coord[i])
+		}
+		g.cellOf[i] = int32(len(g.cellKey) - 1)
+		g.Sorted[k] = x[i]
+	}
+	g.cellStart = append(g.cellStart, int32(n))
+
+	nc := len(g.cellKey)
+	g.tableBits = uint(bits.Len(uint(2*nc + 1)))
+	g.table = grow(g.table, 1<<g.tableBits)
+	for s := range g.table {
+		g.table[s] = -1
+	}
+	mask := uint64(len(g.table) - 1)
+	for c := 0; c < nc; c++ {
+		s := g.slot(g.cellKey[c])
+		for g.table[s] >= 0 {
+			s = (s + 1) & mask
+		}
+		g.table[s] = int32(c)
+	}
+	g.self = grow(g.self, 27*nc)
+	g.Adjacent(g, g.self, pool)
+	return nil
+}
+
+func (g *Grid) slot(key uint64) uint64 {
+	return (key * 0x9E3779B97F4A7C15) >> (64 - g.tableBits)
+}
+
+// lookup returns the index of the cell at absolute coordinate c, or -1 if it is empty.
+func (g *Grid) lookup(c [3]int32) int32 {
+	if len(g.cellKey) == 0 {
+		return -1
+	}
+	var r [3]uint32
+	for d := 0; d < 3; d++ {
+		v := int64(c[d]) - int64(g.origin[d])
+		if v < 0 || v > int64(g.extent[d]) {
+			return -1
+		}
+		r[d] = uint32(v)
+	}
+	key := morton(r[0], r[1], r[2])
+	mask := uint64(len(g.table) - 1)
+	for s := g.slot(key); ; s = (s + 1) & mask {
+		ci := g.table[s]
+		if ci < 0 {
+			return -1
+		}
+		if g.cellKey[ci] == key {
+			return ci
+		}
+	}
+}
+
+// Adjacent fills out[27c:27c+27] with the cells of grid other (built with the same H) that are
+// adjacent to cell c of g, or -1 where other has no points. Offsets run x fastest, then y, z.
+func (g *Grid) Adjacent(other *Grid, out []int32, pool *par.Pool) {
+	pool.For(len(g.cellKey), func(lo, hi, _ int) {
+		for c := lo; c < hi; c++ {
+			cc := g.cellCoord[c]
+			o := 27 * c
+			for dz := int32(-1); dz <= 1; dz++ {
+				for dy := int32(-1); dy <= 1; dy++ {
+					for dx := int32(-1); dx <= 1; dx++ {
+						out[o] = other.lookup([3]int32{cc[0] + dx, cc[1] + dy, cc[2] + dz})
+						o++
+					}
+				}
+			}
+		}
+	})
+}
+
+// radixSort fills Order with the point indices sorted by key (LSD radix, 11-bit digits,
+// stable: equal keys keep index order).
+func (g *Grid) radixSort(n, keyBits int) {
+	const digit = 11
+	const buckets = 1 << digit
+	g.Order = grow(g.Order, n)
+	g.tmpIdx = grow(g.tmpIdx, n)
+	g.tmpKey = grow(g.tmpKey, 2*n)
+	g.count = grow(g.count, buckets)
+	src, dst := g.Order, g.tmpIdx
+	keys, keyBuf := g.tmpKey[:n], g.tmpKey[n:2*n]
+	for i := range src {
+		src[i] = int32(i)
+	}
+	copy(keys, g.key[:n])
+	for shift := 0; shift < keyBits; shift += digit {
+		cnt := g.count
+		clear(cnt)
+		for k := 0; k < n; k++ {
+			cnt[(keys[k]>>shift)&(buckets-1)]++
+		}
+		sum := int32(0)
+		for b, c := range cnt {
+			cnt[b] = sum
+			sum += c
+		}
+		for k := 0; k < n; k++ {
+			d := (keys[k] >> shift) & (buckets - 1)
+			p := cnt[d]
+			cnt[d]++
+			dst[p] = src[k]
+			keyBuf[p] = keys[k]
+		}
+		src, dst = dst, src
+		keys, keyBuf = keyBuf, keys
+	}
+	if n > 0 && &src[0] != &g.Order[0] {
+		copy(g.Order, src)
+	}
+}
+
+// morton interleaves the low 21 bits of x, y, z into a z-order key (x in the lowest bit).
+func morton(x, y, z uint32) uint64 {
+	return spread(x) | spread(y)<<1 | spread(z)<<2
+}
+
+func spread(v uint32) uint64 {
+	x := uint64(v) & 0x1fffff
+	x = (x | x<<32) & 0x1f00000000ffff
+	x = (x | x<<16) & 0x1f0000ff0000ff
+	x = (x | x<<8) & 0x100f00f00f00f00f
+	x = (x | x<<4) & 0x10c30c30c30c30c3
+	x = (x | x<<2) & 0x1249249249249249
+	return x
+}
+
+// grow returns s resliced to length n, reallocating only when its capacity is too small; so
+// buffers reach their steady size in the first steps and later steps allocate nothing.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, n+n/8)
+}

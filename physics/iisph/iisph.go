@@ -1,0 +1,294 @@
+// Package iisph is Implicit Incompressible SPH: M. Ihmsen, J. Cornelis, B. Solenthaler,
+// C. Horvath, M. Teschner, "Implicit Incompressible SPH", IEEE TVCG 20(3), 2014.
+//
+// The pressure Poisson equation (Eq. 5/6) is discretised from the continuity equation with a
+// symmetric pressure force and solved for one pressure per particle by relaxed Jacobi (Eq. 13,
+// Algorithm 1), including the boundary terms of Akinci et al. 2012 (Eq. 14-16). Each iteration
+// makes two passes over the neighbour lists: the first gathers Σ_j d_ij p_j, the second updates
+// p. The solver stops when the average predicted density error falls below η (after at least
+// MinIterations) or after MaxIterations.
+package iisph
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/par"
+)
+
+// Params are the solver settings (declared with units and ranges in components.Solver).
+type Params struct {
+	MaxError      float64 // η, average density error at which to stop, as a fraction (0.001 = 0.1 %)
+	MinIterations int     // at least 2 (Algorithm 1: "∨ l < 2")
+	MaxIterations int     // hard cap on iterations per solve
+	Omega         float64 // relaxation factor ω of Eq. 13; the paper uses 0.5
+}
+
+// DefaultParams are the paper's settings: η = 0.1 %, ω = 0.5, at least 2 iterations.
+func DefaultParams() Params {
+	return Params{MaxError: 0.001, MinIterations: 2, MaxIterations: 100, Omega: 0.5}
+}
+
+// Validate reports a parameter outside its range.
+func (p Params) Validate() error {
+	switch {
+	case !(p.MaxError > 0 && p.MaxError < 1):
+		return fmt.Errorf("iisph.maxError: %g is outside (0, 1)", p.MaxError)
+	case p.MinIterations < 1:
+		return fmt.Errorf("iisph.minIterations: %d is below the minimum 1", p.MinIterations)
+	case p.MaxIterations < p.MinIterations:
+		return fmt.Errorf("iisph.maxIterations: %d is below minIterations %d", p.MaxIterations, p.MinIterations)
+	case !(p.Omega > 0 && p.Omega <= 1):
+		return fmt.Errorf("iisph.omega: %g is outside (0, 1]", p.Omega)
+	}
+	return nil
+}
+
+// Result describes one pressure solve.
+type Result struct {
+	Iterations int
+	AvgError   float64 // average predicted density error at the last iteration (fraction of ρ0)
+	MaxError   float64 // largest predicted density error at the last iteration (fraction of ρ0)
+	Converged  bool    // AvgError ≤ η was reached within MaxIterations
+}
+
+// pairData is what the second Jacobi pass reads of a neighbour j: u_j = d_jj p_j + Σ_k d_jk p_k
+// and m_j, packed in 32 bytes so one neighbour costs one cache-line read.
+type pairData struct {
+	u physics.Vec3
+	m float64
+}
+
+// Solver holds the per-particle scratch of the solve; it reuses its buffers between steps.
+type Solver struct {
+	Params
+	dii    []physics.Vec3 // d_ii of Eq. 9 with the boundary term of Sec. 4
+	dijpj  []physics.Vec3 // Σ_j d_ij p_j of the current iterate
+	aii    []float64      // a_ii of Eq. 12 with the boundary term
+	rhoAdv []float64      // ρ_adv of Sec. 4 (density predicted from v*)
+	q      []float64      // m_i p_i / ρ_i² of the current iterate
+	pNew   []float64
+	pd     []pairData
+	errSum []float64 // per-block partial sums of the density error
+	errMax []float64
+	dt     float64
+	f      *physics.FluidSet
+	b      *physics.BoundarySet
+	ff, fb *physics.Neighbors
+
+	fnPredict, fnPass1, fnPass2, fnAccel func(lo, hi, block int)
+}
+
+// NewSolver returns a solver with the given parameters.
+func NewSolver(p Params) *Solver {
+	s := &Solver{Params: p}
+	s.fnPredict = s.predict
+	s.fnPass1 = s.pass1
+	s.fnPass2 = s.pass2
+	s.fnAccel = s.accel
+	return s
+}
+
+// Solve computes pressures P and pressure accelerations AP for the fluid, given densities Rho
+// (from physics.Density) and predicted velocities VStar. f.P holds the last step's pressures on
+// entry, which warm-start the iteration with p⁰ = ½ p(t − Δt) (Algorithm 1).
+func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, dt float64, pool *par.Pool) Result {
+	n := f.Len()
+	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
+	s.dii = grow(s.dii, n)
+	s.dijpj = grow(s.dijpj, n)
+	s.aii = grow(s.aii, n)
+	s.rhoAdv = grow(s.rhoAdv, n)
+	s.q = grow(s.q, n)
+	s.pNew = grow(s.pNew, n)
+	s.pd = grow(s.pd, n)
+	nb := par.Blocks(n)
+	s.errSum = grow(s.errSum, nb)
+	s.errMax = grow(s.errMax, nb)
+	var res Result
+	if n == 0 {
+		res.Converged = true
+		return res
+	}
+	pool.For(n, s.fnPredict)
+	for l := 0; l < s.MaxIterations; l++ {
+		pool.For(n, s.fnPass1)
+		pool.For(n, s.fnPass2)
+		f.P, s.pNew = s.pNew, f.P
+		res.Iterations = l + 1
+		res.AvgError = par.Sum(s.errSum[:nb]) / float64(n)
+		res.MaxError = par.Max(s.errMax[:nb])
+		if res.Iterations >= s.MinIterations && res.AvgError <= s.MaxError {
+			res.Converged = true
+			break
+		}
+	}
+	pool.For(n, s.fnAccel)
+	s.f, s.b, s.ff, s.fb = nil, nil, nil, nil
+	return res
+}
+
+// predict is PREDICTADVECTION of Algorithm 1 with the boundary terms of Sec. 4:
+//
+//	d_ii  = −Δt² Σ_j m_j/ρ_i² ∇W_ij − Δt² Σ_b Ψ_b/ρ_i² ∇W_ib            (Eq. 9, Sec. 4)
+//	ρ_adv = ρ_i + Δt Σ_j m_j v*_ij·∇W_ij + Δt Σ_b Ψ_b (v*_i − v_b)·∇W_ib  (Sec. 4, "ρ_i^adv")
+//	a_ii  = Σ_j m_j (d_ii − d_ji)·∇W_ij + Σ_b Ψ_b d_ii·∇W_ib               (Eq. 12 with boundary)
+//
+// with d_ji = −Δt² m_i/ρ_i² ∇W_ji = Δt² m_i/ρ_i² ∇W_ij and Ψ_b = ρ0_i V_b. It also sets the
+// warm start p⁰ = ½ p(t − Δt).
+func (s *Solver) predict(lo, hi, _ int) {
+	f, b, dt := s.f, s.b, s.dt
+	dt2 := dt * dt
+	for i := lo; i < hi; i++ {
+		rho := f.Rho[i]
+		ir2 := 1 / (rho * rho)
+		vi := f.VStar[i]
+		var dx, dy, dz, div float64
+		js, _, gws := s.ff.Of(i)
+		for k, j := range js {
+			g := &gws[k]
+			mj := f.M[j]
+			dx += mj * g[0]
+			dy += mj * g[1]
+			dz += mj * g[2]
+			vj := &f.VStar[j]
+			div += mj * ((vi[0]-vj[0])*g[0] + (vi[1]-vj[1])*g[1] + (vi[2]-vj[2])*g[2])
+		}
+		psi0 := f.Rho0[i]
+		var bx, by, bz float64
+		bs, _, gbs := s.fb.Of(i)
+		for k, j := range bs {
+			g := &gbs[k]
+			psi := psi0 * b.Vol[j]
+			bx += psi * g[0]
+			by += psi * g[1]
+			bz += psi * g[2]
+			vb := &b.V[j]
+			div += psi * ((vi[0]-vb[0])*g[0] + (vi[1]-vb[1])*g[1] + (vi[2]-vb[2])*g[2])
+		}
+		d := physics.Vec3{-dt2 * ir2 * (dx + bx), -dt2 * ir2 * (dy + by), -dt2 * ir2 * (dz + bz)}
+		s.dii[i] = d
+		s.rhoAdv[i] = rho + dt*div
+
+		// a_ii: fluid part Σ_j m_j (d_ii − d_ji)·∇W_ij, boundary part d_ii·Σ_b Ψ_b ∇W_ib.
+		cji := dt2 * f.M[i] * ir2
+		a := d[0]*bx + d[1]*by + d[2]*bz
+		for k, j := range js {
+			g := &gws[k]
+			a += f.M[j] * ((d[0]-cji*g[0])*g[0] + (d[1]-cji*g[1])*g[1] + (d[2]-cji*g[2])*g[2])
+		}
+		s.aii[i] = a
+		p := 0.5 * f.P[i]
+		f.P[i] = p
+		s.q[i] = f.M[i] * p * ir2
+	}
+}
+
+// pass1 is the first loop of PRESSURESOLVE: Σ_j d_ij p_j = −Δt² Σ_j m_j p_j/ρ_j² ∇W_ij, and
+// u_i = d_ii p_i + Σ_j d_ij p_j, which pass2 needs of every neighbour.
+func (s *Solver) pass1(lo, hi, _ int) {
+	dt2 := s.dt * s.dt
+	for i := lo; i < hi; i++ {
+		var x, y, z float64
+		js, _, gws := s.ff.Of(i)
+		for k, j := range js {
+			g := &gws[k]
+			q := s.q[j]
+			x += q * g[0]
+			y += q * g[1]
+			z += q * g[2]
+		}
+		d := physics.Vec3{-dt2 * x, -dt2 * y, -dt2 * z}
+		s.dijpj[i] = d
+		p := s.f.P[i]
+		dii := &s.dii[i]
+		s.pd[i] = pairData{u: physics.Vec3{dii[0]*p + d[0], dii[1]*p + d[1], dii[2]*p + d[2]}, m: s.f.M[i]}
+	}
+}
+
+// pass2 is the second loop of PRESSURESOLVE: Eq. 16 (Eq. 13 with the boundary term),
+//
+//	p_i^{l+1} = (1−ω) p_i^l + ω/a_ii (ρ0 − ρ_adv − Σ_j m_j (Σ_j d_ij p_j − d_jj p_j − Σ_{k≠i} d_jk p_k)·∇W_ij
+//	                                  − Σ_b Ψ_b (Σ_j d_ij p_j)·∇W_ib),
+//
+// where Σ_{k≠i} d_jk p_k = Σ_k d_jk p_k − d_ji p_i, so the bracket is Σ_j d_ij p_j − u_j + d_ji p_i.
+// Negative pressures are clamped to zero. The predicted density ρ_adv + a_ii p + (the sums) gives
+// the density error; only compression counts, since particles at the free surface rightly sit
+// below the rest density with zero pressure.
+func (s *Solver) pass2(lo, hi, block int) {
+	f, b := s.f, s.b
+	dt2 := s.dt * s.dt
+	omega := s.Omega
+	var esum, emax float64
+	for i := lo; i < hi; i++ {
+		di := s.dijpj[i]
+		pi := f.P[i]
+		rho := f.Rho[i]
+		qi := dt2 * f.M[i] * pi / (rho * rho) // d_ji p_i = qi ∇W_ij
+		sum := 0.0
+		js, _, gws := s.ff.Of(i)
+		for k, j := range js {
+			g := &gws[k]
+			pj := &s.pd[j]
+			sum += pj.m * ((di[0]-pj.u[0]+qi*g[0])*g[0] + (di[1]-pj.u[1]+qi*g[1])*g[1] + (di[2]-pj.u[2]+qi*g[2])*g[2])
+		}
+		psi0 := f.Rho0[i]
+		bs, _, gbs := s.fb.Of(i)
+		for k, j := range bs {
+			g := &gbs[k]
+			sum += psi0 * b.Vol[j] * (di[0]*g[0] + di[1]*g[1] + di[2]*g[2])
+		}
+		rho0 := f.Rho0[i]
+		src := rho0 - s.rhoAdv[i]
+		aii := s.aii[i]
+		p := 0.0
+		if math.Abs(aii) > 1e-12*rho0 {
+			p = max(0, (1-omega)*pi+omega*(src-sum)/aii)
+		}
+		s.pNew[i] = p
+		s.q[i] = f.M[i] * p / (rho * rho)
+		e := max(0, s.rhoAdv[i]+aii*p+sum-rho0) / rho0
+		esum += e
+		emax = max(emax, e)
+	}
+	s.errSum[block] = esum
+	s.errMax[block] = emax
+}
+
+// accel computes the pressure acceleration of the converged pressures (Eq. 2 with Eq. 15):
+// a_p,i = −Σ_j m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij − Σ_b Ψ_b p_i/ρ_i² ∇W_ib.
+func (s *Solver) accel(lo, hi, _ int) {
+	f, b := s.f, s.b
+	for i := lo; i < hi; i++ {
+		rho := f.Rho[i]
+		pi := f.P[i] / (rho * rho)
+		var x, y, z float64
+		js, _, gws := s.ff.Of(i)
+		for k, j := range js {
+			g := &gws[k]
+			rj := f.Rho[j]
+			c := f.M[j] * (pi + f.P[j]/(rj*rj))
+			x += c * g[0]
+			y += c * g[1]
+			z += c * g[2]
+		}
+		psi0 := f.Rho0[i]
+		bs, _, gbs := s.fb.Of(i)
+		for k, j := range bs {
+			g := &gbs[k]
+			c := psi0 * b.Vol[j] * pi
+			x += c * g[0]
+			y += c * g[1]
+			z += c * g[2]
+		}
+		f.AP[i] = physics.Vec3{-x, -y, -z}
+	}
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, n+n/8)
+}

@@ -1,0 +1,219 @@
+package physics
+
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics/par"
+)
+
+// FluidSet is the packed state of all dynamic SPH particles of one step (DESIGN §3): the
+// systems gather every fluid body's particles into these contiguous slices, the stages run on
+// them, and the results are scattered back to the bodies. All slices have the same length.
+type FluidSet struct {
+	X     []Vec3    // position (m)
+	V     []Vec3    // velocity (m/s)
+	VStar []Vec3    // predicted velocity v* after non-pressure forces (m/s)
+	AP    []Vec3    // pressure acceleration of the last solve (m/s²)
+	M     []float64 // mass (kg)
+	Rho0  []float64 // rest density (kg/m³)
+	Visc  []float64 // kinematic viscosity ν (m²/s)
+	Rho   []float64 // SPH density (kg/m³)
+	P     []float64 // pressure (Pa), kept between steps to warm-start the solver
+}
+
+// Len returns the number of particles.
+func (f *FluidSet) Len() int { return len(f.X) }
+
+// Resize sets every field's length to n, keeping existing values.
+func (f *FluidSet) Resize(n int) {
+	f.X, f.V, f.VStar, f.AP = resize(f.X, n), resize(f.V, n), resize(f.VStar, n), resize(f.AP, n)
+	f.M, f.Rho0, f.Visc = resize(f.M, n), resize(f.Rho0, n), resize(f.Visc, n)
+	f.Rho, f.P = resize(f.Rho, n), resize(f.P, n)
+}
+
+// Fields lists every per-particle field with its name and unit, in a fixed order. Sorting,
+// exporting and snapshots iterate this list, so a field added here is permuted, written and
+// saved everywhere without further code.
+func (f *FluidSet) Fields() []Field {
+	return []Field{
+		{Name: "position", Unit: "m", Vec: &f.X},
+		{Name: "velocity", Unit: "m/s", Vec: &f.V},
+		{Name: "vstar", Unit: "m/s", Vec: &f.VStar},
+		{Name: "pressureAcceleration", Unit: "m/s^2", Vec: &f.AP},
+		{Name: "mass", Unit: "kg", Scalar: &f.M},
+		{Name: "restDensity", Unit: "kg/m^3", Scalar: &f.Rho0},
+		{Name: "viscosity", Unit: "m^2/s", Scalar: &f.Visc},
+		{Name: "density", Unit: "kg/m^3", Scalar: &f.Rho},
+		{Name: "pressure", Unit: "Pa", Scalar: &f.P},
+	}
+}
+
+// Field is one entry of a field registry: a named per-particle scalar or vector slice.
+// Exactly one of Scalar and Vec is set.
+type Field struct {
+	Name   string
+	Unit   string
+	Scalar *[]float64
+	Vec    *[]Vec3
+}
+
+// Permuter reorders registered fields by a permutation, reusing its scratch buffers.
+type Permuter struct {
+	s []float64
+	v []Vec3
+}
+
+// Apply sets every field to field[order[k]] at position k.
+func (pm *Permuter) Apply(fields []Field, order []int32) {
+	n := len(order)
+	for _, fd := range fields {
+		if fd.Scalar != nil {
+			pm.s = grow(pm.s, n)
+			src := *fd.Scalar
+			for k, i := range order {
+				pm.s[k] = src[i]
+			}
+			*fd.Scalar, pm.s = pm.s, src
+		} else {
+			pm.v = grow(pm.v, n)
+			src := *fd.Vec
+			for k, i := range order {
+				pm.v[k] = src[i]
+			}
+			*fd.Vec, pm.v = pm.v, src
+		}
+	}
+}
+
+// BoundarySet is the packed state of all boundary particles (Akinci et al. 2012): samples on
+// the surfaces of static walls and, later, rigid bodies.
+type BoundarySet struct {
+	X   []Vec3    // position (m)
+	V   []Vec3    // velocity (m/s), zero for static walls
+	Vol []float64 // volume V_b = 1/Σ_k W_bk (m³); Ψ_b(ρ0) = ρ0·V_b (Akinci 2012, Eq. 4-5)
+}
+
+// Len returns the number of boundary particles.
+func (b *BoundarySet) Len() int { return len(b.X) }
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	t := make([]T, n, n+n/8)
+	copy(t, s)
+	return t
+}
+
+// BoundaryVolumes sets b.Vol from the boundary particles' own number density,
+// V_b = 1/Σ_k W(x_b − x_k) over boundary neighbours k, self included (Akinci et al. 2012,
+// Eq. 4). Sparse samples get larger volumes, so a single layer of boundary particles
+// contributes to a fluid particle's density as much as the missing fluid would.
+func BoundaryVolumes(b *BoundarySet, kr *Kernel, g *Grid, nb *Neighbors, pool *par.Pool) error {
+	n := b.Len()
+	b.Vol = resize(b.Vol, n)
+	if n == 0 {
+		return nil
+	}
+	if err := g.Build(b.X, kr.H, pool); err != nil {
+		return err
+	}
+	Search(g, b.X, g, g.self, kr, true, nb, pool)
+	w0 := kr.W0()
+	pool.For(n, func(lo, hi, _ int) {
+		for i := lo; i < hi; i++ {
+			_, w, _ := nb.Of(i)
+			s := w0
+			for _, v := range w {
+				s += v
+			}
+			b.Vol[i] = 1 / s
+		}
+	})
+	return nil
+}
+
+// Density computes ρ_i = m_i W(0) + Σ_j m_j W_ij + Σ_b ρ0_i V_b W_ib, the SPH density with the
+// boundary contribution of Akinci et al. 2012 (Eq. 14 of Ihmsen et al. 2014, first line).
+func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *par.Pool) {
+	w0 := kr.W0()
+	pool.For(f.Len(), func(lo, hi, _ int) {
+		for i := lo; i < hi; i++ {
+			rho := f.M[i] * w0
+			js, ws, _ := ff.Of(i)
+			for k, j := range js {
+				rho += f.M[j] * ws[k]
+			}
+			bs, wb, _ := fb.Of(i)
+			vb := 0.0
+			for k, j := range bs {
+				vb += b.Vol[j] * wb[k]
+			}
+			f.Rho[i] = rho + f.Rho0[i]*vb
+		}
+	})
+}
+
+// Advect sets the predicted velocity v*_i = v_i + Δt·a_i from the non-pressure accelerations:
+// gravity and the Laplacian viscosity of Monaghan (2005),
+// a_i = 2(d+2) ν Σ_j (m_j/ρ_j) (v_ij·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij with d = 3, where ν is the
+// kinematic viscosity in m²/s (the pair's mean), plus XSPH velocity smoothing
+// v*_i += ε Σ_j (m_j/ρ_j)(v_j − v_i) W_ij with the dimensionless ε = xsph.
+func Advect(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, dt float64, pool *par.Pool) {
+	eps := 0.01 * kr.H * kr.H
+	pool.For(f.Len(), func(lo, hi, _ int) {
+		for i := lo; i < hi; i++ {
+			xi, vi := f.X[i], f.V[i]
+			ax, ay, az := gravity[0], gravity[1], gravity[2]
+			var sx, sy, sz float64
+			js, ws, gws := ff.Of(i)
+			nui := f.Visc[i]
+			for k, j := range js {
+				xj, vj := &f.X[j], &f.V[j]
+				vx, vy, vz := vi[0]-vj[0], vi[1]-vj[1], vi[2]-vj[2]
+				vol := f.M[j] / f.Rho[j]
+				nu := 0.5 * (nui + f.Visc[j])
+				if nu != 0 {
+					rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+					c := 10 * nu * vol * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
+					g := gws[k]
+					ax += c * g[0]
+					ay += c * g[1]
+					az += c * g[2]
+				}
+				if xsph != 0 {
+					c := vol * ws[k]
+					sx -= c * vx
+					sy -= c * vy
+					sz -= c * vz
+				}
+			}
+			f.VStar[i] = Vec3{vi[0] + dt*ax + xsph*sx, vi[1] + dt*ay + xsph*sy, vi[2] + dt*az + xsph*sz}
+		}
+	})
+}
+
+// Integrate applies the pressure acceleration and moves the particles with semi-implicit Euler
+// (Ihmsen et al. 2014, Algorithm 1, procedure INTEGRATION): v = v* + Δt a_p, x += Δt v.
+func Integrate(f *FluidSet, dt float64, pool *par.Pool) {
+	pool.For(f.Len(), func(lo, hi, _ int) {
+		for i := lo; i < hi; i++ {
+			vs, ap := f.VStar[i], f.AP[i]
+			v := Vec3{vs[0] + dt*ap[0], vs[1] + dt*ap[1], vs[2] + dt*ap[2]}
+			f.V[i] = v
+			f.X[i] = Vec3{f.X[i][0] + dt*v[0], f.X[i][1] + dt*v[1], f.X[i][2] + dt*v[2]}
+		}
+	})
+}
+
+// MaxSpeed returns the largest particle speed (m/s), using per-block partials for determinism.
+func MaxSpeed(v []Vec3, partial []float64, pool *par.Pool) float64 {
+	pool.For(len(v), func(lo, hi, b int) {
+		m := 0.0
+		for i := lo; i < hi; i++ {
+			m = max(m, v[i][0]*v[i][0]+v[i][1]*v[i][1]+v[i][2]*v[i][2])
+		}
+		partial[b] = m
+	})
+	return math.Sqrt(par.Max(partial[:par.Blocks(len(v))]))
+}
