@@ -270,3 +270,7 @@ func grow[T any](s []T, n int) []T {
 	}
 	return make([]T, n, n+n/8)
 }
+
+// SelfAdjacent returns the 27 adjacent cells of each cell within the grid itself, for Search
+// over one point set.
+func (g *Grid) SelfAdjacent() []int32 { return g.self }

@@ -90,7 +90,7 @@ func (pm *Permuter) Apply(fields []Field, order []int32) {
 type BoundarySet struct {
 	X   []Vec3    // position (m)
 	V   []Vec3    // velocity (m/s), zero for static walls
-	Vol []float64 // volume V_b = 1/Σ_k W_bk (m³); Ψ_b(ρ0) = ρ0·V_b (Akinci 2012, Eq. 4-5)
+	Vol []float64 // volume V_b = γ/Σ_k W_bk (m³); Ψ_b(ρ0) = ρ0·V_b (Akinci 2012, Eq. 4-5)
 }
 
 // Len returns the number of boundary particles.
@@ -106,10 +106,11 @@ func resize[T any](s []T, n int) []T {
 }
 
 // BoundaryVolumes sets b.Vol from the boundary particles' own number density,
-// V_b = 1/Σ_k W(x_b − x_k) over boundary neighbours k, self included (Akinci et al. 2012,
-// Eq. 4). Sparse samples get larger volumes, so a single layer of boundary particles
-// contributes to a fluid particle's density as much as the missing fluid would.
-func BoundaryVolumes(b *BoundarySet, kr *Kernel, g *Grid, nb *Neighbors, pool *par.Pool) error {
+// V_b = γ/Σ_k W(x_b − x_k) over boundary neighbours k, self included (Akinci et al. 2012,
+// Eq. 4, with the wall calibration γ of Kernel.WallVolumeScale). Sparse samples get larger
+// volumes, so a single layer of boundary particles contributes to a fluid particle's density
+// as much as the missing fluid would.
+func BoundaryVolumes(b *BoundarySet, kr *Kernel, gamma float64, g *Grid, nb *Neighbors, pool *par.Pool) error {
 	n := b.Len()
 	b.Vol = resize(b.Vol, n)
 	if n == 0 {
@@ -127,7 +128,7 @@ func BoundaryVolumes(b *BoundarySet, kr *Kernel, g *Grid, nb *Neighbors, pool *p
 			for _, v := range w {
 				s += v
 			}
-			b.Vol[i] = 1 / s
+			b.Vol[i] = gamma / s
 		}
 	})
 	return nil

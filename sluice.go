@@ -1,0 +1,195 @@
+// Package sluice is the embedding API of the sluice particle physics engine: create a World,
+// add fluid blocks and walls, call Step from your game loop, read the bodies' particles.
+//
+//	w, _ := sluice.NewWorld(components.DefaultSolver(), 0)
+//	defer w.Close()
+//	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{2, 1.5, 1}, true, 1)
+//	water, _ := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 1, 1}, mgl64.Vec3{})
+//	for frame := 0; frame < 60; frame++ {
+//		stats, err := w.Step(1.0 / 60)
+//		...
+//		xs := w.Particles(water).X // positions after the step
+//	}
+//
+// A World is an ECS world (package ecs over arche): each body is an entity with components.Body,
+// components.Material and components.Particles; the solver's packed state is the systems.Sim
+// resource; a substep runs the stages of ecs.Schedule in order (see package systems).
+package sluice
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/mlange-42/arche/generic"
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/ecs"
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/boundary"
+	"github.com/sluicephysics/sluice/systems"
+)
+
+// Entity is a body of the world.
+type Entity = ecs.Entity
+
+// StepStats describes one Step; see systems.StepStats.
+type StepStats = systems.StepStats
+
+// World is one simulation.
+type World struct {
+	ecs    *ecs.World
+	sim    *systems.Sim
+	bodies generic.Map3[components.Body, components.Material, components.Particles]
+	nextID uint32
+	names  map[string]bool
+}
+
+// NewWorld creates an empty world with the given solver settings. workers is the number of
+// threads the parallel loops use (≤ 0: GOMAXPROCS); results do not depend on it.
+func NewWorld(settings components.Solver, workers int) (*World, error) {
+	ew := ecs.NewWorld(workers)
+	sim, err := systems.NewSim(settings, ew.Pool)
+	if err != nil {
+		ew.Close()
+		return nil, err
+	}
+	res := generic.NewResource[systems.Sim](ew.ECS)
+	res.Add(sim)
+	if err := systems.DefaultSchedule(&ew.Schedule, sim); err != nil {
+		ew.Close()
+		return nil, err
+	}
+	return &World{ecs: ew, sim: sim, names: map[string]bool{},
+		bodies: generic.NewMap3[components.Body, components.Material, components.Particles](ew.ECS)}, nil
+}
+
+// Close releases the worker threads.
+func (w *World) Close() { w.ecs.Close() }
+
+// ECS returns the underlying ECS world (arche world, schedule, clock, pool).
+func (w *World) ECS() *ecs.World { return w.ecs }
+
+// Schedule returns the substep schedule, for inserting, replacing or disabling stages.
+func (w *World) Schedule() *ecs.Schedule { return &w.ecs.Schedule }
+
+// Sim returns the packed solver state.
+func (w *World) Sim() *systems.Sim { return w.sim }
+
+// Settings returns the solver settings the world was made with.
+func (w *World) Settings() components.Solver { return w.sim.Settings }
+
+// Time returns the simulated time (s).
+func (w *World) Time() float64 { return w.ecs.Clock.Time }
+
+func (w *World) add(name string, phase components.Phase, mat components.Material, p components.Particles) (Entity, error) {
+	if name == "" {
+		return Entity{}, fmt.Errorf("body name must not be empty")
+	}
+	if w.names[name] {
+		return Entity{}, fmt.Errorf("body %q: a body of that name exists already", name)
+	}
+	if err := mat.Validate(fmt.Sprintf("bodies[%q].material", name)); err != nil {
+		return Entity{}, err
+	}
+	if p.Len() == 0 {
+		return Entity{}, fmt.Errorf("body %q: has no particles", name)
+	}
+	w.names[name] = true
+	w.nextID++
+	b := components.Body{ID: w.nextID, Name: name, Phase: phase}
+	return w.bodies.NewWith(&b, &mat, &p), nil
+}
+
+// AddFluidParticles adds a fluid body with the given positions and velocities (v may be nil
+// for rest). The slices are copied.
+func (w *World) AddFluidParticles(name string, mat components.Material, x, v []mgl64.Vec3) (Entity, error) {
+	if v != nil && len(v) != len(x) {
+		return Entity{}, fmt.Errorf("body %q: %d velocities for %d positions", name, len(v), len(x))
+	}
+	for i := range x {
+		if !physics.Finite(x[i]) || (v != nil && !physics.Finite(v[i])) {
+			return Entity{}, fmt.Errorf("body %q: particle %d has a non-finite position or velocity", name, i)
+		}
+	}
+	p := components.Particles{X: slices.Clone(x), V: make([]mgl64.Vec3, len(x)),
+		Density: make([]float64, len(x)), Pressure: make([]float64, len(x))}
+	copy(p.V, v)
+	return w.add(name, components.Fluid, mat, p)
+}
+
+// AddFluidBlock fills the box [lo, hi] with fluid particles at spacing 2r (SPlisHSPlasH's
+// block sampling, see physics.FluidBlock), all with velocity v.
+func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mgl64.Vec3) (Entity, error) {
+	x, err := physics.FluidBlock(lo, hi, w.sim.Settings.Spacing())
+	if err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	vs := make([]mgl64.Vec3, len(x))
+	for i := range vs {
+		vs[i] = v
+	}
+	return w.AddFluidParticles(name, mat, x, vs)
+}
+
+// AddBoundaryParticles adds a static wall made of the given boundary samples.
+func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error) {
+	for i := range x {
+		if !physics.Finite(x[i]) {
+			return Entity{}, fmt.Errorf("body %q: sample %d is not finite", name, i)
+		}
+	}
+	return w.add(name, components.Boundary, components.DefaultMaterial(), components.Particles{X: slices.Clone(x)})
+}
+
+// AddBoundaryBox adds the surface of the box [lo, hi] as a static wall: a tank holding fluid
+// inside when inverted, an obstacle otherwise; layers ≥ 1 sample layers (Akinci 2012 uses 1).
+func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool, layers int) (Entity, error) {
+	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), layers, inverted)
+	if err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	return w.AddBoundaryParticles(name, x)
+}
+
+// AddBoundaryRect adds the parallelogram origin + a·u + b·v (a, b ∈ [0,1]) as a static wall.
+func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3, layers int) (Entity, error) {
+	x, err := boundary.Rect(origin, u, v, w.sim.Settings.Spacing(), layers)
+	if err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	return w.AddBoundaryParticles(name, x)
+}
+
+// Particles returns a body's particles; a game may read and write them between steps.
+func (w *World) Particles(e Entity) *components.Particles { _, _, p := w.bodies.Get(e); return p }
+
+// Body returns a body's identity.
+func (w *World) Body(e Entity) *components.Body { b, _, _ := w.bodies.Get(e); return b }
+
+// Material returns a body's material; changes take effect at the next Step.
+func (w *World) Material(e Entity) *components.Material { _, m, _ := w.bodies.Get(e); return m }
+
+// Step advances the world by frameDt seconds in as many CFL-limited substeps as needed and
+// returns the step's statistics. After an error (a particle turned non-finite) the bodies hold
+// the state at the failure for inspection.
+func (w *World) Step(frameDt float64) (StepStats, error) {
+	t0 := time.Now()
+	s := w.sim
+	s.BeginStep()
+	if err := s.Gather(w.ecs); err != nil {
+		return StepStats{}, err
+	}
+	var lastDt float64
+	sub := 0
+	n, err := w.ecs.Clock.Advance(frameDt, s.NextDt, func(dt float64) error {
+		ctx := ecs.Context{World: w.ecs, Dt: dt, Time: w.ecs.Clock.Time, Substep: sub}
+		sub++
+		lastDt = dt
+		return w.ecs.Schedule.Run(&ctx)
+	})
+	s.Scatter()
+	st := s.EndStep(&w.ecs.Clock, n, lastDt, w.ecs.Schedule.TakeTimes())
+	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
+	return st, err
+}

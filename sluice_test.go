@@ -1,0 +1,265 @@
+package sluice_test
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/systems"
+)
+
+const frame = 1.0 / 60
+
+// restingColumn builds a 0.5 m deep water column in a 0.5 m square tank at r = 0.025 m.
+func restingColumn(t testing.TB, maxErr float64) (*sluice.World, sluice.Entity) {
+	s := components.DefaultSolver()
+	s.MaxError = maxErr
+	w, err := sluice.NewWorld(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 1, 0.5}, true, 1); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 0.55, 0.5}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, e
+}
+
+func TestRestingColumnIsHydrostatic(t *testing.T) {
+	// Pressure at rest is ρ0·g·d at depth d, within 5 % (the issue's bound) away from floor and
+	// surface, where the boundary and the free surface's kernel deficiency distort it.
+	const pressureTol = 0.05
+	// The column is solved at η = 0.01 %: at the default 0.1 % the pressure of a 10-particle-deep
+	// column lags by a few Jacobi sweeps each step and the column keeps bobbing (the paper's
+	// Fig. 4 shows the same at looser tolerances).
+	const eta = 0.0001
+	// The settled fluid's average compression, measured from the SPH density itself after the
+	// move (η bounds the solver's predicted density, not this), must be below the default η.
+	const etaDefault = 0.001
+	// Kinetic energy must fall at least tenfold from the collapse transient (t < 0.5 s) to
+	// the last half second: the column comes to rest.
+	const keDrop = 10.0
+	w, e := restingColumn(t, eta)
+	defer w.Close()
+	keEarly, keLate := 0.0, 0.0
+	for i := 0; i < 240; i++ {
+		st, err := w.Step(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 30 {
+			keEarly = max(keEarly, st.KineticEnergy)
+		}
+		if i >= 210 {
+			keLate = max(keLate, st.KineticEnergy)
+		}
+		if st.Bodies[1].Min[1] < 0 || st.Bodies[1].Min[0] < 0 || st.Bodies[1].Max[0] > 0.5 || st.Bodies[1].Min[2] < 0 || st.Bodies[1].Max[2] > 0.5 {
+			t.Fatalf("t=%.2f: fluid left the tank: %+v", st.T, st.Bodies[1])
+		}
+	}
+	if keLate*keDrop > keEarly {
+		t.Errorf("kinetic energy %.3g J in the last 0.5 s, want < %.3g J (1/%g of the transient's %.3g J)", keLate, keEarly/keDrop, keDrop, keEarly)
+	}
+	p := w.Particles(e)
+	top := 0.0
+	errSum := 0.0
+	for i, x := range p.X {
+		top = max(top, x[1])
+		errSum += max(0, p.Density[i]-1000) / 1000
+	}
+	avg := errSum / float64(p.Len())
+	if avg > etaDefault {
+		t.Errorf("average density error %.5f, want ≤ %g", avg, etaDefault)
+	}
+	t.Logf("average density error %.5f %%, KE %.3g → %.3g J", 100*avg, keEarly, keLate)
+	// Compare the mean pressure of each layer of interior particles (one support radius from
+	// the walls and the surface, 1.5 from the floor, whose boundary pressure overshoots by
+	// about 9 % at 2.5 spacings) with ρ0·g·d, d the depth below the free surface at the top
+	// particles' height plus one radius.
+	const margin = 0.1
+	const floorMargin = 0.15
+	surface := top + 0.025
+	const spacing = 0.05
+	var sumP, sumY [20]float64
+	var cnt [20]int
+	for i, x := range p.X {
+		if x[0] < margin || x[0] > 0.5-margin || x[2] < margin || x[2] > 0.5-margin || x[1] < floorMargin || x[1] > surface-margin {
+			continue
+		}
+		b := int(x[1] / spacing)
+		sumP[b] += p.Pressure[i]
+		sumY[b] += x[1]
+		cnt[b]++
+	}
+	layers := 0
+	for b := range cnt {
+		if cnt[b] < 5 {
+			continue
+		}
+		layers++
+		y, pr := sumY[b]/float64(cnt[b]), sumP[b]/float64(cnt[b])
+		want := 1000 * 9.81 * (surface - y)
+		t.Logf("y = %.3f m: p = %.0f Pa, ρ0·g·d = %.0f Pa (%+.1f %%)", y, pr, want, 100*(pr/want-1))
+		if math.Abs(pr/want-1) > pressureTol {
+			t.Errorf("layer at y = %.3f m: p = %.1f Pa, want ρ0·g·d = %.1f Pa ± %g %%", y, pr, want, 100*pressureTol)
+		}
+	}
+	if layers < 4 {
+		t.Fatalf("only %d interior layers to compare", layers)
+	}
+}
+
+// damBreak is a 0.6 m × 0.6 m × 0.4 m water block in the corner of a 1.6 m × 1 m × 0.4 m tank.
+func damBreak(t testing.TB, workers int) (*sluice.World, sluice.Entity) {
+	w, err := sluice.NewWorld(components.DefaultSolver(), workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true, 1); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, e
+}
+
+func TestDamBreakConservesParticlesAndMass(t *testing.T) {
+	// Particles are never created or lost inside a closed tank, so count and mass are exact.
+	w, e := damBreak(t, 0)
+	defer w.Close()
+	n0 := w.Particles(e).Len()
+	m0 := float64(n0) * 1000 * w.Sim().Volume0
+	for i := 0; i < 60; i++ {
+		st, err := w.Step(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Particles != n0 || len(st.Removed) > 0 {
+			t.Fatalf("t=%.2f: %d particles (removed %v), started with %d", st.T, st.Particles, st.Removed, n0)
+		}
+		m := 0.0
+		for _, mk := range w.Sim().Fluid.M {
+			m += mk
+		}
+		if math.Abs(m-m0) > 1e-9*m0 {
+			t.Fatalf("t=%.2f: mass %.12g kg, started with %.12g", st.T, m, m0)
+		}
+		b := st.Bodies[1]
+		if b.Min[1] < 0 || b.Min[0] < 0 || b.Max[0] > 1.6 {
+			t.Fatalf("t=%.2f: fluid outside the tank: %+v", st.T, b)
+		}
+	}
+	if front := w.Particles(e); front.Len() != n0 {
+		t.Fatalf("body holds %d particles, want %d", front.Len(), n0)
+	}
+}
+
+func stateHash(w *sluice.World, e sluice.Entity) [32]byte {
+	h := sha256.New()
+	p := w.Particles(e)
+	var buf [8]byte
+	for i := range p.X {
+		for d := 0; d < 3; d++ {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(p.X[i][d]))
+			h.Write(buf[:])
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(p.V[i][d]))
+			h.Write(buf[:])
+		}
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	// Fixed blocks and block-ordered reductions make the state bit-identical for any
+	// GOMAXPROCS and worker count.
+	var hashes [][32]byte
+	for _, procs := range []int{1, 2, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		w, e := damBreak(t, procs)
+		for i := 0; i < 20; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hashes = append(hashes, stateHash(w, e))
+		w.Close()
+		runtime.GOMAXPROCS(old)
+	}
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] != hashes[0] {
+			t.Fatalf("state hash differs between worker counts: %x vs %x", hashes[0][:8], hashes[i][:8])
+		}
+	}
+}
+
+func TestLeavingTheDomainIsReported(t *testing.T) {
+	// A block with no tank falls out of the explicit domain; every particle is reported as
+	// removed, none silently.
+	s := components.DefaultSolver()
+	s.DomainMin, s.DomainMax = mgl64.Vec3{-1, -0.5, -1}, mgl64.Vec3{1, 1, 1}
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e, err := w.AddFluidBlock("drop", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n0 := w.Particles(e).Len()
+	removed := 0
+	for i := 0; i < 60 && w.Particles(e).Len() > 0; i++ {
+		st, err := w.Step(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range st.Removed {
+			if r.Body != "drop" {
+				t.Fatalf("removal names body %q", r.Body)
+			}
+			removed += r.Count
+		}
+		if st.Particles+removed != n0 {
+			t.Fatalf("t=%.2f: %d particles + %d removed ≠ %d", st.T, st.Particles, removed, n0)
+		}
+	}
+	if removed != n0 || w.Particles(e).Len() != 0 {
+		t.Fatalf("removed %d of %d, %d left", removed, n0, w.Particles(e).Len())
+	}
+}
+
+func TestNonFiniteStateIsReported(t *testing.T) {
+	w, e := damBreak(t, 1)
+	defer w.Close()
+	w.Particles(e).V[7] = mgl64.Vec3{math.NaN(), 0, 0}
+	_, err := w.Step(frame)
+	if err == nil {
+		t.Fatal("NaN velocity accepted")
+	}
+	var nf *systems.NonFiniteError
+	if !errors.As(err, &nf) && !contains(err.Error(), `"water" particle 7`) {
+		t.Fatalf("error does not name the body and particle: %v", err)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,205 @@
+package systems
+
+import (
+	"fmt"
+
+	"github.com/sluicephysics/sluice/ecs"
+	"github.com/sluicephysics/sluice/physics"
+)
+
+// Stage names, in the order DESIGN §4 runs them. Games insert their own systems relative to
+// these names.
+const (
+	StageNeighborSearch  = "NeighborSearch"
+	StageDensity         = "Density"
+	StageAdvectionForces = "AdvectionForces"
+	StagePressureSolve   = "PressureSolve"
+	StageIntegration     = "Integration"
+)
+
+// DefaultSchedule fills sched with the five stages of an IISPH substep.
+func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
+	for _, st := range []struct {
+		name string
+		sys  ecs.System
+	}{
+		{StageNeighborSearch, NeighborSearch{s}},
+		{StageDensity, Density{s}},
+		{StageAdvectionForces, AdvectionForces{s}},
+		{StagePressureSolve, PressureSolve{s}},
+		{StageIntegration, Integration{s}},
+	} {
+		if err := sched.Add(st.name, st.sys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NeighborSearch reads fluid and boundary positions and writes the fluid→fluid and
+// fluid→boundary neighbour lists (with W and ∇W per pair) for this substep. Every SortEvery
+// substeps it first permutes all packed fluid fields into the grid's z-order, so neighbours sit
+// close in memory. It comes first because every later stage reads its lists.
+type NeighborSearch struct{ S *Sim }
+
+// Run implements ecs.System.
+func (n NeighborSearch) Run(ctx *ecs.Context) error {
+	s := n.S
+	f := &s.Fluid
+	h := s.Kernel.H
+	if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
+		return s.describe(err)
+	}
+	if s.sinceSort == 0 {
+		s.perm.Apply(f.Fields(), s.fluidGrid.Order)
+		s.permuteOrigin(s.fluidGrid.Order)
+		if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
+			return err
+		}
+	}
+	s.sinceSort = (s.sinceSort + 1) % s.Settings.SortEvery
+	physics.Search(&s.fluidGrid, f.X, &s.fluidGrid, s.fluidGrid.SelfAdjacent(), &s.Kernel, true, &s.FF, s.pool)
+	s.adj = grow(s.adj, 27*s.fluidGrid.NumCells())
+	s.fluidGrid.Adjacent(&s.boundGrid, s.adj, s.pool)
+	physics.Search(&s.fluidGrid, f.X, &s.boundGrid, s.adj, &s.Kernel, false, &s.FB, s.pool)
+	return nil
+}
+
+func (s *Sim) permuteOrigin(order []int32) {
+	n := len(order)
+	s.permI = grow(s.permI, 2*n)
+	a, b := s.permI[:n], s.permI[n:]
+	for k, i := range order {
+		a[k], b[k] = s.owner[i], s.origin[i]
+	}
+	copy(s.owner, a)
+	copy(s.origin, b)
+}
+
+// describe turns a grid error about a packed index into one naming the body.
+func (s *Sim) describe(err error) error {
+	return fmt.Errorf("fluid neighbour search: %w", err)
+}
+
+// Density reads the neighbour lists, masses and boundary volumes and writes ρ for every fluid
+// particle (Akinci 2012 boundary contribution included). The pressure solve needs ρ(t).
+type Density struct{ S *Sim }
+
+// Run implements ecs.System.
+func (d Density) Run(ctx *ecs.Context) error {
+	s := d.S
+	physics.Density(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, s.pool)
+	return nil
+}
+
+// AdvectionForces reads v, ρ and the neighbour lists and writes the predicted velocity
+// v* = v + Δt·a_nonpressure (gravity, viscosity, XSPH). Stages inserted after it (elastic,
+// viscoelastic) modify v* further before the pressure solve sees it.
+type AdvectionForces struct{ S *Sim }
+
+// Run implements ecs.System.
+func (a AdvectionForces) Run(ctx *ecs.Context) error {
+	s := a.S
+	physics.Advect(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
+	return nil
+}
+
+// PressureSolve reads ρ, v* and the last step's pressures and writes new pressures and the
+// pressure acceleration (IISPH, Ihmsen et al. 2014), making the fluid incompressible and
+// keeping it out of the boundaries.
+type PressureSolve struct{ S *Sim }
+
+// Run implements ecs.System.
+func (p PressureSolve) Run(ctx *ecs.Context) error {
+	s := p.S
+	r := s.Pressure.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+	a := &s.acc
+	a.PressureIterationsTotal += r.Iterations
+	a.solves++
+	a.errSum += r.AvgError
+	a.DensityErrorMax = max(a.DensityErrorMax, r.MaxError)
+	if !r.Converged {
+		a.UnconvergedSolves++
+	}
+	return nil
+}
+
+// Integration reads v* and the pressure acceleration and writes v and x (semi-implicit Euler).
+// It then checks every particle: a non-finite state stops the step with an error naming the
+// body; particles outside the domain are removed and counted per body (never silently).
+type Integration struct{ S *Sim }
+
+// Run implements ecs.System.
+func (in Integration) Run(ctx *ecs.Context) error {
+	s := in.S
+	f := &s.Fluid
+	physics.Integrate(f, ctx.Dt, s.pool)
+	lo, hi := s.DomainMin, s.DomainMax
+	bad, out := -1, 0
+	for k := range f.X {
+		x, v := f.X[k], f.V[k]
+		if !physics.Finite(x) || !physics.Finite(v) {
+			bad = k
+			break
+		}
+		if x[0] < lo[0] || x[1] < lo[1] || x[2] < lo[2] || x[0] > hi[0] || x[1] > hi[1] || x[2] > hi[2] {
+			out++
+		}
+	}
+	if bad >= 0 {
+		n := 0
+		for k := range f.X {
+			sameBody := s.owner[k] == s.owner[bad]
+			if sameBody && (!physics.Finite(f.X[k]) || !physics.Finite(f.V[k])) {
+				n++
+			}
+		}
+		return &NonFiniteError{Body: s.BodyName(bad), Count: n, Time: ctx.Time + ctx.Dt}
+	}
+	if out > 0 {
+		s.removeOutside(ctx.Time + ctx.Dt)
+	}
+	return nil
+}
+
+// NonFiniteError reports particles whose position or velocity became NaN or infinite.
+type NonFiniteError struct {
+	Body  string
+	Count int
+	Time  float64
+}
+
+func (e *NonFiniteError) Error() string {
+	return fmt.Sprintf("body %q: %d particles have a non-finite position or velocity at t = %.6g s (the step is unstable: lower cfl or dtMax)", e.Body, e.Count, e.Time)
+}
+
+// removeOutside drops packed particles outside the domain, recording each for Scatter and for
+// the step's statistics.
+func (s *Sim) removeOutside(t float64) {
+	f := &s.Fluid
+	lo, hi := s.DomainMin, s.DomainMax
+	keep := s.permI[:0]
+	for k := range f.X {
+		x := f.X[k]
+		if x[0] < lo[0] || x[1] < lo[1] || x[2] < lo[2] || x[0] > hi[0] || x[1] > hi[1] || x[2] > hi[2] {
+			s.removed = append(s.removed, removal{s.owner[k], s.origin[k]})
+			s.acc.noteRemoval(s.BodyName(k), t)
+			continue
+		}
+		keep = append(keep, int32(k))
+	}
+	order := append([]int32(nil), keep...)
+	s.perm.Apply(f.Fields(), order)
+	for _, fd := range f.Fields() {
+		if fd.Scalar != nil {
+			*fd.Scalar = (*fd.Scalar)[:len(order)]
+		} else {
+			*fd.Vec = (*fd.Vec)[:len(order)]
+		}
+	}
+	n := len(order)
+	for k, i := range order {
+		s.owner[k], s.origin[k] = s.owner[i], s.origin[i]
+	}
+	s.owner, s.origin = s.owner[:n], s.origin[:n]
+}

@@ -1,0 +1,114 @@
+package systems
+
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/ecs"
+)
+
+// StepStats describes one World.Step (one frame): the JSON object written per step to a stats
+// file (DESIGN §8). Density errors are fractions of the rest density (0.001 = 0.1 %).
+type StepStats struct {
+	T                       float64            `json:"t"`                  // simulated time at the end of the step (s)
+	Dt                      float64            `json:"dt"`                 // length of the last substep (s)
+	Substeps                int                `json:"substeps"`           // substeps in this step
+	Particles               int                `json:"particles"`          // dynamic (fluid) particles
+	DensityErrorAvg         float64            `json:"densityErrorAvg"`    // mean over substeps of the solver's average density error
+	DensityErrorMax         float64            `json:"densityErrorMax"`    // largest per-particle density error in any substep
+	PressureIterations      float64            `json:"pressureIterations"` // average pressure iterations per substep
+	PressureIterationsTotal int                `json:"pressureIterationsTotal"`
+	UnconvergedSolves       int                `json:"unconvergedSolves"` // solves that hit maxIterations above η
+	MaxSpeed                float64            `json:"maxSpeed"`          // m/s
+	KineticEnergy           float64            `json:"kineticEnergy"`     // J, fluid
+	Bodies                  []BodyStats        `json:"bodies"`            // per body, in ID order
+	StageMs                 map[string]float64 `json:"stageMs"`           // wall ms per stage, summed over substeps
+	Removed                 []Removal          `json:"removed,omitempty"` // particles removed for leaving the domain
+	WallMs                  float64            `json:"wallMs"`            // wall ms of the whole step
+	solves                  int
+	errSum                  float64
+}
+
+// BodyStats is a body's particle count and bounding box.
+type BodyStats struct {
+	Name  string     `json:"name"`
+	Phase string     `json:"phase"`
+	Count int        `json:"count"`
+	Min   [3]float64 `json:"min"`
+	Max   [3]float64 `json:"max"`
+}
+
+// Removal counts the particles of one body that left the domain during a step.
+type Removal struct {
+	Body  string  `json:"body"`
+	Count int     `json:"count"`
+	Time  float64 `json:"t"` // time of the first removal in the step (s)
+}
+
+func (a *StepStats) noteRemoval(body string, t float64) {
+	for i := range a.Removed {
+		if a.Removed[i].Body == body {
+			a.Removed[i].Count++
+			return
+		}
+	}
+	a.Removed = append(a.Removed, Removal{Body: body, Count: 1, Time: t})
+}
+
+// BeginStep resets the per-step accumulators.
+func (s *Sim) BeginStep() { s.acc = StepStats{} }
+
+// EndStep completes the statistics of a step after Scatter.
+func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ecs.StageTime) StepStats {
+	a := s.acc
+	a.T, a.Substeps, a.Dt = clock.Time, substeps, lastDt
+	a.Particles = s.Fluid.Len()
+	if a.solves > 0 {
+		a.DensityErrorAvg = a.errSum / float64(a.solves)
+		a.PressureIterations = float64(a.PressureIterationsTotal) / float64(a.solves)
+	}
+	f := &s.Fluid
+	ke, vmax := 0.0, 0.0
+	for k := range f.V {
+		v := f.V[k]
+		v2 := v[0]*v[0] + v[1]*v[1] + v[2]*v[2]
+		ke += 0.5 * f.M[k] * v2
+		vmax = max(vmax, v2)
+	}
+	a.KineticEnergy, a.MaxSpeed = ke, math.Sqrt(vmax)
+	a.Bodies = make([]BodyStats, 0, len(s.bodies))
+	for _, b := range s.bodies {
+		bs := BodyStats{Name: b.body.Name, Phase: b.body.Phase.String(), Count: b.p.Len()}
+		if b.p.Len() > 0 {
+			bs.Min = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+			bs.Max = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+			for _, x := range b.p.X {
+				for d := 0; d < 3; d++ {
+					bs.Min[d], bs.Max[d] = min(bs.Min[d], x[d]), max(bs.Max[d], x[d])
+				}
+			}
+		}
+		a.Bodies = append(a.Bodies, bs)
+	}
+	a.StageMs = make(map[string]float64, len(times))
+	for _, st := range times {
+		a.StageMs[st.Name] = float64(st.Elapsed.Nanoseconds()) / 1e6
+	}
+	return a
+}
+
+// Bodies lists the bodies of the last Gather in ID order (for exporters and views).
+func (s *Sim) Bodies() []BodyView {
+	out := make([]BodyView, len(s.bodies))
+	for i, b := range s.bodies {
+		out[i] = BodyView{Body: b.body, Material: b.mat, Particles: b.p}
+	}
+	return out
+}
+
+// BodyView gives read access to one body's components.
+type BodyView struct {
+	Body      *components.Body
+	Material  *components.Material
+	Particles *components.Particles
+}
