@@ -193,3 +193,17 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }
+
+var bodyQuery = generic.NewFilter3[components.Body, components.Material, components.Particles]()
+
+// Bodies lists every body with its components, in ID (creation) order.
+func (w *World) Bodies() []systems.BodyView {
+	var out []systems.BodyView
+	q := bodyQuery.Query(w.ecs.ECS)
+	for q.Next() {
+		b, m, p := q.Get()
+		out = append(out, systems.BodyView{Body: b, Material: m, Particles: p})
+	}
+	slices.SortFunc(out, func(a, b systems.BodyView) int { return int(a.Body.ID) - int(b.Body.ID) })
+	return out
+}

@@ -44,8 +44,8 @@ func join(path, key string) string {
 // Info describes one declared parameter, for docs and schemas.
 type Info struct {
 	Name, Unit, Default, Range, Doc string
-	Required                       bool
-	Type                           string
+	Required                        bool
+	Type                            string
 }
 
 // Describe lists the parameters declared on struct type t (a struct or pointer to one), in

@@ -56,7 +56,7 @@ func checkSearch(t *testing.T, name string, xq, xt []Vec3, h float64, same bool,
 		for k, j := range js {
 			x := Vec3{xq[i][0] - xt[j][0], xq[i][1] - xt[j][1], xq[i][2] - xt[j][2]}
 			r := Norm(x)
-			if ws[k] != kr.W(r) || gws[k][0] != kr.GradFactor(r)*x[0] {
+			if ws[k] != float32(kr.W(r)) || gws[k][0] != float32(kr.GradFactor(r)*x[0]) {
 				t.Fatalf("%s: pair (%d,%d) has wrong kernel values", name, i, j)
 			}
 		}

@@ -111,6 +111,52 @@ func (kr *Kernel) GradFactor(r float64) float64 {
 	}
 }
 
+// Eval returns W(r) and the gradient factor GradFactor(r) together, sharing q and the
+// branch: the neighbour search evaluates both for every pair it stores.
+func (kr *Kernel) Eval(r float64) (w, g float64) {
+	q := r * kr.invH
+	if q >= 1 {
+		return 0, 0
+	}
+	tiny := r <= 1e-12*kr.H
+	switch kr.Kind {
+	case WendlandC2:
+		a := 1 - q
+		a3 := a * a * a
+		w = kr.k * a3 * a * (1 + 4*q)
+		g = -kr.l * a3 * kr.invH * kr.invH
+	default:
+		if q <= 0.5 {
+			q2 := q * q
+			w = kr.k * (6*q2*q - 6*q2 + 1)
+			g = kr.l * q * (3*q - 2) * kr.invH / r
+		} else {
+			a := 1 - q
+			w = kr.k * 2 * a * a * a
+			g = -kr.l * a * a * kr.invH / r
+		}
+	}
+	if tiny {
+		g = 0
+	}
+	return w, g
+}
+
+// cubic is Eval for the cubic spline, small enough to inline in the search's pair loop.
+// Callers guarantee r < H; a coincident pair (r = 0) gets g finite and ∇W = g·0 = 0.
+func (kr *Kernel) cubic(r float64) (w, g float64) {
+	q := r * kr.invH
+	a := 1 - q
+	if q <= 0.5 {
+		w = kr.k * (6*q*q*(q-1) + 1)
+		g = kr.l * (3*q - 2) * kr.invH * kr.invH
+		return
+	}
+	w = kr.k * 2 * a * a * a
+	g = -kr.l * a * a * kr.invH / r
+	return
+}
+
 // W0 is the kernel's value at r = 0 (the self-contribution to density).
 func (kr *Kernel) W0() float64 { return kr.W(0) }
 

@@ -126,7 +126,7 @@ func BoundaryVolumes(b *BoundarySet, kr *Kernel, gamma float64, g *Grid, nb *Nei
 			_, w, _ := nb.Of(i)
 			s := w0
 			for _, v := range w {
-				s += v
+				s += float64(v)
 			}
 			b.Vol[i] = gamma / s
 		}
@@ -143,12 +143,12 @@ func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *p
 			rho := f.M[i] * w0
 			js, ws, _ := ff.Of(i)
 			for k, j := range js {
-				rho += f.M[j] * ws[k]
+				rho += f.M[j] * float64(ws[k])
 			}
 			bs, wb, _ := fb.Of(i)
 			vb := 0.0
 			for k, j := range bs {
-				vb += b.Vol[j] * wb[k]
+				vb += b.Vol[j] * float64(wb[k])
 			}
 			f.Rho[i] = rho + f.Rho0[i]*vb
 		}
@@ -177,13 +177,13 @@ func Advect(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, dt float
 				if nu != 0 {
 					rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
 					c := 10 * nu * vol * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
-					g := gws[k]
-					ax += c * g[0]
-					ay += c * g[1]
-					az += c * g[2]
+					g := &gws[k]
+					ax += c * float64(g[0])
+					ay += c * float64(g[1])
+					az += c * float64(g[2])
 				}
 				if xsph != 0 {
-					c := vol * ws[k]
+					c := vol * float64(ws[k])
 					sx -= c * vx
 					sy -= c * vy
 					sz -= c * vz

@@ -147,7 +147,7 @@ func (s *Solver) predict(lo, hi, _ int) {
 		var dx, dy, dz, div float64
 		js, _, gws := s.ff.Of(i)
 		for k, j := range js {
-			g := &gws[k]
+			g := vec(&gws[k])
 			mj := f.M[j]
 			dx += mj * g[0]
 			dy += mj * g[1]
@@ -159,7 +159,7 @@ func (s *Solver) predict(lo, hi, _ int) {
 		var bx, by, bz float64
 		bs, _, gbs := s.fb.Of(i)
 		for k, j := range bs {
-			g := &gbs[k]
+			g := vec(&gbs[k])
 			psi := psi0 * b.Vol[j]
 			bx += psi * g[0]
 			by += psi * g[1]
@@ -175,7 +175,7 @@ func (s *Solver) predict(lo, hi, _ int) {
 		cji := dt2 * f.M[i] * ir2
 		a := d[0]*bx + d[1]*by + d[2]*bz
 		for k, j := range js {
-			g := &gws[k]
+			g := vec(&gws[k])
 			a += f.M[j] * ((d[0]-cji*g[0])*g[0] + (d[1]-cji*g[1])*g[1] + (d[2]-cji*g[2])*g[2])
 		}
 		s.aii[i] = a
@@ -193,7 +193,7 @@ func (s *Solver) pass1(lo, hi, _ int) {
 		var x, y, z float64
 		js, _, gws := s.ff.Of(i)
 		for k, j := range js {
-			g := &gws[k]
+			g := vec(&gws[k])
 			q := s.q[j]
 			x += q * g[0]
 			y += q * g[1]
@@ -229,14 +229,14 @@ func (s *Solver) pass2(lo, hi, block int) {
 		sum := 0.0
 		js, _, gws := s.ff.Of(i)
 		for k, j := range js {
-			g := &gws[k]
+			g := vec(&gws[k])
 			pj := &s.pd[j]
 			sum += pj.m * ((di[0]-pj.u[0]+qi*g[0])*g[0] + (di[1]-pj.u[1]+qi*g[1])*g[1] + (di[2]-pj.u[2]+qi*g[2])*g[2])
 		}
 		psi0 := f.Rho0[i]
 		bs, _, gbs := s.fb.Of(i)
 		for k, j := range bs {
-			g := &gbs[k]
+			g := vec(&gbs[k])
 			sum += psi0 * b.Vol[j] * (di[0]*g[0] + di[1]*g[1] + di[2]*g[2])
 		}
 		rho0 := f.Rho0[i]
@@ -266,7 +266,7 @@ func (s *Solver) accel(lo, hi, _ int) {
 		var x, y, z float64
 		js, _, gws := s.ff.Of(i)
 		for k, j := range js {
-			g := &gws[k]
+			g := vec(&gws[k])
 			rj := f.Rho[j]
 			c := f.M[j] * (pi + f.P[j]/(rj*rj))
 			x += c * g[0]
@@ -276,7 +276,7 @@ func (s *Solver) accel(lo, hi, _ int) {
 		psi0 := f.Rho0[i]
 		bs, _, gbs := s.fb.Of(i)
 		for k, j := range bs {
-			g := &gbs[k]
+			g := vec(&gbs[k])
 			c := psi0 * b.Vol[j] * pi
 			x += c * g[0]
 			y += c * g[1]
@@ -291,4 +291,9 @@ func grow[T any](s []T, n int) []T {
 		return s[:n]
 	}
 	return make([]T, n, n+n/8)
+}
+
+// vec widens a stored single-precision gradient for float64 accumulation.
+func vec(g *physics.Grad) physics.Vec3 {
+	return physics.Vec3{float64(g[0]), float64(g[1]), float64(g[2])}
 }
