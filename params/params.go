@@ -14,6 +14,7 @@ package params
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -31,6 +32,9 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + ": " + e.Msg }
 
 func errf(path, format string, a ...any) error {
+	if path == "" {
+		path = "(top level)"
+	}
 	return &Error{Path: path, Msg: fmt.Sprintf(format, a...)}
 }
 
@@ -117,7 +121,30 @@ func defaultJSON(v reflect.Value, def string) string {
 // defaults) strictly: unknown keys, wrong types and missing required keys are errors naming the
 // path. It does not check ranges; call Validate afterwards.
 func Decode(data []byte, ptr any, path string) error {
+	if !json.Valid(data) {
+		var probe any
+		err := json.Unmarshal(data, &probe)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			return fmt.Errorf("invalid JSON at line %d, column %d: %v (NaN and Infinity are not JSON numbers)", line, col, se)
+		}
+		return fmt.Errorf("invalid JSON: %v", err)
+	}
 	return decode(json.RawMessage(data), reflect.ValueOf(ptr).Elem(), path)
+}
+
+func lineCol(data []byte, off int64) (int, int) {
+	line, col := 1, 1
+	for i := int64(0); i < off-1 && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }
 
 func decode(raw json.RawMessage, v reflect.Value, path string) error {

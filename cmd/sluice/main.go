@@ -1,0 +1,261 @@
+// Command sluice runs sluice scenes headless.
+//
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
+//	sluice validate SCENE.json
+//
+// run simulates the scene, shows a progress bar on stderr, writes one JSON object per frame to
+// the stats file and particle frames to --out (the initial state, every N-th frame and the
+// final state).
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sluicephysics/sluice/scene"
+)
+
+const usage = `usage:
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
+  sluice validate SCENE.json
+`
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "sluice:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command")
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(args[1:], stdout)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// splitArgs separates the scene path from flags so flags may come before or after it.
+func splitArgs(args []string) (pos, flags []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return
+}
+
+func cmdValidate(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("validate takes one scene file")
+	}
+	s, err := scene.Load(args[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d boundaries, r = %g m, %g s)\n", args[0], len(s.Fluids), len(s.Boundaries), s.Solver.ParticleRadius, s.Duration)
+	return nil
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	pos, flagArgs := splitArgs(args)
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	duration := fs.Float64("duration", 0, "simulated time in s (overrides the scene's duration)")
+	out := fs.String("out", "", "directory for exported frames")
+	statsPath := fs.String("stats", "", "file for per-frame statistics (JSON lines)")
+	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
+	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
+	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
+	if err := fs.Parse(flagArgs); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return errors.New("run takes one scene file")
+	}
+	if *duration < 0 || math.IsNaN(*duration) {
+		return fmt.Errorf("--duration %g must be ≥ 0", *duration)
+	}
+	if *every < 1 {
+		return fmt.Errorf("--every %d must be ≥ 1", *every)
+	}
+	var format scene.Format
+	if *export != "" || *out != "" {
+		f := *export
+		if f == "" {
+			f = "vtk"
+		}
+		var err error
+		if format, err = scene.ParseFormat(f); err != nil {
+			return fmt.Errorf("--export: %w", err)
+		}
+		if *out == "" {
+			return errors.New("--export needs --out DIR")
+		}
+	}
+	sc, err := scene.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	if *duration > 0 {
+		sc.Duration = *duration
+	}
+	w, err := sc.Build(*workers)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+
+	var stats *bufio.Writer
+	if *statsPath != "" {
+		if err := os.MkdirAll(filepath.Dir(*statsPath), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(*statsPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		stats = bufio.NewWriter(f)
+		defer stats.Flush()
+	}
+	prefix := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+	exportFrame := func(i int) error {
+		if format == "" {
+			return nil
+		}
+		_, err := scene.WriteFile(*out, prefix, i, format, scene.FrameOf(w))
+		return err
+	}
+	if err := exportFrame(0); err != nil {
+		return err
+	}
+	frames := int(math.Ceil(sc.Duration*sc.FPS - 1e-9))
+	frameDt := sc.Duration / float64(frames)
+	bar := newProgress(stderr, frames)
+	start := time.Now()
+	var iters, errSum float64
+	var substeps, particles, removed int
+	for i := 1; i <= frames; i++ {
+		st, err := w.Step(frameDt)
+		if err != nil {
+			bar.done()
+			return fmt.Errorf("frame %d (t = %.4g s): %w", i, w.Time(), err)
+		}
+		iters += st.PressureIterations * float64(st.Substeps)
+		errSum += st.DensityErrorAvg * float64(st.Substeps)
+		substeps += st.Substeps
+		particles = st.Particles
+		for _, r := range st.Removed {
+			removed += r.Count
+			bar.note(fmt.Sprintf("t = %.4g s: %d particles of %q left the domain and were removed", r.Time, r.Count, r.Body))
+		}
+		if stats != nil {
+			line, err := json.Marshal(st)
+			if err != nil {
+				return err
+			}
+			stats.Write(line)
+			stats.WriteByte('\n')
+		}
+		if i%*every == 0 || i == frames {
+			if err := exportFrame(i); err != nil {
+				return err
+			}
+		}
+		bar.update(i, st.T, st.Particles, st.PressureIterations, st.DensityErrorAvg)
+	}
+	bar.done()
+	wall := time.Since(start).Seconds()
+	fmt.Fprintf(stdout, "%s: %d particles, %.3g s simulated in %d frames / %d substeps, wall %.2f s (%.1f ms/substep, %.3f µs/particle/substep)\n",
+		pos[0], particles, w.Time(), frames, substeps, wall, 1e3*wall/float64(max(substeps, 1)), 1e6*wall/float64(max(substeps, 1))/float64(max(particles, 1)))
+	fmt.Fprintf(stdout, "pressure iterations %.2f per substep, average density error %.4f %%, %d particles removed\n",
+		iters/float64(max(substeps, 1)), 100*errSum/float64(max(substeps, 1)), removed)
+	return nil
+}
+
+// progress draws a bar on a terminal, or prints a line every 10 % when stderr is a file/pipe.
+type progress struct {
+	w        io.Writer
+	total    int
+	tty      bool
+	lastTen  int
+	start    time.Time
+	lastDraw time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return &progress{w: w, total: total, tty: tty, start: time.Now()}
+}
+
+func (p *progress) line(i int, t float64, n int, it, e float64) string {
+	frac := float64(i) / float64(p.total)
+	const width = 30
+	filled := int(frac * width)
+	el := time.Since(p.start).Seconds()
+	eta := 0.0
+	if frac > 0 {
+		eta = el * (1 - frac) / frac
+	}
+	return fmt.Sprintf("[%s%s] %3.0f%% t=%.3fs frame %d/%d %d particles, %.1f it/substep, err %.3f%%, %.0fs left",
+		strings.Repeat("#", filled), strings.Repeat(".", width-filled), 100*frac, t, i, p.total, n, it, 100*e, eta)
+}
+
+func (p *progress) update(i int, t float64, n int, it, e float64) {
+	if p.tty {
+		if time.Since(p.lastDraw) > 100*time.Millisecond || i == p.total {
+			fmt.Fprintf(p.w, "\r%s", p.line(i, t, n, it, e))
+			p.lastDraw = time.Now()
+		}
+		return
+	}
+	if ten := 10 * i / p.total; ten > p.lastTen || i == p.total {
+		p.lastTen = ten
+		fmt.Fprintln(p.w, p.line(i, t, n, it, e))
+	}
+}
+
+func (p *progress) note(msg string) {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	fmt.Fprintln(p.w, msg)
+}
+
+func (p *progress) done() {
+	if p.tty {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,90 @@
+package scene
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const good = `{
+  "solver": {"particleRadius": 0.05},
+  "duration": 0.1,
+  "boundaries": [{"name": "tank", "min": [0,0,0], "max": [1,1,1]}],
+  "fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]
+}`
+
+func TestGoodSceneParsesWithDefaults(t *testing.T) {
+	s, err := Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Solver.ParticleRadius != 0.05 || s.Solver.MaxError != 0.001 || s.FPS != 60 || !s.Boundaries[0].Tank || s.Fluids[0].Material.Viscosity != 0.01 {
+		t.Fatalf("defaults not applied: %+v", s)
+	}
+	w, err := s.Build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	// 0.5 m at spacing 0.1 m: round(5) − 1 = 4 particles per axis.
+	if n := w.Bodies()[1].Particles.Len(); n != 64 {
+		t.Fatalf("fluid block has %d particles, want 4³ = 64", n)
+	}
+}
+
+func TestBadScenesNameTheField(t *testing.T) {
+	cases := []struct {
+		name, find, replace, want string
+	}{
+		{"negative radius", `"particleRadius": 0.05`, `"particleRadius": -0.05`, "solver.particleRadius: -0.05 m must be greater than 0"},
+		{"zero radius", `"particleRadius": 0.05`, `"particleRadius": 0`, "solver.particleRadius: 0 m must be greater than 0"},
+		{"zero density", `"density": 1000`, `"density": 0`, "fluids[0].material.density: 0 kg/m^3 is below the minimum 1"},
+		{"NaN", `"density": 1000`, `"density": NaN`, "invalid JSON at line 5, column"},
+		{"Inf", `"duration": 0.1`, `"duration": 1e999`, "duration: expected a number, got 1e999"},
+		{"unknown key", `"duration": 0.1`, `"duration": 0.1, "imteStepSize": 0.1`, "imteStepSize: unknown key"},
+		{"unknown nested key", `"particleRadius": 0.05`, `"particleRadius": 0.05, "timeStep": 1`, "solver.timeStep: unknown key"},
+		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: required key is missing"},
+		{"missing min", `"min": [0,0,0], "max": [0.5`, `"max": [0.5`, "fluids[0].min: required key is missing"},
+		{"wrong type", `"duration": 0.1`, `"duration": "long"`, "duration: expected a number"},
+		{"short vector", `"max": [1,1,1]`, `"max": [1,1]`, "boundaries[0].max"},
+		{"inverted box", `"max": [0.5,0.5,0.5]`, `"max": [0.5,-0.5,0.5]`, "fluids[0].max[1]: -0.5 m must exceed min[1] = 0 m"},
+		{"negative viscosity", `"density": 1000`, `"density": 1000, "viscosity": -5`, "fluids[0].material.viscosity: -5 m^2/s is below the minimum 0"},
+		{"maxError too large", `"particleRadius": 0.05`, `"particleRadius": 0.05, "maxError": 0.5`, "solver.maxError: 0.5 is above the maximum 0.1"},
+		{"dtMin above dtMax", `"particleRadius": 0.05`, `"particleRadius": 0.05, "dtMin": 0.01, "dtMax": 0.001`, "solver.dtMin: 0.01 s exceeds dtMax"},
+		{"bad kernel", `"particleRadius": 0.05`, `"particleRadius": 0.05, "kernel": "gauss"`, `solver.kernel: unknown kernel "gauss"`},
+		{"duplicate name", `"name": "tank"`, `"name": "water"`, `"water" is used by`},
+		{"empty fluids", `"fluids": [{`, `"fluids": [], "x": [{`, "x: unknown key"},
+		{"zero layers", `"max": [1,1,1]`, `"max": [1,1,1], "layers": 0`, "boundaries[0].layers: 0 is below the minimum 1"},
+		{"not an object", `"solver": {"particleRadius": 0.05}`, `"solver": 3`, "solver: expected an object"},
+	}
+	for _, c := range cases {
+		if !strings.Contains(good, c.find) {
+			t.Fatalf("%s: %q not in the good scene", c.name, c.find)
+		}
+		bad := strings.Replace(good, c.find, c.replace, 1)
+		_, err := Parse([]byte(bad))
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q does not contain %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestExampleScenesValidate(t *testing.T) {
+	files, _ := filepath.Glob("../examples/scenes/*.json")
+	if len(files) == 0 {
+		t.Fatal("no example scenes found")
+	}
+	for _, f := range files {
+		if _, err := Load(f); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+	if _, err := os.Stat("../examples/scenes"); err != nil {
+		t.Fatal(err)
+	}
+}
