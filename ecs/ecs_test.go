@@ -1,0 +1,84 @@
+package ecs
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func rec(log *[]string, name string) System {
+	return SystemFunc(func(*Context) error { *log = append(*log, name); return nil })
+}
+
+func TestScheduleOrderInsertReplaceDisable(t *testing.T) {
+	var log []string
+	var s Schedule
+	for _, n := range []string{"A", "B", "C"} {
+		if err := s.Add(n, rec(&log, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.InsertBefore("B", "pre", rec(&log, "pre")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.InsertAfter("C", "post", rec(&log, "post")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Replace("A", rec(&log, "A2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetEnabled("C", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(&Context{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"A2", "pre", "B", "post"}; !reflect.DeepEqual(log, want) {
+		t.Fatalf("ran %v, want %v", log, want)
+	}
+	if want := []string{"A", "pre", "B", "C", "post"}; !reflect.DeepEqual(s.Names(), want) {
+		t.Fatalf("names %v, want %v", s.Names(), want)
+	}
+	if err := s.InsertAfter("nope", "x", rec(&log, "x")); err == nil || !strings.Contains(err.Error(), "stages: A, pre, B, C, post") {
+		t.Fatalf("unknown stage error %v", err)
+	}
+	if err := s.Add("B", rec(&log, "B")); err == nil {
+		t.Fatal("duplicate stage accepted")
+	}
+	if times := s.TakeTimes(); len(times) != 5 || times[0].Name != "A" {
+		t.Fatalf("times %v", times)
+	}
+}
+
+func TestClockCoversTheFrameExactly(t *testing.T) {
+	// The substeps of one Advance sum to the frame time up to round-off, none is longer than
+	// the proposed step, and a remainder just over one step is split in halves, not left as a
+	// sliver.
+	const tol = 1e-12
+	for _, c := range []struct{ frame, dt float64 }{{1.0 / 60, 0.005}, {1.0 / 60, 0.001}, {0.01, 0.02}, {0.0101, 0.005}} {
+		var clk Clock
+		var steps []float64
+		n, err := clk.Advance(c.frame, func() float64 { return c.dt }, func(dt float64) error { steps = append(steps, dt); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, s := range steps {
+			sum += s
+			if s > c.dt*(1+tol) {
+				t.Fatalf("frame %g dt %g: substep %g exceeds dt", c.frame, c.dt, s)
+			}
+			if s < 0.25*math.Min(c.dt, c.frame) {
+				t.Fatalf("frame %g dt %g: sliver substep %g", c.frame, c.dt, s)
+			}
+		}
+		if math.Abs(sum-c.frame) > tol || n != len(steps) || math.Abs(clk.Time-c.frame) > tol {
+			t.Fatalf("frame %g dt %g: %d substeps sum to %g, clock %g", c.frame, c.dt, n, sum, clk.Time)
+		}
+	}
+	var clk Clock
+	if _, err := clk.Advance(0, func() float64 { return 1 }, func(float64) error { return nil }); err == nil {
+		t.Fatal("zero frame time accepted")
+	}
+}
