@@ -43,6 +43,11 @@ type World struct {
 	bodies generic.Map3[components.Body, components.Material, components.Particles]
 	nextID uint32
 	names  map[string]bool
+
+	// The substep callbacks of Step, made once so the substep loop allocates nothing.
+	ctx     ecs.Context
+	nextDt  func() float64
+	substep func(dt float64) error
 }
 
 // NewWorld creates an empty world with the given solver settings. workers is the number of
@@ -60,8 +65,19 @@ func NewWorld(settings components.Solver, workers int) (*World, error) {
 		ew.Close()
 		return nil, err
 	}
-	return &World{ecs: ew, sim: sim, names: map[string]bool{},
-		bodies: generic.NewMap3[components.Body, components.Material, components.Particles](ew.ECS)}, nil
+	w := &World{ecs: ew, sim: sim, names: map[string]bool{},
+		bodies: generic.NewMap3[components.Body, components.Material, components.Particles](ew.ECS)}
+	w.nextDt = sim.NextDt
+	w.substep = w.runSubstep
+	return w, nil
+}
+
+// runSubstep runs the schedule once for a substep of length dt.
+func (w *World) runSubstep(dt float64) error {
+	w.ctx.World, w.ctx.Dt, w.ctx.Time = w.ecs, dt, w.ecs.Clock.Time
+	err := w.ecs.Schedule.Run(&w.ctx)
+	w.ctx.Substep++
+	return err
 }
 
 // Close releases the worker threads.
@@ -171,7 +187,8 @@ func (w *World) Body(e Entity) *components.Body { b, _, _ := w.bodies.Get(e); re
 func (w *World) Material(e Entity) *components.Material { _, m, _ := w.bodies.Get(e); return m }
 
 // Step advances the world by frameDt seconds in as many CFL-limited substeps as needed and
-// returns the step's statistics. After an error (a particle turned non-finite) the bodies hold
+// returns the step's statistics. The substeps allocate no memory; the returned statistics
+// (a few small slices and a map) are allocated per Step and belong to the caller. After an error (a particle turned non-finite) the bodies hold
 // the state at the failure for inspection.
 func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
@@ -180,16 +197,10 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	if err := s.Gather(w.ecs); err != nil {
 		return StepStats{}, err
 	}
-	var lastDt float64
-	sub := 0
-	n, err := w.ecs.Clock.Advance(frameDt, s.NextDt, func(dt float64) error {
-		ctx := ecs.Context{World: w.ecs, Dt: dt, Time: w.ecs.Clock.Time, Substep: sub}
-		sub++
-		lastDt = dt
-		return w.ecs.Schedule.Run(&ctx)
-	})
+	w.ctx.Substep = 0
+	n, err := w.ecs.Clock.Advance(frameDt, w.nextDt, w.substep)
 	s.Scatter()
-	st := s.EndStep(&w.ecs.Clock, n, lastDt, w.ecs.Schedule.TakeTimes())
+	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }

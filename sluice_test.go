@@ -274,3 +274,34 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+func TestSubstepsDoNotAllocate(t *testing.T) {
+	// A substep (search, density, forces, pressure solve, integration) allocates nothing once
+	// its buffers have grown: a Step of four substeps allocates exactly what a Step of one does
+	// (the per-Step statistics handed to the caller).
+	s := components.DefaultSolver()
+	s.DtMax = 1e-4 // below any CFL step here, so Step(k·dt) takes exactly k substeps
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true, 1)
+	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
+	for i := 0; i < 40; i++ {
+		if _, err := w.Step(1e-3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dt := s.DtMax
+	one := testing.AllocsPerRun(10, func() { w.Step(dt) })
+	st, _ := w.Step(4 * dt)
+	if st.Substeps != 4 {
+		t.Fatalf("Step(4·dtMax) took %d substeps", st.Substeps)
+	}
+	four := testing.AllocsPerRun(10, func() { w.Step(4 * dt) })
+	if four != one {
+		t.Fatalf("allocations: %v per 1-substep Step, %v per 4-substep Step; substeps must not allocate", one, four)
+	}
+	t.Logf("%v allocations per Step (its statistics), 0 per substep", one)
+}

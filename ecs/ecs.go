@@ -72,6 +72,7 @@ type stage struct {
 // systems before or after a named stage, replace a stage or disable it; stage order is data.
 type Schedule struct {
 	stages []stage
+	times  []StageTime
 }
 
 // Add appends a stage. Names must be unique.
@@ -181,14 +182,15 @@ type StageTime struct {
 }
 
 // TakeTimes returns each stage's wall time since the last call, in run order, and resets them.
-// Wall times are reported, never fed back into the simulation.
+// Wall times are reported, never fed back into the simulation. The slice is reused by the next
+// call.
 func (s *Schedule) TakeTimes() []StageTime {
-	out := make([]StageTime, len(s.stages))
+	s.times = s.times[:0]
 	for i := range s.stages {
-		out[i] = StageTime{s.stages[i].name, s.stages[i].elapsed}
+		s.times = append(s.times, StageTime{s.stages[i].name, s.stages[i].elapsed})
 		s.stages[i].elapsed = 0
 	}
-	return out
+	return s.times
 }
 
 // Clock is the fixed-step clock: one Advance covers one frame of simulated time with as many
@@ -212,7 +214,7 @@ func (c *Clock) Advance(frameDt float64, next func() float64, run func(dt float6
 		if !(dt > 0) {
 			return n, fmt.Errorf("substep length %g s is not positive", dt)
 		}
-		if dt >= remaining {
+		if dt >= remaining*(1-1e-9) { // a remainder over dt by round-off only is one substep
 			dt = remaining
 		} else if dt > 0.5*remaining {
 			dt = 0.5 * remaining

@@ -77,6 +77,11 @@ func TestClockCoversTheFrameExactly(t *testing.T) {
 			t.Fatalf("frame %g dt %g: %d substeps sum to %g, clock %g", c.frame, c.dt, n, sum, clk.Time)
 		}
 	}
+	// Four steps of 1e-4 s cover a 4e-4 s frame in exactly four substeps despite round-off.
+	var c4 Clock
+	if n, _ := c4.Advance(4e-4, func() float64 { return 1e-4 }, func(float64) error { return nil }); n != 4 {
+		t.Fatalf("4e-4 s frame at dt 1e-4 s took %d substeps, want 4", n)
+	}
 	var clk Clock
 	if _, err := clk.Advance(0, func() float64 { return 1 }, func(float64) error { return nil }); err == nil {
 		t.Fatal("zero frame time accepted")

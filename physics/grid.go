@@ -44,6 +44,20 @@ type Grid struct {
 	bmax   [][3]int32
 	bad    []int32 // per-block first non-finite point, -1 if none
 	self   []int32 // 27 adjacent cells of each cell in this grid
+
+	// Arguments of the block loops in flight, and the loops as method values made once, so a
+	// Build allocates nothing once its buffers have grown. A Grid must not be copied.
+	x                       []Vec3
+	inv                     float64
+	adjOther                *Grid
+	adjOut                  []int32
+	fnCoords, fnKeys, fnAdj func(lo, hi, block int)
+}
+
+func (g *Grid) init() {
+	if g.fnCoords == nil {
+		g.fnCoords, g.fnKeys, g.fnAdj = g.coordsBlock, g.keysBlock, g.adjacentBlock
+	}
 }
 
 // NumCells returns the number of occupied cells.
@@ -64,29 +78,9 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	g.bmin = grow(g.bmin, nb)
 	g.bmax = grow(g.bmax, nb)
 	g.bad = grow(g.bad, nb)
-	inv := 1 / h
-	pool.For(n, func(lo, hi, b int) {
-		mn := [3]int32{math.MaxInt32, math.MaxInt32, math.MaxInt32}
-		mx := [3]int32{math.MinInt32, math.MinInt32, math.MinInt32}
-		g.bad[b] = -1
-		for i := lo; i < hi; i++ {
-			var c [3]int32
-			for d := 0; d < 3; d++ {
-				f := math.Floor(x[i][d] * inv)
-				if !(f > -1e9 && f < 1e9) {
-					if g.bad[b] < 0 {
-						g.bad[b] = int32(i)
-					}
-					f = 0
-				}
-				c[d] = int32(f)
-				mn[d] = min(mn[d], c[d])
-				mx[d] = max(mx[d], c[d])
-			}
-			g.coord[i] = c
-		}
-		g.bmin[b], g.bmax[b] = mn, mx
-	})
+	g.init()
+	g.x, g.inv = x, 1/h
+	pool.For(n, g.fnCoords)
 	for b := 0; b < nb; b++ {
 		if g.bad[b] >= 0 {
 			i := g.bad[b]
@@ -111,13 +105,7 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 		g.origin = mn
 		g.extent = [3]int32{mx[0] - mn[0], mx[1] - mn[1], mx[2] - mn[2]}
 	}
-	org := g.origin
-	pool.For(n, func(lo, hi, _ int) {
-		for i := lo; i < hi; i++ {
-			c := g.coord[i]
-			g.key[i] = morton(uint32(c[0]-org[0]), uint32(c[1]-org[1]), uint32(c[2]-org[2]))
-		}
-	})
+	pool.For(n, g.fnKeys)
 	keyBits := bits.Len64(morton(uint32(g.extent[0]), uint32(g.extent[1]), uint32(g.extent[2])))
 	g.radixSort(n, keyBits)
 
@@ -154,6 +142,7 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	}
 	g.self = grow(g.self, 27*nc)
 	g.Adjacent(g, g.self, pool)
+	g.x = nil
 	return nil
 }
 
@@ -190,20 +179,60 @@ func (g *Grid) lookup(c [3]int32) int32 {
 // Adjacent fills out[27c:27c+27] with the cells of grid other (built with the same H) that are
 // adjacent to cell c of g, or -1 where other has no points. Offsets run x fastest, then y, z.
 func (g *Grid) Adjacent(other *Grid, out []int32, pool *par.Pool) {
-	pool.For(len(g.cellKey), func(lo, hi, _ int) {
-		for c := lo; c < hi; c++ {
-			cc := g.cellCoord[c]
-			o := 27 * c
-			for dz := int32(-1); dz <= 1; dz++ {
-				for dy := int32(-1); dy <= 1; dy++ {
-					for dx := int32(-1); dx <= 1; dx++ {
-						out[o] = other.lookup([3]int32{cc[0] + dx, cc[1] + dy, cc[2] + dz})
-						o++
-					}
+	g.init()
+	g.adjOther, g.adjOut = other, out
+	pool.For(len(g.cellKey), g.fnAdj)
+	g.adjOther, g.adjOut = nil, nil
+}
+
+func (g *Grid) adjacentBlock(lo, hi, _ int) {
+	other, out := g.adjOther, g.adjOut
+	for c := lo; c < hi; c++ {
+		cc := g.cellCoord[c]
+		o := 27 * c
+		for dz := int32(-1); dz <= 1; dz++ {
+			for dy := int32(-1); dy <= 1; dy++ {
+				for dx := int32(-1); dx <= 1; dx++ {
+					out[o] = other.lookup([3]int32{cc[0] + dx, cc[1] + dy, cc[2] + dz})
+					o++
 				}
 			}
 		}
-	})
+	}
+}
+
+// keysBlock computes the Morton keys of a block of points relative to the grid's origin.
+func (g *Grid) keysBlock(lo, hi, _ int) {
+	org := g.origin
+	for i := lo; i < hi; i++ {
+		c := g.coord[i]
+		g.key[i] = morton(uint32(c[0]-org[0]), uint32(c[1]-org[1]), uint32(c[2]-org[2]))
+	}
+}
+
+// coordsBlock computes the cell coordinates of a block of points and their bounds.
+func (g *Grid) coordsBlock(lo, hi, b int) {
+	x, inv := g.x, g.inv
+	mn := [3]int32{math.MaxInt32, math.MaxInt32, math.MaxInt32}
+	mx := [3]int32{math.MinInt32, math.MinInt32, math.MinInt32}
+	g.bad[b] = -1
+	for i := lo; i < hi; i++ {
+		var c [3]int32
+		for d := 0; d < 3; d++ {
+			f := math.Floor(x[i][d] * inv)
+			if !(f > -1e9 && f < 1e9) {
+				if g.bad[b] < 0 {
+					g.bad[b] = int32(i)
+				}
+				f = 0
+			}
+			c[d] = int32(f)
+			mn[d] = min(mn[d], c[d])
+			mx[d] = max(mx[d], c[d])
+		}
+		g.coord[i] = c
+	}
+	g.bmin[b], g.bmax[b] = mn, mx
 }
 
 // radixSort fills Order with the point indices sorted by key (LSD radix, 11-bit digits,

@@ -10,6 +10,14 @@ import "github.com/sluicephysics/sluice/physics/par"
 type Neighbors struct {
 	N      int // number of query points
 	Blocks []NeighborBlock
+
+	// arguments of the search in flight; the block loop is a method value made once
+	qg, tg   *Grid
+	xq       []Vec3
+	adj      []int32
+	kr       *Kernel
+	sameSet  bool
+	fnSearch func(lo, hi, block int)
 }
 
 // NeighborBlock is the CSR of one block of query points [Lo, Lo+BlockSize).
@@ -32,6 +40,19 @@ type Grad = [3]float32
 func (nb *Neighbors) Of(i int) ([]int32, []float32, []Grad) {
 	b := &nb.Blocks[i/par.BlockSize]
 	k := i - b.Lo
+	s, e := b.Start[k], b.Start[k+1]
+	return b.J[s:e], b.W[s:e], b.GW[s:e]
+}
+
+// Row returns the neighbour indices and gradients of the k-th point of the block, for stages
+// that loop over the same blocks as the lists and so skip Of's block lookup.
+func (b *NeighborBlock) Row(k int) ([]int32, []Grad) {
+	s, e := b.Start[k], b.Start[k+1]
+	return b.J[s:e], b.GW[s:e]
+}
+
+// RowW is Row with the kernel values.
+func (b *NeighborBlock) RowW(k int) ([]int32, []float32, []Grad) {
 	s, e := b.Start[k], b.Start[k+1]
 	return b.J[s:e], b.W[s:e], b.GW[s:e]
 }
@@ -64,64 +85,73 @@ func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool
 		out.Blocks = nbs
 	}
 	out.Blocks = out.Blocks[:nb]
+	if out.fnSearch == nil {
+		out.fnSearch = out.searchBlock
+	}
+	out.qg, out.xq, out.tg, out.adj, out.kr, out.sameSet = qg, xq, tg, adj, kr, sameSet
+	pool.For(n, out.fnSearch)
+	out.qg, out.xq, out.tg, out.adj, out.kr = nil, nil, nil, nil, nil
+}
+
+// searchBlock fills the lists of one block of query points.
+func (out *Neighbors) searchBlock(lo, hi, b int) {
+	qg, xq, tg, adj, kr, sameSet := out.qg, out.xq, out.tg, out.adj, out.kr, out.sameSet
 	h2 := kr.H * kr.H
 	cubic := kr.Kind == CubicSpline
-	pool.For(n, func(lo, hi, b int) {
-		blk := &out.Blocks[b]
-		blk.Lo = lo
-		blk.Start = grow(blk.Start, hi-lo+1)
-		blk.J, blk.W, blk.GW = blk.J[:0], blk.W[:0], blk.GW[:0]
-		cand := blk.cand[:0]
-		for i := lo; i < hi; i++ {
-			blk.Start[i-lo] = int32(len(blk.J))
-			xi := xq[i]
-			c := int(qg.cellOf[i])
-			cand = cand[:0]
-			for _, cell := range adj[27*c : 27*c+27] {
-				if cell < 0 {
-					continue
-				}
-				s, e := int(tg.cellStart[cell]), int(tg.cellStart[cell+1])
-				base := len(cand)
-				cand = resize(cand, base+e-s)
-				m := base
-				for k := s; k < e; k++ {
-					xj := &tg.Sorted[k]
-					dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-					cand[m] = int32(k)
-					if dx*dx+dy*dy+dz*dz < h2 {
-						m++
-					}
-				}
-				cand = cand[:m]
+	blk := &out.Blocks[b]
+	blk.Lo = lo
+	blk.Start = grow(blk.Start, hi-lo+1)
+	blk.J, blk.W, blk.GW = blk.J[:0], blk.W[:0], blk.GW[:0]
+	cand := blk.cand[:0]
+	for i := lo; i < hi; i++ {
+		blk.Start[i-lo] = int32(len(blk.J))
+		xi := xq[i]
+		c := int(qg.cellOf[i])
+		cand = cand[:0]
+		for _, cell := range adj[27*c : 27*c+27] {
+			if cell < 0 {
+				continue
 			}
-			base := len(blk.J)
-			blk.J = resize(blk.J, base+len(cand))
-			blk.W = resize(blk.W, base+len(cand))
-			blk.GW = resize(blk.GW, base+len(cand))
+			s, e := int(tg.cellStart[cell]), int(tg.cellStart[cell+1])
+			base := len(cand)
+			cand = resize(cand, base+e-s)
 			m := base
-			for _, k := range cand {
-				j := tg.Order[k]
-				if sameSet && int(j) == i {
-					continue
-				}
+			for k := s; k < e; k++ {
 				xj := &tg.Sorted[k]
 				dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-				r := sqrt(dx*dx + dy*dy + dz*dz)
-				var w, g float64
-				if cubic {
-					w, g = kr.cubic(r)
-				} else {
-					w, g = kr.Eval(r)
+				cand[m] = int32(k)
+				if dx*dx+dy*dy+dz*dz < h2 {
+					m++
 				}
-				blk.J[m] = j
-				blk.W[m] = float32(w)
-				blk.GW[m] = Grad{float32(g * dx), float32(g * dy), float32(g * dz)}
-				m++
 			}
-			blk.J, blk.W, blk.GW = blk.J[:m], blk.W[:m], blk.GW[:m]
+			cand = cand[:m]
 		}
-		blk.Start[hi-lo] = int32(len(blk.J))
-		blk.cand = cand
-	})
+		base := len(blk.J)
+		blk.J = resize(blk.J, base+len(cand))
+		blk.W = resize(blk.W, base+len(cand))
+		blk.GW = resize(blk.GW, base+len(cand))
+		m := base
+		for _, k := range cand {
+			j := tg.Order[k]
+			if sameSet && int(j) == i {
+				continue
+			}
+			xj := &tg.Sorted[k]
+			dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+			r := sqrt(dx*dx + dy*dy + dz*dz)
+			var w, g float64
+			if cubic {
+				w, g = kr.cubic(r)
+			} else {
+				w, g = kr.Eval(r)
+			}
+			blk.J[m] = j
+			blk.W[m] = float32(w)
+			blk.GW[m] = Grad{float32(g * dx), float32(g * dy), float32(g * dz)}
+			m++
+		}
+		blk.J, blk.W, blk.GW = blk.J[:m], blk.W[:m], blk.GW[:m]
+	}
+	blk.Start[hi-lo] = int32(len(blk.J))
+	blk.cand = cand
 }

@@ -19,6 +19,28 @@ type FluidSet struct {
 	Visc  []float64 // kinematic viscosity ν (m²/s)
 	Rho   []float64 // SPH density (kg/m³)
 	P     []float64 // pressure (Pa), kept between steps to warm-start the solver
+
+	reg  []Field
+	pass passArgs
+}
+
+// passArgs are the arguments of the block loop in flight; the loops are method values made
+// once, so a substep's passes allocate nothing. A FluidSet must not be copied.
+type passArgs struct {
+	b                                        *BoundarySet
+	ff, fb                                   *Neighbors
+	kr                                       *Kernel
+	gravity                                  Vec3
+	xsph, dt                                 float64
+	partial                                  []float64
+	fnDensity, fnAdvect, fnIntegrate, fnVmax func(lo, hi, block int)
+}
+
+func (f *FluidSet) init() {
+	if f.pass.fnDensity == nil {
+		f.pass.fnDensity, f.pass.fnAdvect = f.densityBlock, f.advectBlock
+		f.pass.fnIntegrate, f.pass.fnVmax = f.integrateBlock, f.vmaxBlock
+	}
 }
 
 // Len returns the number of particles.
@@ -35,6 +57,13 @@ func (f *FluidSet) Resize(n int) {
 // exporting and snapshots iterate this list, so a field added here is permuted, written and
 // saved everywhere without further code.
 func (f *FluidSet) Fields() []Field {
+	if f.reg == nil {
+		f.reg = f.fields()
+	}
+	return f.reg
+}
+
+func (f *FluidSet) fields() []Field {
 	return []Field{
 		{Name: "position", Unit: "m", Vec: &f.X},
 		{Name: "velocity", Unit: "m/s", Vec: &f.V},
@@ -137,22 +166,28 @@ func BoundaryVolumes(b *BoundarySet, kr *Kernel, gamma float64, g *Grid, nb *Nei
 // Density computes ρ_i = m_i W(0) + Σ_j m_j W_ij + Σ_b ρ0_i V_b W_ib, the SPH density with the
 // boundary contribution of Akinci et al. 2012 (Eq. 14 of Ihmsen et al. 2014, first line).
 func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *par.Pool) {
-	w0 := kr.W0()
-	pool.For(f.Len(), func(lo, hi, _ int) {
-		for i := lo; i < hi; i++ {
-			rho := f.M[i] * w0
-			js, ws, _ := ff.Of(i)
-			for k, j := range js {
-				rho += f.M[j] * float64(ws[k])
-			}
-			bs, wb, _ := fb.Of(i)
-			vb := 0.0
-			for k, j := range bs {
-				vb += b.Vol[j] * float64(wb[k])
-			}
-			f.Rho[i] = rho + f.Rho0[i]*vb
+	f.init()
+	f.pass.b, f.pass.ff, f.pass.fb, f.pass.kr = b, ff, fb, kr
+	pool.For(f.Len(), f.pass.fnDensity)
+}
+
+func (f *FluidSet) densityBlock(lo, hi, blk int) {
+	b := f.pass.b
+	w0 := f.pass.kr.W0()
+	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
+	for i := lo; i < hi; i++ {
+		rho := f.M[i] * w0
+		js, ws, _ := fblk.RowW(i - lo)
+		for k, j := range js {
+			rho += f.M[j] * float64(ws[k])
 		}
-	})
+		bs, wb, _ := bblk.RowW(i - lo)
+		vb := 0.0
+		for k, j := range bs {
+			vb += b.Vol[j] * float64(wb[k])
+		}
+		f.Rho[i] = rho + f.Rho0[i]*vb
+	}
 }
 
 // Advect sets the predicted velocity v*_i = v_i + Δt·a_i from the non-pressure accelerations:
@@ -161,60 +196,77 @@ func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *p
 // kinematic viscosity in m²/s (the pair's mean), plus XSPH velocity smoothing
 // v*_i += ε Σ_j (m_j/ρ_j)(v_j − v_i) W_ij with the dimensionless ε = xsph.
 func Advect(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, dt float64, pool *par.Pool) {
+	f.init()
+	f.pass.ff, f.pass.kr, f.pass.gravity, f.pass.xsph, f.pass.dt = ff, kr, gravity, xsph, dt
+	pool.For(f.Len(), f.pass.fnAdvect)
+}
+
+func (f *FluidSet) advectBlock(lo, hi, blk int) {
+	kr, gravity, xsph, dt := f.pass.kr, f.pass.gravity, f.pass.xsph, f.pass.dt
 	eps := 0.01 * kr.H * kr.H
-	pool.For(f.Len(), func(lo, hi, _ int) {
-		for i := lo; i < hi; i++ {
-			xi, vi := f.X[i], f.V[i]
-			ax, ay, az := gravity[0], gravity[1], gravity[2]
-			var sx, sy, sz float64
-			js, ws, gws := ff.Of(i)
-			nui := f.Visc[i]
-			for k, j := range js {
-				xj, vj := &f.X[j], &f.V[j]
-				vx, vy, vz := vi[0]-vj[0], vi[1]-vj[1], vi[2]-vj[2]
-				vol := f.M[j] / f.Rho[j]
-				nu := 0.5 * (nui + f.Visc[j])
-				if nu != 0 {
-					rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-					c := 10 * nu * vol * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
-					g := &gws[k]
-					ax += c * float64(g[0])
-					ay += c * float64(g[1])
-					az += c * float64(g[2])
-				}
-				if xsph != 0 {
-					c := vol * float64(ws[k])
-					sx -= c * vx
-					sy -= c * vy
-					sz -= c * vz
-				}
+	fblk := &f.pass.ff.Blocks[blk]
+	for i := lo; i < hi; i++ {
+		xi, vi := f.X[i], f.V[i]
+		ax, ay, az := gravity[0], gravity[1], gravity[2]
+		var sx, sy, sz float64
+		js, ws, gws := fblk.RowW(i - lo)
+		nui := f.Visc[i]
+		for k, j := range js {
+			xj, vj := &f.X[j], &f.V[j]
+			vx, vy, vz := vi[0]-vj[0], vi[1]-vj[1], vi[2]-vj[2]
+			vol := f.M[j] / f.Rho[j]
+			nu := 0.5 * (nui + f.Visc[j])
+			if nu != 0 {
+				rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+				c := 10 * nu * vol * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
+				g := &gws[k]
+				ax += c * float64(g[0])
+				ay += c * float64(g[1])
+				az += c * float64(g[2])
 			}
-			f.VStar[i] = Vec3{vi[0] + dt*ax + xsph*sx, vi[1] + dt*ay + xsph*sy, vi[2] + dt*az + xsph*sz}
+			if xsph != 0 {
+				c := vol * float64(ws[k])
+				sx -= c * vx
+				sy -= c * vy
+				sz -= c * vz
+			}
 		}
-	})
+		f.VStar[i] = Vec3{vi[0] + dt*ax + xsph*sx, vi[1] + dt*ay + xsph*sy, vi[2] + dt*az + xsph*sz}
+	}
 }
 
 // Integrate applies the pressure acceleration and moves the particles with semi-implicit Euler
 // (Ihmsen et al. 2014, Algorithm 1, procedure INTEGRATION): v = v* + Δt a_p, x += Δt v.
 func Integrate(f *FluidSet, dt float64, pool *par.Pool) {
-	pool.For(f.Len(), func(lo, hi, _ int) {
-		for i := lo; i < hi; i++ {
-			vs, ap := f.VStar[i], f.AP[i]
-			v := Vec3{vs[0] + dt*ap[0], vs[1] + dt*ap[1], vs[2] + dt*ap[2]}
-			f.V[i] = v
-			f.X[i] = Vec3{f.X[i][0] + dt*v[0], f.X[i][1] + dt*v[1], f.X[i][2] + dt*v[2]}
-		}
-	})
+	f.init()
+	f.pass.dt = dt
+	pool.For(f.Len(), f.pass.fnIntegrate)
 }
 
-// MaxSpeed returns the largest particle speed (m/s), using per-block partials for determinism.
-func MaxSpeed(v []Vec3, partial []float64, pool *par.Pool) float64 {
-	pool.For(len(v), func(lo, hi, b int) {
-		m := 0.0
-		for i := lo; i < hi; i++ {
-			m = max(m, v[i][0]*v[i][0]+v[i][1]*v[i][1]+v[i][2]*v[i][2])
-		}
-		partial[b] = m
-	})
-	return math.Sqrt(par.Max(partial[:par.Blocks(len(v))]))
+func (f *FluidSet) integrateBlock(lo, hi, _ int) {
+	dt := f.pass.dt
+	for i := lo; i < hi; i++ {
+		vs, ap := f.VStar[i], f.AP[i]
+		v := Vec3{vs[0] + dt*ap[0], vs[1] + dt*ap[1], vs[2] + dt*ap[2]}
+		f.V[i] = v
+		f.X[i] = Vec3{f.X[i][0] + dt*v[0], f.X[i][1] + dt*v[1], f.X[i][2] + dt*v[2]}
+	}
+}
+
+// MaxSpeed returns the largest particle speed (m/s), from per-block partials (one slot per
+// block in partial) so the result does not depend on the worker count.
+func (f *FluidSet) MaxSpeed(partial []float64, pool *par.Pool) float64 {
+	f.init()
+	f.pass.partial = partial
+	pool.For(f.Len(), f.pass.fnVmax)
+	return math.Sqrt(par.Max(partial[:par.Blocks(f.Len())]))
+}
+
+func (f *FluidSet) vmaxBlock(lo, hi, b int) {
+	m := 0.0
+	for i := lo; i < hi; i++ {
+		v := &f.V[i]
+		m = max(m, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+	}
+	f.pass.partial[b] = m
 }

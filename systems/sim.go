@@ -53,6 +53,7 @@ type Sim struct {
 	sinceSort int
 	partial   []float64
 	removed   []removal
+	checked   []checkedMaterial
 	acc       StepStats
 }
 
@@ -113,9 +114,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 		} else {
 			bl = append(bl, layoutEntry{b.body.ID, b.body.Phase, n})
 		}
-		if err := b.mat.Validate(fmt.Sprintf("bodies[%q].material", b.body.Name)); err != nil {
-			return err
-		}
+	}
+	if err := s.validateMaterials(); err != nil {
+		return err
 	}
 	if !slices.Equal(bl, s.bLayout) {
 		if err := s.packBoundary(); err != nil {
@@ -146,6 +147,32 @@ func (s *Sim) Gather(w *ecs.World) error {
 		}
 	}
 	return nil
+}
+
+// validateMaterials checks the materials whose values changed since they were last checked
+// (a game or a hot reload may edit them between steps), so steady steps skip the reflection.
+func (s *Sim) validateMaterials() error {
+	if len(s.checked) != len(s.bodies) {
+		s.checked = make([]checkedMaterial, len(s.bodies))
+	}
+	for i, b := range s.bodies {
+		c := &s.checked[i]
+		if c.ok && c.id == b.body.ID && c.mat == *b.mat {
+			continue
+		}
+		if err := b.mat.Validate(fmt.Sprintf("bodies[%q].material", b.body.Name)); err != nil {
+			c.ok = false
+			return err
+		}
+		*c = checkedMaterial{ok: true, id: b.body.ID, mat: *b.mat}
+	}
+	return nil
+}
+
+type checkedMaterial struct {
+	ok  bool
+	id  uint32
+	mat components.Material
 }
 
 func fit[T any](s []T, n int) []T {
@@ -277,7 +304,7 @@ func (s *Sim) Scatter() {
 // NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4).
 func (s *Sim) NextDt() float64 {
 	s.partial = grow(s.partial, par.Blocks(s.Fluid.Len()))
-	vmax := physics.MaxSpeed(s.Fluid.V, s.partial, s.pool)
+	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
 	dt := s.Settings.DtMax
 	if vmax > 0 {
 		dt = s.Settings.CFL * s.Settings.Spacing() / vmax

@@ -137,7 +137,8 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 //
 // with d_ji = −Δt² m_i/ρ_i² ∇W_ji = Δt² m_i/ρ_i² ∇W_ij and Ψ_b = ρ0_i V_b. It also sets the
 // warm start p⁰ = ½ p(t − Δt).
-func (s *Solver) predict(lo, hi, _ int) {
+func (s *Solver) predict(lo, hi, block int) {
+	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
 	f, b, dt := s.f, s.b, s.dt
 	dt2 := dt * dt
 	for i := lo; i < hi; i++ {
@@ -145,7 +146,7 @@ func (s *Solver) predict(lo, hi, _ int) {
 		ir2 := 1 / (rho * rho)
 		vi := f.VStar[i]
 		var dx, dy, dz, div float64
-		js, _, gws := s.ff.Of(i)
+		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			mj := f.M[j]
@@ -157,7 +158,7 @@ func (s *Solver) predict(lo, hi, _ int) {
 		}
 		psi0 := f.Rho0[i]
 		var bx, by, bz float64
-		bs, _, gbs := s.fb.Of(i)
+		bs, gbs := bblk.Row(i - lo)
 		for k, j := range bs {
 			g := vec(&gbs[k])
 			psi := psi0 * b.Vol[j]
@@ -187,11 +188,12 @@ func (s *Solver) predict(lo, hi, _ int) {
 
 // pass1 is the first loop of PRESSURESOLVE: Σ_j d_ij p_j = −Δt² Σ_j m_j p_j/ρ_j² ∇W_ij, and
 // u_i = d_ii p_i + Σ_j d_ij p_j, which pass2 needs of every neighbour.
-func (s *Solver) pass1(lo, hi, _ int) {
+func (s *Solver) pass1(lo, hi, block int) {
+	fblk := &s.ff.Blocks[block]
 	dt2 := s.dt * s.dt
 	for i := lo; i < hi; i++ {
 		var x, y, z float64
-		js, _, gws := s.ff.Of(i)
+		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			q := s.q[j]
@@ -217,6 +219,7 @@ func (s *Solver) pass1(lo, hi, _ int) {
 // the density error; only compression counts, since particles at the free surface rightly sit
 // below the rest density with zero pressure.
 func (s *Solver) pass2(lo, hi, block int) {
+	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
 	f, b := s.f, s.b
 	dt2 := s.dt * s.dt
 	omega := s.Omega
@@ -227,14 +230,14 @@ func (s *Solver) pass2(lo, hi, block int) {
 		rho := f.Rho[i]
 		qi := dt2 * f.M[i] * pi / (rho * rho) // d_ji p_i = qi ∇W_ij
 		sum := 0.0
-		js, _, gws := s.ff.Of(i)
+		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			pj := &s.pd[j]
 			sum += pj.m * ((di[0]-pj.u[0]+qi*g[0])*g[0] + (di[1]-pj.u[1]+qi*g[1])*g[1] + (di[2]-pj.u[2]+qi*g[2])*g[2])
 		}
 		psi0 := f.Rho0[i]
-		bs, _, gbs := s.fb.Of(i)
+		bs, gbs := bblk.Row(i - lo)
 		for k, j := range bs {
 			g := vec(&gbs[k])
 			sum += psi0 * b.Vol[j] * (di[0]*g[0] + di[1]*g[1] + di[2]*g[2])
@@ -258,13 +261,14 @@ func (s *Solver) pass2(lo, hi, block int) {
 
 // accel computes the pressure acceleration of the converged pressures (Eq. 2 with Eq. 15):
 // a_p,i = −Σ_j m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij − Σ_b Ψ_b p_i/ρ_i² ∇W_ib.
-func (s *Solver) accel(lo, hi, _ int) {
+func (s *Solver) accel(lo, hi, block int) {
+	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
 	f, b := s.f, s.b
 	for i := lo; i < hi; i++ {
 		rho := f.Rho[i]
 		pi := f.P[i] / (rho * rho)
 		var x, y, z float64
-		js, _, gws := s.ff.Of(i)
+		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			rj := f.Rho[j]
@@ -274,7 +278,7 @@ func (s *Solver) accel(lo, hi, _ int) {
 			z += c * g[2]
 		}
 		psi0 := f.Rho0[i]
-		bs, _, gbs := s.fb.Of(i)
+		bs, gbs := bblk.Row(i - lo)
 		for k, j := range bs {
 			g := vec(&gbs[k])
 			c := psi0 * b.Vol[j] * pi
