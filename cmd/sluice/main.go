@@ -2,6 +2,7 @@
 //
 //	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
 //	sluice validate SCENE.json
+//	sluice params
 //
 // run simulates the scene, shows a progress bar on stderr, writes one JSON object per frame to
 // the stats file and particle frames to --out (the initial state, every N-th frame and the
@@ -21,12 +22,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/scene"
 )
 
 const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
   sluice validate SCENE.json
+  sluice params          (prints the parameter reference as Markdown, from the declarations)
 `
 
 func main() {
@@ -46,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdRun(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout)
+	case "params":
+		return cmdParams(stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -258,4 +264,29 @@ func (p *progress) done() {
 	if p.tty {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// cmdParams prints every declared scene parameter as Markdown tables: the declarations in
+// components and scene are the single source of names, units, defaults, ranges and docs.
+func cmdParams(stdout io.Writer) error {
+	for _, sec := range []struct {
+		title string
+		v     any
+	}{
+		{"scene (top level)", scene.Scene{}},
+		{"solver", components.Solver{}},
+		{"fluids[i]", scene.FluidBlock{}},
+		{"fluids[i].material", components.Material{}},
+		{"boundaries[i]", scene.BoundaryBox{}},
+	} {
+		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
+		for _, p := range params.Describe(sec.v) {
+			def := p.Default
+			if p.Required {
+				def = "required"
+			}
+			fmt.Fprintf(stdout, "| `%s` | %s | %s | %s | %s |\n", p.Name, p.Unit, def, p.Range, p.Doc)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const tiny = `{
+  "solver": {"particleRadius": 0.05},
+  "duration": 0.1, "fps": 50,
+  "boundaries": [{"name": "tank", "min": [0,0,0], "max": [1,1,0.5]}],
+  "fluids": [{"name": "water", "min": [0,0,0], "max": [0.4,0.5,0.5]}]
+}`
+
+func TestRunWritesStatsAndFrames(t *testing.T) {
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	if err := os.WriteFile(scenePath, []byte(tiny), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	statsPath := filepath.Join(dir, "s", "stats.jsonl")
+	err := run([]string{"run", scenePath, "--out", filepath.Join(dir, "frames"), "--export", "csv", "--every", "2", "--stats", statsPath, "--workers", "2"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	// 5 frames of 0.02 s: exports at frames 0, 2, 4 and the final 5.
+	for _, f := range []string{"tiny_000000.csv", "tiny_000002.csv", "tiny_000004.csv", "tiny_000005.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, "frames", f)); err != nil {
+			t.Errorf("missing export %s", f)
+		}
+	}
+	if !strings.Contains(errb.String(), "100%") {
+		t.Errorf("no progress output on stderr: %q", errb.String())
+	}
+	f, err := os.Open(statsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	lines := 0
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"t", "dt", "substeps", "particles", "densityErrorAvg", "densityErrorMax", "pressureIterations", "maxSpeed", "kineticEnergy", "bodies", "stageMs"} {
+			if _, ok := m[k]; !ok {
+				t.Fatalf("stats line %d lacks %q: %s", lines, k, sc.Text())
+			}
+		}
+		lines++
+	}
+	if lines != 5 {
+		t.Fatalf("%d stats lines, want one per frame (5)", lines)
+	}
+}
+
+func TestRunRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(strings.Replace(tiny, `"particleRadius": 0.05`, `"particleRadius": -1`, 1)), 0o644)
+	var out, errb bytes.Buffer
+	err := run([]string{"run", bad}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "solver.particleRadius: -1 m must be greater than 0") {
+		t.Fatalf("error %v", err)
+	}
+	if err := run([]string{"run", bad, "--export", "obj", "--out", dir}, &out, &errb); err == nil || !strings.Contains(err.Error(), "vtk, ply, csv") {
+		t.Fatalf("bad format error %v", err)
+	}
+	if err := run([]string{"frobnicate"}, &out, &errb); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+}
+
+func TestReadmeParameterTableIsGenerated(t *testing.T) {
+	// The README's parameter reference must be the output of `sluice params`, so the docs
+	// cannot drift from the declarations.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skip("README not found")
+	}
+	var out bytes.Buffer
+	if err := cmdParams(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, bytes.TrimSpace(out.Bytes())) {
+		t.Fatal("README parameter tables differ from `go run ./cmd/sluice params`; regenerate them")
+	}
+}
