@@ -19,7 +19,7 @@ func benchDamBreak(b *testing.B, r float64) *sluice.World {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true, 1)
+	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true)
 	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{})
 	for i := 0; i < 12; i++ {
 		if _, err := w.Step(1.0 / 60); err != nil {
@@ -122,7 +122,7 @@ func BenchmarkDamBreakFirstSecond(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true, 1)
+			w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true)
 			w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{})
 			b.StartTimer()
 			for f := 0; f < 60; f++ {

@@ -3,7 +3,7 @@
 //
 //	w, _ := sluice.NewWorld(components.DefaultSolver(), 0)
 //	defer w.Close()
-//	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{2, 1.5, 1}, true, 1)
+//	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{2, 1.5, 1}, true)
 //	water, _ := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 1, 1}, mgl64.Vec3{})
 //	for frame := 0; frame < 60; frame++ {
 //		stats, err := w.Step(1.0 / 60)
@@ -148,7 +148,8 @@ func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mg
 	return w.AddFluidParticles(name, mat, x, vs)
 }
 
-// AddBoundaryParticles adds a static wall made of the given boundary samples.
+// AddBoundaryParticles adds a static wall made of the given boundary samples; their volumes
+// are calibrated for walls of Solver.BoundaryLayers layers at the fluid's spacing.
 func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error) {
 	for i := range x {
 		if !physics.Finite(x[i]) {
@@ -159,18 +160,19 @@ func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error
 }
 
 // AddBoundaryBox adds the surface of the box [lo, hi] as a static wall: a tank holding fluid
-// inside when inverted, an obstacle otherwise; layers ≥ 1 sample layers (Akinci 2012 uses 1).
-func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool, layers int) (Entity, error) {
-	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), layers, inverted)
+// inside when inverted, an obstacle otherwise, sampled in Solver.BoundaryLayers layers.
+func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (Entity, error) {
+	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
 	return w.AddBoundaryParticles(name, x)
 }
 
-// AddBoundaryRect adds the parallelogram origin + a·u + b·v (a, b ∈ [0,1]) as a static wall.
-func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3, layers int) (Entity, error) {
-	x, err := boundary.Rect(origin, u, v, w.sim.Settings.Spacing(), layers)
+// AddBoundaryRect adds the parallelogram origin + a·u + b·v (a, b ∈ [0,1]) as a static wall,
+// sampled in Solver.BoundaryLayers layers behind the side u×v points to.
+func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3) (Entity, error) {
+	x, err := boundary.Rect(origin, u, v, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers)
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}

@@ -16,7 +16,10 @@ import (
 
 const frame = 1.0 / 60
 
-// restingColumn builds a 0.5 m deep water column in a 0.5 m square tank at r = 0.025 m.
+// colW is the width of the resting column's tank (m).
+const colW = 0.4
+
+// restingColumn builds a 1 m deep water column in a 0.4 m square tank at r = 0.025 m.
 func restingColumn(t testing.TB, maxErr float64) (*sluice.World, sluice.Entity) {
 	s := components.DefaultSolver()
 	s.MaxError = maxErr
@@ -24,10 +27,10 @@ func restingColumn(t testing.TB, maxErr float64) (*sluice.World, sluice.Entity) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 1, 0.5}, true, 1); err != nil {
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{colW, 1.6, colW}, true); err != nil {
 		t.Fatal(err)
 	}
-	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 0.55, 0.5}, mgl64.Vec3{})
+	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{colW, 1.05, colW}, mgl64.Vec3{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +38,12 @@ func restingColumn(t testing.TB, maxErr float64) (*sluice.World, sluice.Entity) 
 }
 
 func TestRestingColumnIsHydrostatic(t *testing.T) {
-	// Pressure at rest is ρ0·g·d at depth d, within 5 % (the bound) away from floor and
-	// surface, where the boundary and the free surface's kernel deficiency distort it.
+	// Pressure at rest is ρ0·g·d at depth d: over the interior (away from floor, walls and
+	// surface, where the boundary and the free surface's kernel deficiency distort it)
+	// Σp/Σρ0·g·d must be within 5 %, and each layer's mean within 10 % — a layer holds about
+	// 16 interior particles and Jacobi leaves a few percent of pressure noise per particle.
 	const pressureTol = 0.05
+	const layerTol = 0.10
 	// The column is solved at η = 0.01 %: at the default 0.1 % the pressure of a 10-particle-deep
 	// column lags by a few Jacobi sweeps each step and the column keeps bobbing (the paper's
 	// Fig. 4 shows the same at looser tolerances).
@@ -54,13 +60,14 @@ func TestRestingColumnIsHydrostatic(t *testing.T) {
 	// Pressures are averaged per particle over the last 30 frames (the column is at rest by
 	// then) so one substep's Jacobi residual does not decide the comparison.
 	const avgFrames = 30
+	const frames = 300
 	pAvg := make([]float64, w.Particles(e).Len())
-	for i := 0; i < 240; i++ {
+	for i := 0; i < frames; i++ {
 		st, err := w.Step(frame)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i >= 240-avgFrames {
+		if i >= frames-avgFrames {
 			for k, pk := range w.Particles(e).Pressure {
 				pAvg[k] += pk / avgFrames
 			}
@@ -68,10 +75,10 @@ func TestRestingColumnIsHydrostatic(t *testing.T) {
 		if i < 30 {
 			keEarly = max(keEarly, st.KineticEnergy)
 		}
-		if i >= 210 {
+		if i >= frames-30 {
 			keLate = max(keLate, st.KineticEnergy)
 		}
-		if st.Bodies[1].Min[1] < 0 || st.Bodies[1].Min[0] < 0 || st.Bodies[1].Max[0] > 0.5 || st.Bodies[1].Min[2] < 0 || st.Bodies[1].Max[2] > 0.5 {
+		if st.Bodies[1].Min[1] < 0 || st.Bodies[1].Min[0] < 0 || st.Bodies[1].Max[0] > colW || st.Bodies[1].Min[2] < 0 || st.Bodies[1].Max[2] > colW {
 			t.Fatalf("t=%.2f: fluid left the tank: %+v", st.T, st.Bodies[1])
 		}
 	}
@@ -90,20 +97,21 @@ func TestRestingColumnIsHydrostatic(t *testing.T) {
 		t.Errorf("average density error %.5f, want ≤ %g", avg, etaDefault)
 	}
 	t.Logf("average density error %.5f %%, KE %.3g → %.3g J", 100*avg, keEarly, keLate)
-	// Compare the mean pressure of each layer of interior particles (one support radius from
-	// the side walls, 1.5 from the floor and the surface) with ρ0·g·d, d the depth below the
-	// free surface at the top particles' height plus one radius. Closer to the floor or the
-	// surface the kernel's truncation by the boundary and by the free surface bends the
-	// profile (measured: +9 % 2.5 spacings above the floor, +6 % 2.6 spacings below the
-	// surface).
+	// Compare the pressure of interior particles (one support radius from the side walls, 1.5
+	// from the floor, 2 from the surface) with ρ0·g·d, d the depth below the free surface at
+	// the top particles' height plus one radius. Within two support radii of the surface the
+	// kernel sum is truncated and IISPH packs particles closer to read ρ0, so the true mass
+	// density and the pressure slope there are higher; near the floor the boundary bends the
+	// profile (measured: +9 % 2.5 spacings above the floor).
 	const margin = 0.1
 	const floorMargin = 0.15
+	const surfMargin = 0.2
 	surface := top + 0.025
 	const spacing = 0.05
-	var sumP, sumY [20]float64
-	var cnt [20]int
+	var sumP, sumY [40]float64
+	var cnt [40]int
 	for i, x := range p.X {
-		if x[0] < margin || x[0] > 0.5-margin || x[2] < margin || x[2] > 0.5-margin || x[1] < floorMargin || x[1] > surface-floorMargin {
+		if x[0] < margin || x[0] > colW-margin || x[2] < margin || x[2] > colW-margin || x[1] < floorMargin || x[1] > surface-surfMargin {
 			continue
 		}
 		b := int(x[1] / spacing)
@@ -112,6 +120,7 @@ func TestRestingColumnIsHydrostatic(t *testing.T) {
 		cnt[b]++
 	}
 	layers := 0
+	var sumAll, wantAll float64
 	for b := range cnt {
 		if cnt[b] < 5 {
 			continue
@@ -120,9 +129,16 @@ func TestRestingColumnIsHydrostatic(t *testing.T) {
 		y, pr := sumY[b]/float64(cnt[b]), sumP[b]/float64(cnt[b])
 		want := 1000 * 9.81 * (surface - y)
 		t.Logf("y = %.3f m: p = %.0f Pa, ρ0·g·d = %.0f Pa (%+.1f %%)", y, pr, want, 100*(pr/want-1))
-		if math.Abs(pr/want-1) > pressureTol {
-			t.Errorf("layer at y = %.3f m: p = %.1f Pa, want ρ0·g·d = %.1f Pa ± %g %%", y, pr, want, 100*pressureTol)
+		if math.Abs(pr/want-1) > layerTol {
+			t.Errorf("layer at y = %.3f m: p = %.1f Pa, want ρ0·g·d = %.1f Pa ± %g %%", y, pr, want, 100*layerTol)
 		}
+		sumAll += sumP[b]
+		wantAll += want * float64(cnt[b])
+	}
+	if r := sumAll / wantAll; math.Abs(r-1) > pressureTol {
+		t.Errorf("interior Σp/Σρ0·g·d = %.4f, want 1 ± %g", r, pressureTol)
+	} else {
+		t.Logf("interior Σp/Σρ0·g·d = %.4f", r)
 	}
 	if layers < 3 {
 		t.Fatalf("only %d interior layers to compare", layers)
@@ -135,7 +151,7 @@ func damBreak(t testing.TB, workers int) (*sluice.World, sluice.Entity) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true, 1); err != nil {
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true); err != nil {
 		t.Fatal(err)
 	}
 	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
@@ -286,7 +302,7 @@ func TestSubstepsDoNotAllocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true, 1)
+	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true)
 	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
 	for i := 0; i < 40; i++ {
 		if _, err := w.Step(1e-3); err != nil {
@@ -304,4 +320,36 @@ func TestSubstepsDoNotAllocate(t *testing.T) {
 		t.Fatalf("allocations: %v per 1-substep Step, %v per 4-substep Step; substeps must not allocate", one, four)
 	}
 	t.Logf("%v allocations per Step (its statistics), 0 per substep", one)
+}
+
+func TestFreshBlockStartsAtRestDensity(t *testing.T) {
+	// With the particle volume from the lattice sum and the wall calibration γ, every particle
+	// of a block sampled in a tank, corners and wall layers included, starts within 0.5 % of
+	// the rest density (the top lacks neighbours and is lower): the first pressure solve has
+	// nothing to push apart. Checked for one and two wall layers.
+	const tol = 0.005
+	for _, layers := range []int{1, 2} {
+		s := components.DefaultSolver()
+		s.BoundaryLayers = layers
+		s.Gravity = mgl64.Vec3{}
+		w, err := sluice.NewWorld(s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.6}, true)
+		e, _ := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.4, 0.6}, mgl64.Vec3{})
+		st, err := w.Step(1e-4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxRho := 0.0
+		for _, r := range w.Particles(e).Density {
+			maxRho = max(maxRho, r)
+		}
+		if maxRho > 1000*(1+tol) || st.MaxSpeed > 0.01 {
+			t.Errorf("%d layers: largest initial density %.2f kg/m³ (want ≤ %.0f), max speed %.3g m/s", layers, maxRho, 1000*(1+tol), st.MaxSpeed)
+		}
+		t.Logf("%d layers: largest initial density %.3f kg/m³", layers, maxRho)
+		w.Close()
+	}
 }

@@ -83,6 +83,7 @@ type Solver struct {
 	DtMin          float64    `json:"dtMin" unit:"s" default:"1e-5" range:"(0,1]" doc:"smallest substep"`
 	DtMax          float64    `json:"dtMax" unit:"s" default:"0.005" range:"(0,1]" doc:"largest substep"`
 	XSPH           float64    `json:"xsph" unit:"1" default:"0" range:"[0,1]" doc:"XSPH velocity smoothing factor ε (0 = off)"`
+	BoundaryLayers int        `json:"boundaryLayers" default:"2" range:"[1,4]" doc:"sample layers of every wall (Akinci 2012 uses one; two keep fast splashes from squeezing through)"`
 	SortEvery      int        `json:"sortEvery" default:"32" range:"[1,1000000]" doc:"z-order sort of the particle arrays every k substeps (memory locality)"`
 	DomainMin      mgl64.Vec3 `json:"domainMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the simulation domain; particles leaving it are removed and reported (domainMin = domainMax = 0: automatic, the bodies' bounds widened by half their size)"`
 	DomainMax      mgl64.Vec3 `json:"domainMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the simulation domain"`

@@ -34,6 +34,11 @@ type Grid struct {
 	cellKey   []uint64
 	table     []int32 // open-addressing hash table of cell indices, keyed by cellKey
 	tableBits uint
+	// dense maps a cell's linear index inside the occupied box to its cell index (-1: empty).
+	// It replaces the hash table when the box has at most denseFactor cells per point (plus a
+	// small constant), keeping memory proportional to the points while a lookup becomes one
+	// array read instead of a Morton encode and a probe.
+	dense []int32
 
 	key    []uint64
 	tmpKey []uint64
@@ -127,6 +132,40 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	g.cellStart = append(g.cellStart, int32(n))
 
 	nc := len(g.cellKey)
+	box := (int64(g.extent[0]) + 1) * (int64(g.extent[1]) + 1) * (int64(g.extent[2]) + 1)
+	if box <= denseFactor*int64(n)+denseMin {
+		g.dense = grow(g.dense, int(box))
+		for i := range g.dense {
+			g.dense[i] = -1
+		}
+		for c := 0; c < nc; c++ {
+			g.dense[g.denseIndex(g.cellCoord[c])] = int32(c)
+		}
+		g.table = g.table[:0]
+	} else {
+		g.dense = g.dense[:0]
+		g.buildTable(nc)
+	}
+	g.self = grow(g.self, 27*nc)
+	g.Adjacent(g, g.self, pool)
+	g.x = nil
+	return nil
+}
+
+// denseFactor and denseMin bound the dense cell index: at most 4 cells per point plus 2¹⁶.
+const (
+	denseFactor = 4
+	denseMin    = 1 << 16
+)
+
+// denseIndex is the linear index of absolute cell coordinate c inside the occupied box; the
+// caller ensures c lies in it.
+func (g *Grid) denseIndex(c [3]int32) int {
+	nx, ny := int(g.extent[0])+1, int(g.extent[1])+1
+	return (int(c[2]-g.origin[2])*ny+int(c[1]-g.origin[1]))*nx + int(c[0]-g.origin[0])
+}
+
+func (g *Grid) buildTable(nc int) {
 	g.tableBits = uint(bits.Len(uint(2*nc + 1)))
 	g.table = grow(g.table, 1<<g.tableBits)
 	for s := range g.table {
@@ -140,10 +179,6 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 		}
 		g.table[s] = int32(c)
 	}
-	g.self = grow(g.self, 27*nc)
-	g.Adjacent(g, g.self, pool)
-	g.x = nil
-	return nil
 }
 
 func (g *Grid) slot(key uint64) uint64 {
@@ -154,6 +189,15 @@ func (g *Grid) slot(key uint64) uint64 {
 func (g *Grid) lookup(c [3]int32) int32 {
 	if len(g.cellKey) == 0 {
 		return -1
+	}
+	if len(g.dense) > 0 {
+		for d := 0; d < 3; d++ {
+			v := c[d] - g.origin[d]
+			if v < 0 || v > g.extent[d] {
+				return -1
+			}
+		}
+		return g.dense[g.denseIndex(c)]
 	}
 	var r [3]uint32
 	for d := 0; d < 3; d++ {

@@ -3,6 +3,7 @@ package physics
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics/par"
@@ -45,6 +46,9 @@ func checkSearch(t *testing.T, name string, xq, xt []Vec3, h float64, same bool,
 	}
 	var nb Neighbors
 	Search(&gq, xq, &gt, adj, &kr, same, &nb, pool)
+	if hashed := strings.Contains(name, "hashed"); hashed != (len(gq.dense) == 0) {
+		t.Fatalf("%s: dense index used = %v", name, len(gq.dense) > 0)
+	}
 	want := bruteForce(xq, xt, h, same)
 	for i := range xq {
 		js, ws, gws := nb.Of(i)
@@ -82,12 +86,14 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		edge = append(edge, Vec3{float64(i%7-3) * h, float64(i%5-2) * h, float64(i%3-1) * h})
 	}
 	edge = append(edge, edge[:100]...)
-	// Two clusters far apart: many empty cells between them.
+	// Two clusters apart: many empty cells between them (dense index), and two clusters 500 m
+	// apart, whose box of 5000³ cells forces the hash table.
 	sparse := append(cloud(400, 0, 0.2), cloud(400, 3, 3.2)...)
+	far := append(cloud(300, 0, 0.2), cloud(300, 500, 500.2)...)
 	for _, c := range []struct {
 		name string
 		x    []Vec3
-	}{{"random", random}, {"edges+duplicates", edge}, {"sparse", sparse}} {
+	}{{"random", random}, {"edges+duplicates", edge}, {"sparse", sparse}, {"far/hashed", far}} {
 		for _, w := range []int{1, 2} {
 			checkSearch(t, c.name, c.x, c.x, h, true, w)
 		}

@@ -179,26 +179,32 @@ func (kr *Kernel) LatticeVolume(spacing float64) float64 {
 	return 1 / sum
 }
 
-// PlaneSum returns Σ_j W(x_j) over a square lattice of the given spacing in a plane through
-// the origin (self included): the number density a boundary particle of a flat wall sampled at
-// that spacing sees of its own wall.
-func (kr *Kernel) PlaneSum(spacing float64) float64 {
+// PlaneSum returns Σ_j W(x_j) over a square lattice of the given spacing in a plane at
+// distance offset from the origin (self included when offset = 0).
+func (kr *Kernel) PlaneSum(spacing, offset float64) float64 {
 	n := int(math.Ceil(kr.H/spacing)) + 1
 	sum := 0.0
 	for i := -n; i <= n; i++ {
 		for j := -n; j <= n; j++ {
-			sum += kr.W(spacing * math.Sqrt(float64(i*i+j*j)))
+			sum += kr.W(math.Sqrt(spacing*spacing*float64(i*i+j*j) + offset*offset))
 		}
 	}
 	return sum
 }
 
-// WallVolumeScale returns γ = PlaneSum(s)·LatticeVolume(s), the factor that makes Akinci's
-// boundary volume V_b = γ/δ_b consistent with the fluid: a fluid particle one spacing from a
-// flat wall sampled at spacing s then gets exactly the density the missing fluid layer would
-// have given it. Without it (γ = 1) such a particle starts 6 % over its rest density with the
-// cubic spline at h = 2s, and the pressure solve, which removes any density error within one
-// step, throws the first layer off the wall. γ ≈ 0.70 for the cubic spline at h = 2s.
-func (kr *Kernel) WallVolumeScale(spacing float64) float64 {
-	return kr.PlaneSum(spacing) * kr.LatticeVolume(spacing)
+// WallVolumeScale returns γ = V0·Σ_{k<layers} PlaneSum(s, k·s), V0 = LatticeVolume(s): the
+// factor that makes Akinci's boundary volume V_b = γ/δ_b consistent with the fluid for a flat
+// wall of the given number of layers sampled at spacing s. A boundary particle of the wall's
+// first layer sees its own layer and the layers behind it, δ_b = Σ_k PlaneSum(s, k·s); a fluid
+// particle in front of the wall then gets from it exactly the density the missing fluid layers
+// would have given. Without it (γ = 1) a single layer gives a fluid particle one spacing from
+// a flat wall 6 % too much density (cubic spline, h = 2s), and the pressure solve, which
+// removes any density error within one step, throws the first layer off the wall. For the
+// cubic spline at h = 2s, γ ≈ 0.70 for one layer and ≈ 0.85 for two.
+func (kr *Kernel) WallVolumeScale(spacing float64, layers int) float64 {
+	sum := 0.0
+	for k := 0; k < layers; k++ {
+		sum += kr.PlaneSum(spacing, float64(k)*spacing)
+	}
+	return sum * kr.LatticeVolume(spacing)
 }

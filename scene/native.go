@@ -36,8 +36,7 @@ type BoundaryBox struct {
 	Name   string     `json:"name" required:"true" doc:"unique body name"`
 	Min    mgl64.Vec3 `json:"min" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"lower corner of the box"`
 	Max    mgl64.Vec3 `json:"max" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"upper corner of the box"`
-	Tank   bool       `json:"tank" default:"true" doc:"true: fluid inside (a tank, sampled outward); false: an obstacle (sampled inward)"`
-	Layers int        `json:"layers" default:"1" range:"[1,4]" doc:"number of sample layers (Akinci 2012 uses one)"`
+	Tank   bool       `json:"tank" default:"true" doc:"true: fluid inside (a tank, sampled outward); false: an obstacle (sampled inward); the layer count is solver.boundaryLayers"`
 }
 
 // Default returns a scene holding only the declared defaults.
@@ -119,7 +118,7 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		return nil, err
 	}
 	for i, b := range s.Boundaries {
-		if _, err := w.AddBoundaryBox(b.Name, b.Min, b.Max, b.Tank, b.Layers); err != nil {
+		if _, err := w.AddBoundaryBox(b.Name, b.Min, b.Max, b.Tank); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaries[%d]: %w", i, err)
 		}

@@ -55,7 +55,7 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"bad kernel", `"particleRadius": 0.05`, `"particleRadius": 0.05, "kernel": "gauss"`, `solver.kernel: unknown kernel "gauss"`},
 		{"duplicate name", `"name": "tank"`, `"name": "water"`, `"water" is used by`},
 		{"empty fluids", `"fluids": [{`, `"fluids": [], "x": [{`, "x: unknown key"},
-		{"zero layers", `"max": [1,1,1]`, `"max": [1,1,1], "layers": 0`, "boundaries[0].layers: 0 is below the minimum 1"},
+		{"zero layers", `"particleRadius": 0.05`, `"particleRadius": 0.05, "boundaryLayers": 0`, "solver.boundaryLayers: 0 is below the minimum 1"},
 		{"not an object", `"solver": {"particleRadius": 0.05}`, `"solver": 3`, "solver: expected an object"},
 	}
 	for _, c := range cases {

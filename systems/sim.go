@@ -223,7 +223,7 @@ func (s *Sim) packBoundary() error {
 		}
 	}
 	b.V = make([]physics.Vec3, len(b.X))
-	if err := physics.BoundaryVolumes(b, &s.Kernel, s.Kernel.WallVolumeScale(s.Settings.Spacing()), &s.volGrid, &s.volNb, s.pool); err != nil {
+	if err := physics.BoundaryVolumes(b, &s.Kernel, s.Kernel.WallVolumeScale(s.Settings.Spacing(), s.Settings.BoundaryLayers), &s.volGrid, &s.volNb, s.pool); err != nil {
 		return err
 	}
 	if b.Len() > 0 {

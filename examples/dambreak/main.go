@@ -48,7 +48,7 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 		return err
 	}
 	defer w.Close()
-	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true, 1); err != nil {
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true); err != nil {
 		return err
 	}
 	water := components.DefaultMaterial()
