@@ -33,10 +33,10 @@ type FluidBlock struct {
 
 // BoundaryBox is the surface of a box sampled with boundary particles (Akinci et al. 2012).
 type BoundaryBox struct {
-	Name   string     `json:"name" required:"true" doc:"unique body name"`
-	Min    mgl64.Vec3 `json:"min" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"lower corner of the box"`
-	Max    mgl64.Vec3 `json:"max" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"upper corner of the box"`
-	Tank   bool       `json:"tank" default:"true" doc:"true: fluid inside (a tank, sampled outward); false: an obstacle (sampled inward); the layer count is solver.boundaryLayers"`
+	Name string     `json:"name" required:"true" doc:"unique body name"`
+	Min  mgl64.Vec3 `json:"min" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"lower corner of the box"`
+	Max  mgl64.Vec3 `json:"max" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"upper corner of the box"`
+	Tank bool       `json:"tank" default:"true" doc:"true: fluid inside (a tank, sampled outward); false: an obstacle (sampled inward); the layer count is solver.boundaryLayers"`
 }
 
 // Default returns a scene holding only the declared defaults.
