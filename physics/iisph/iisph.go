@@ -63,11 +63,13 @@ type pairData struct {
 // Solver holds the per-particle scratch of the solve; it reuses its buffers between steps.
 type Solver struct {
 	Params
-	dii    []physics.Vec3 // d_ii of Eq. 9 with the boundary term of Sec. 4
-	dijpj  []physics.Vec3 // Σ_j d_ij p_j of the current iterate
-	aii    []float64      // a_ii of Eq. 12 with the boundary term
-	rhoAdv []float64      // ρ_adv of Sec. 4 (density predicted from v*)
-	q      []float64      // m_i p_i / ρ_i² of the current iterate
+	dii   []physics.Vec3 // d_ii of Eq. 9 with the boundary term of Sec. 4
+	dijpj []physics.Vec3 // Σ_j d_ij p_j of the current iterate
+	bgrad []physics.Vec3 // Σ_b Ψ_b ∇W_ib, fixed during the solve: the boundary terms of
+	// Eq. 15 and Eq. 16 are a dot product with it instead of a loop over the boundary pairs
+	aii    []float64 // a_ii of Eq. 12 with the boundary term
+	rhoAdv []float64 // ρ_adv of Sec. 4 (density predicted from v*)
+	q      []float64 // m_i p_i / ρ_i² of the current iterate
 	pNew   []float64
 	pd     []pairData
 	errSum []float64 // per-block partial sums of the density error
@@ -98,6 +100,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
 	s.dii = grow(s.dii, n)
 	s.dijpj = grow(s.dijpj, n)
+	s.bgrad = grow(s.bgrad, n)
 	s.aii = grow(s.aii, n)
 	s.rhoAdv = grow(s.rhoAdv, n)
 	s.q = grow(s.q, n)
@@ -170,6 +173,7 @@ func (s *Solver) predict(lo, hi, block int) {
 		}
 		d := physics.Vec3{-dt2 * ir2 * (dx + bx), -dt2 * ir2 * (dy + by), -dt2 * ir2 * (dz + bz)}
 		s.dii[i] = d
+		s.bgrad[i] = physics.Vec3{bx, by, bz}
 		s.rhoAdv[i] = rho + dt*div
 
 		// a_ii: fluid part Σ_j m_j (d_ii − d_ji)·∇W_ij, boundary part d_ii·Σ_b Ψ_b ∇W_ib.
@@ -219,8 +223,8 @@ func (s *Solver) pass1(lo, hi, block int) {
 // the density error; only compression counts, since particles at the free surface rightly sit
 // below the rest density with zero pressure.
 func (s *Solver) pass2(lo, hi, block int) {
-	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
-	f, b := s.f, s.b
+	fblk := &s.ff.Blocks[block]
+	f := s.f
 	dt2 := s.dt * s.dt
 	omega := s.Omega
 	var esum, emax float64
@@ -236,12 +240,8 @@ func (s *Solver) pass2(lo, hi, block int) {
 			pj := &s.pd[j]
 			sum += pj.m * ((di[0]-pj.u[0]+qi*g[0])*g[0] + (di[1]-pj.u[1]+qi*g[1])*g[1] + (di[2]-pj.u[2]+qi*g[2])*g[2])
 		}
-		psi0 := f.Rho0[i]
-		bs, gbs := bblk.Row(i - lo)
-		for k, j := range bs {
-			g := vec(&gbs[k])
-			sum += psi0 * b.Vol[j] * (di[0]*g[0] + di[1]*g[1] + di[2]*g[2])
-		}
+		bg := &s.bgrad[i]
+		sum += di[0]*bg[0] + di[1]*bg[1] + di[2]*bg[2]
 		rho0 := f.Rho0[i]
 		src := rho0 - s.rhoAdv[i]
 		aii := s.aii[i]
@@ -262,8 +262,8 @@ func (s *Solver) pass2(lo, hi, block int) {
 // accel computes the pressure acceleration of the converged pressures (Eq. 2 with Eq. 15):
 // a_p,i = −Σ_j m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij − Σ_b Ψ_b p_i/ρ_i² ∇W_ib.
 func (s *Solver) accel(lo, hi, block int) {
-	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
-	f, b := s.f, s.b
+	fblk := &s.ff.Blocks[block]
+	f := s.f
 	for i := lo; i < hi; i++ {
 		rho := f.Rho[i]
 		pi := f.P[i] / (rho * rho)
@@ -277,15 +277,10 @@ func (s *Solver) accel(lo, hi, block int) {
 			y += c * g[1]
 			z += c * g[2]
 		}
-		psi0 := f.Rho0[i]
-		bs, gbs := bblk.Row(i - lo)
-		for k, j := range bs {
-			g := vec(&gbs[k])
-			c := psi0 * b.Vol[j] * pi
-			x += c * g[0]
-			y += c * g[1]
-			z += c * g[2]
-		}
+		bg := &s.bgrad[i]
+		x += pi * bg[0]
+		y += pi * bg[1]
+		z += pi * bg[2]
 		f.AP[i] = physics.Vec3{-x, -y, -z}
 	}
 }
