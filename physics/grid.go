@@ -335,14 +335,8 @@ func spread(v uint32) uint64 {
 	return x
 }
 
-// grow returns s resliced to length n, reallocating only when its capacity is too small; so
-// buffers reach their steady size in the first steps and later steps allocate nothing.
-func grow[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n, n+n/8)
-}
+// grow is par.Grow, named short for the many buffers of this package.
+func grow[T any](s []T, n int) []T { return par.Grow(s, n) }
 
 // SelfAdjacent returns the 27 adjacent cells of each cell within the grid itself, for Search
 // over one point set.

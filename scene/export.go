@@ -4,55 +4,69 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// FrameBody is one body's particles in an exported frame.
+// FrameBody is one body's particles in an exported frame. X fixes the particle count; V,
+// Density and Pressure are either empty (a boundary body has no velocity or pressure of its
+// own, and is written with zeros) or exactly as long as X.
 type FrameBody struct {
 	Name     string
 	Phase    string       // "fluid", "boundary", ...
 	X        []mgl64.Vec3 // position (m)
-	V        []mgl64.Vec3 // velocity (m/s); nil is written as zeros
-	Density  []float64    // kg/m³; nil is written as zeros
-	Pressure []float64    // Pa; nil is written as zeros
+	V        []mgl64.Vec3 // velocity (m/s); empty is written as zeros
+	Density  []float64    // kg/m^3; empty is written as zeros
+	Pressure []float64    // Pa; empty is written as zeros
 }
 
-// Frame is one exported state: every body's particles at one time.
+// Frame is one exported state: every body's particles at one simulated time.
 type Frame struct {
-	Time   float64
+	Time   float64 // simulated time (s)
 	Bodies []FrameBody
 }
 
-// Format is an export format.
+// Format is an export format, named by its usual file extension.
 type Format string
 
-// The export formats.
+// The export formats. All of them list every particle of every body, in body order and then
+// particle order, so a particle's row is the same in every format.
 const (
-	VTK Format = "vtk" // legacy VTK, binary POLYDATA with point data (ParaView)
-	PLY Format = "ply" // binary little-endian PLY point cloud (Blender, Houdini)
-	CSV Format = "csv" // text, one row per particle
+	VTK Format = "vtk" // legacy VTK 3.0, binary POLYDATA with point data, for ParaView
+	PLY Format = "ply" // binary little-endian PLY point cloud, for Blender and Houdini
+	CSV Format = "csv" // text, one row per particle, numbers that read back exactly
 )
 
-// ParseFormat maps a name to a Format.
+// formats lists the allowed formats in the order error messages name them.
+var formats = []Format{VTK, PLY, CSV}
+
+// ParseFormat maps a name (as given on a command line or in a scene) to a Format. An unknown
+// name is an error that lists the allowed ones, so the user can fix it without the docs.
 func ParseFormat(s string) (Format, error) {
-	switch Format(s) {
-	case VTK, PLY, CSV:
-		return Format(s), nil
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		if s == string(f) {
+			return f, nil
+		}
+		names[i] = string(f)
 	}
-	return "", fmt.Errorf("unknown export format %q (allowed: vtk, ply, csv)", s)
+	return "", fmt.Errorf("unknown export format %q (allowed: %s)", s, strings.Join(names, ", "))
 }
 
-// Ext returns the file extension with its dot.
+// Ext returns the file extension including the dot (".vtk", ".ply", ".csv"), which is what
+// ParaView, Blender and spreadsheets use to pick a reader.
 func (f Format) Ext() string { return "." + string(f) }
 
-// Write writes the frame in format f.
+// Write writes the frame to w in format f.
 func Write(w io.Writer, f Format, fr *Frame) error {
 	switch f {
 	case VTK:
@@ -62,12 +76,18 @@ func Write(w io.Writer, f Format, fr *Frame) error {
 	case CSV:
 		return WriteCSV(w, fr)
 	}
-	return fmt.Errorf("unknown export format %q", f)
+	_, err := ParseFormat(string(f))
+	return err
 }
 
-// WriteFile writes the frame to dir/<prefix>_<index>.<ext> (index zero-padded to six digits),
-// creating dir, and returns the path.
+// WriteFile writes the frame to dir/<prefix>_<index %06d><ext>, creating dir, and returns the
+// path. The zero padding keeps a frame sequence in order when sorted by name, which is how
+// ParaView groups numbered files into one time series. A file that could not be written
+// completely is removed, so a truncated frame is never left behind looking like a good one.
 func WriteFile(dir, prefix string, index int, f Format, fr *Frame) (string, error) {
+	if _, err := ParseFormat(string(f)); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -76,153 +96,199 @@ func WriteFile(dir, prefix string, index int, f Format, fr *Frame) (string, erro
 	if err != nil {
 		return "", err
 	}
-	bw := bufio.NewWriterSize(file, 1<<16)
-	err = Write(bw, f, fr)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
+	err = Write(file, f, fr)
 	if cerr := file.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
+		os.Remove(path)
+		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	return path, nil
 }
 
-// check verifies that every optional field is either absent or as long as X, so nothing is
-// silently dropped or padded by mistake.
+// check returns the total particle count after verifying that every optional field of every
+// body is either empty or as long as X. Anything else is a caller bug, and writing it would
+// silently drop or misalign values, so it is reported with the body and the field.
 func (fr *Frame) check() (int, error) {
+	if fr == nil {
+		return 0, errors.New("export: nil frame")
+	}
 	n := 0
-	for _, b := range fr.Bodies {
+	for bi := range fr.Bodies {
+		b := &fr.Bodies[bi]
 		nx := len(b.X)
 		for _, f := range []struct {
 			name string
 			n    int
-		}{{"velocity", len(b.V)}, {"density", len(b.Density)}, {"pressure", len(b.Pressure)}} {
+		}{{"V", len(b.V)}, {"Density", len(b.Density)}, {"Pressure", len(b.Pressure)}} {
 			if f.n != 0 && f.n != nx {
-				return 0, fmt.Errorf("body %q: %d %s values for %d particles", b.Name, f.n, f.name, nx)
+				return 0, fmt.Errorf("export: body %d %q: field %s has %d values for %d particles (want 0 or %d)",
+					bi, b.Name, f.name, f.n, nx, nx)
 			}
 		}
 		n += nx
 	}
+	// VTK and PLY store counts and body indices as 32-bit signed integers.
+	if n > math.MaxInt32 || len(fr.Bodies) > math.MaxInt32 {
+		return 0, fmt.Errorf("export: %d particles in %d bodies exceed the 32-bit counts of the file formats", n, len(fr.Bodies))
+	}
 	return n, nil
 }
 
-func vel(b *FrameBody, i int) mgl64.Vec3 {
+// vel returns particle i's velocity, zero when the body has none.
+func (b *FrameBody) vel(i int) mgl64.Vec3 {
 	if len(b.V) == 0 {
 		return mgl64.Vec3{}
 	}
 	return b.V[i]
 }
 
-func scalar(s []float64, i int) float64 {
+// at returns s[i], zero when the field is empty.
+func at(s []float64, i int) float64 {
 	if len(s) == 0 {
 		return 0
 	}
 	return s[i]
 }
 
-// WriteVTK writes a legacy VTK file (version 3.0, BINARY, big-endian as the format requires):
-// POINTS, one VERTEX per particle, and point data density, pressure, velocity and body index.
+// binWriter writes fixed-size binary values through a buffer in one byte order. The buffer
+// keeps the many 4-byte writes cheap even on an unbuffered file, and it remembers the first
+// error, so the writers check once, at Flush.
+type binWriter struct {
+	*bufio.Writer
+	order binary.ByteOrder
+	buf   [4]byte
+}
+
+func newBinWriter(w io.Writer, order binary.ByteOrder) *binWriter {
+	return &binWriter{Writer: bufio.NewWriterSize(w, 1<<16), order: order}
+}
+
+// f32 writes v rounded to float32, the precision both binary formats use for point data.
+func (bw *binWriter) f32(v float64) {
+	bw.order.PutUint32(bw.buf[:], math.Float32bits(float32(v)))
+	bw.Write(bw.buf[:])
+}
+
+// i32 writes v as a 32-bit signed integer; check has bounded every value passed here.
+func (bw *binWriter) i32(v int) {
+	bw.order.PutUint32(bw.buf[:], uint32(int32(v)))
+	bw.Write(bw.buf[:])
+}
+
+// WriteVTK writes a legacy VTK file (version 3.0, BINARY, so big-endian as that format
+// requires): the particles as POLYDATA POINTS with one VERTEX cell each, so ParaView renders
+// them without a Glyph filter, and point data density, pressure, velocity and body index.
+// Each binary block ends with a newline, which VTK's reader expects before the next keyword.
 func WriteVTK(w io.Writer, fr *Frame) error {
 	n, err := fr.check()
 	if err != nil {
 		return err
 	}
-	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "# vtk DataFile Version 3.0\nsluice t=%g\nBINARY\nDATASET POLYDATA\nPOINTS %d float\n", fr.Time, n)
-	var buf [4]byte
-	f32 := func(v float64) {
-		binary.BigEndian.PutUint32(buf[:], math.Float32bits(float32(v)))
-		ew.Write(buf[:])
-	}
-	i32 := func(v int) {
-		binary.BigEndian.PutUint32(buf[:], uint32(int32(v)))
-		ew.Write(buf[:])
-	}
+	bw := newBinWriter(w, binary.BigEndian)
+	fmt.Fprintf(bw, "# vtk DataFile Version 3.0\nsluice t=%s\nBINARY\nDATASET POLYDATA\nPOINTS %d float\n",
+		strconv.FormatFloat(fr.Time, 'g', -1, 64), n)
 	for _, b := range fr.Bodies {
 		for _, x := range b.X {
-			f32(x[0])
-			f32(x[1])
-			f32(x[2])
+			bw.f32(x[0])
+			bw.f32(x[1])
+			bw.f32(x[2])
 		}
 	}
-	fmt.Fprintf(ew, "\nVERTICES %d %d\n", n, 2*n)
+	fmt.Fprintf(bw, "\nVERTICES %d %d\n", n, 2*n)
 	for i := 0; i < n; i++ {
-		i32(1)
-		i32(i)
+		bw.i32(1) // one point in this cell
+		bw.i32(i)
 	}
-	fmt.Fprintf(ew, "\nPOINT_DATA %d\n", n)
+	fmt.Fprintf(bw, "\nPOINT_DATA %d\n", n)
 	for _, sc := range []struct {
-		name string
-		get  func(b *FrameBody) []float64
-	}{{"density", func(b *FrameBody) []float64 { return b.Density }}, {"pressure", func(b *FrameBody) []float64 { return b.Pressure }}} {
-		fmt.Fprintf(ew, "SCALARS %s float 1\nLOOKUP_TABLE default\n", sc.name)
+		name  string
+		field func(b *FrameBody) []float64
+	}{
+		{"density", func(b *FrameBody) []float64 { return b.Density }},
+		{"pressure", func(b *FrameBody) []float64 { return b.Pressure }},
+	} {
+		fmt.Fprintf(bw, "SCALARS %s float 1\nLOOKUP_TABLE default\n", sc.name)
 		for bi := range fr.Bodies {
 			b := &fr.Bodies[bi]
-			s := sc.get(b)
+			s := sc.field(b)
 			for i := range b.X {
-				f32(scalar(s, i))
+				bw.f32(at(s, i))
 			}
 		}
-		fmt.Fprint(ew, "\n")
+		bw.WriteString("\n")
 	}
-	fmt.Fprint(ew, "VECTORS velocity float\n")
+	bw.WriteString("VECTORS velocity float\n")
 	for bi := range fr.Bodies {
 		b := &fr.Bodies[bi]
 		for i := range b.X {
-			v := vel(b, i)
-			f32(v[0])
-			f32(v[1])
-			f32(v[2])
+			v := b.vel(i)
+			bw.f32(v[0])
+			bw.f32(v[1])
+			bw.f32(v[2])
 		}
 	}
-	fmt.Fprint(ew, "\nSCALARS body int 1\nLOOKUP_TABLE default\n")
+	bw.WriteString("\nSCALARS body int 1\nLOOKUP_TABLE default\n")
 	for bi := range fr.Bodies {
 		for range fr.Bodies[bi].X {
-			i32(bi)
+			bw.i32(bi)
 		}
 	}
-	fmt.Fprint(ew, "\n")
-	return ew.err
+	bw.WriteString("\n")
+	return bw.Flush()
 }
 
-// WritePLY writes a binary little-endian PLY point cloud with per-vertex x, y, z, vx, vy, vz,
-// density, pressure (float) and body index (int); the header names each body in a comment.
+// WritePLY writes a binary little-endian PLY point cloud: per vertex x, y, z, vx, vy, vz,
+// density, pressure (float32) and the body index (int32). PLY has no string data, so the
+// header maps each body index to its name and phase in a "comment body <index> <name> <phase>"
+// line, after a "comment sluice t=<time>" line.
 func WritePLY(w io.Writer, fr *Frame) error {
 	n, err := fr.check()
 	if err != nil {
 		return err
 	}
-	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "ply\nformat binary_little_endian 1.0\ncomment sluice t=%g\n", fr.Time)
+	bw := newBinWriter(w, binary.LittleEndian)
+	fmt.Fprintf(bw, "ply\nformat binary_little_endian 1.0\ncomment sluice t=%s\n", strconv.FormatFloat(fr.Time, 'g', -1, 64))
 	for i, b := range fr.Bodies {
-		fmt.Fprintf(ew, "comment body %d %s %s\n", i, b.Name, b.Phase)
+		fmt.Fprintf(bw, "comment body %d %s %s\n", i, headerToken(b.Name), headerToken(b.Phase))
 	}
-	fmt.Fprintf(ew, "element vertex %d\n", n)
+	fmt.Fprintf(bw, "element vertex %d\n", n)
 	for _, p := range []string{"x", "y", "z", "vx", "vy", "vz", "density", "pressure"} {
-		fmt.Fprintf(ew, "property float %s\n", p)
+		fmt.Fprintf(bw, "property float %s\n", p)
 	}
-	fmt.Fprint(ew, "property int body\nend_header\n")
-	var rec [36]byte
+	bw.WriteString("property int body\nend_header\n")
 	for bi := range fr.Bodies {
 		b := &fr.Bodies[bi]
 		for i, x := range b.X {
-			v := vel(b, i)
-			vals := [8]float64{x[0], x[1], x[2], v[0], v[1], v[2], scalar(b.Density, i), scalar(b.Pressure, i)}
-			for k, f := range vals {
-				binary.LittleEndian.PutUint32(rec[4*k:], math.Float32bits(float32(f)))
+			v := b.vel(i)
+			for _, f := range [...]float64{x[0], x[1], x[2], v[0], v[1], v[2], at(b.Density, i), at(b.Pressure, i)} {
+				bw.f32(f)
 			}
-			binary.LittleEndian.PutUint32(rec[32:], uint32(int32(bi)))
-			ew.Write(rec[:])
+			bw.i32(bi)
 		}
 	}
-	return ew.err
+	return bw.Flush()
 }
 
-// WriteCSV writes a header `body,phase,x,y,z,vx,vy,vz,density,pressure` and one row per
-// particle, numbers in the shortest form that reads back to the same float64.
+// headerToken returns s unchanged when it is one printable ASCII word, and Go-quoted (ASCII
+// only) otherwise. A PLY header is ASCII lines of space-separated words, so a name with a
+// space would make the comment ambiguous and one with a newline would break the header.
+func headerToken(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == ' ' || r == '"' || r == '\\' {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return s
+}
+
+// WriteCSV writes the header line `body,phase,x,y,z,vx,vy,vz,density,pressure` and one row per
+// particle. Numbers are in the shortest form that parses back to the same float64, so CSV is
+// the lossless format; names are quoted per RFC 4180 by encoding/csv where they need it.
 func WriteCSV(w io.Writer, fr *Frame) error {
 	if _, err := fr.check(); err != nil {
 		return err
@@ -231,36 +297,21 @@ func WriteCSV(w io.Writer, fr *Frame) error {
 	if err := cw.Write([]string{"body", "phase", "x", "y", "z", "vx", "vy", "vz", "density", "pressure"}); err != nil {
 		return err
 	}
-	row := make([]string, 10)
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	row := make([]string, 10)
 	for bi := range fr.Bodies {
 		b := &fr.Bodies[bi]
 		row[0], row[1] = b.Name, b.Phase
 		for i, x := range b.X {
-			v := vel(b, i)
+			v := b.vel(i)
 			row[2], row[3], row[4] = ff(x[0]), ff(x[1]), ff(x[2])
 			row[5], row[6], row[7] = ff(v[0]), ff(v[1]), ff(v[2])
-			row[8], row[9] = ff(scalar(b.Density, i)), ff(scalar(b.Pressure, i))
+			row[8], row[9] = ff(at(b.Density, i)), ff(at(b.Pressure, i))
 			if err := cw.Write(row); err != nil {
-				return err
+				return err // a write error of w, seen once the csv buffer spilled
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// errWriter keeps the first write error so the writers can check once at the end.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -16,43 +17,61 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// VTK and PLY store float32, so values come back to within float32 rounding: relative 6e-8,
-// checked at 1e-6.
-const f32Tol = 1e-6
+// relTol is the relative tolerance for the binary formats. VTK and PLY store float32, whose
+// 24-bit significand rounds a float64 to within 2^-24 ≈ 6e-8 relative; 1e-6 leaves a margin
+// for that rounding while still being far tighter than the gap between any two test values,
+// so a swapped, shifted or missing value cannot pass. Zero must come back as exactly zero.
+const relTol = 1e-6
 
+// fluidName has a comma and a quote so CSV quoting and PLY header quoting are exercised.
+const fluidName = `water, "left"`
+
+// testFrame returns two bodies: 5 fluid particles whose every field lies in its own value
+// range (so any swapped component or field is caught), and a 3-particle boundary body with nil
+// V, Density and Pressure (which must be written as zeros). Most values are not exact float32
+// numbers, so the binary round trips really go through float32 rounding.
 func testFrame() *Frame {
-	fl := FrameBody{Name: "water, left", Phase: "fluid"}
+	fl := FrameBody{Name: fluidName, Phase: "fluid"}
 	for i := 0; i < 5; i++ {
 		f := float64(i)
-		fl.X = append(fl.X, mgl64.Vec3{0.1 + f, -0.2 * f, 1.5e-3 * f})
-		fl.V = append(fl.V, mgl64.Vec3{f, -f, 0.5})
-		fl.Density = append(fl.Density, 1000+f)
-		fl.Pressure = append(fl.Pressure, 123.25*f)
+		fl.X = append(fl.X, mgl64.Vec3{1.1 + f, -2.3 - 0.7*f, 3.7e-3 * (f + 1)})
+		fl.V = append(fl.V, mgl64.Vec3{10.1 + f, -0.31 * (f + 1), 250.5 + 3.3*f})
+		fl.Density = append(fl.Density, 998.2+1.7*f)
+		fl.Pressure = append(fl.Pressure, 1.2345e4*(f+1))
 	}
-	wall := FrameBody{Name: "tank", Phase: "boundary", X: []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}
+	wall := FrameBody{Name: "tank", Phase: "boundary",
+		X: []mgl64.Vec3{{-0.5, 0, 0.25}, {0.5, -0.125, 1e-4}, {0, 1, -3.3}}}
 	return &Frame{Time: 0.5, Bodies: []FrameBody{fl, wall}}
 }
 
+// particle is one exported particle as a reader sees it.
 type particle struct {
-	x, v                mgl64.Vec3
-	density, pressure   float64
-	body                int
-	bodyName, phaseName string
+	x, v              [3]float64
+	density, pressure float64
+	body              int
 }
 
-// flatten lists the frame's particles in export order, zeros for absent fields.
-func flatten(fr *Frame) []particle {
-	var out []particle
-	for bi, b := range fr.Bodies {
-		for i := range b.X {
-			out = append(out, particle{x: b.X[i], v: vel(&b, i), density: scalar(b.Density, i), pressure: scalar(b.Pressure, i), body: bi, bodyName: b.Name, phaseName: b.Phase})
-		}
+// want lists testFrame's particles in export order, written out here rather than derived with
+// the package's own helpers so the expectation does not share their bugs.
+func want() []particle {
+	var ps []particle
+	for i := 0; i < 5; i++ {
+		f := float64(i)
+		ps = append(ps, particle{
+			x:        [3]float64{1.1 + f, -2.3 - 0.7*f, 3.7e-3 * (f + 1)},
+			v:        [3]float64{10.1 + f, -0.31 * (f + 1), 250.5 + 3.3*f},
+			density:  998.2 + 1.7*f,
+			pressure: 1.2345e4 * (f + 1),
+			body:     0,
+		})
 	}
-	return out
+	for _, x := range [][3]float64{{-0.5, 0, 0.25}, {0.5, -0.125, 1e-4}, {0, 1, -3.3}} {
+		ps = append(ps, particle{x: x, body: 1}) // nil V, Density, Pressure: zeros
+	}
+	return ps
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= f32Tol*math.Max(1, math.Abs(b)) }
-
+// compare checks got against want value by value: exactly, or to relTol relative.
 func compare(t *testing.T, format string, got, want []particle, exact bool) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -60,155 +79,269 @@ func compare(t *testing.T, format string, got, want []particle, exact bool) {
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		vals := [][2]float64{{g.density, w.density}, {g.pressure, w.pressure}}
-		for d := 0; d < 3; d++ {
-			vals = append(vals, [2]float64{g.x[d], w.x[d]}, [2]float64{g.v[d], w.v[d]})
+		type pair struct {
+			name      string
+			got, want float64
 		}
-		for _, v := range vals {
-			if (exact && v[0] != v[1]) || (!exact && !near(v[0], v[1])) {
-				t.Fatalf("%s: particle %d: %v, want %v", format, i, g, w)
+		pairs := []pair{{"density", g.density, w.density}, {"pressure", g.pressure, w.pressure}}
+		for d := 0; d < 3; d++ {
+			pairs = append(pairs, pair{fmt.Sprintf("x[%d]", d), g.x[d], w.x[d]}, pair{fmt.Sprintf("v[%d]", d), g.v[d], w.v[d]})
+		}
+		for _, p := range pairs {
+			ok := p.got == p.want
+			if !exact {
+				ok = math.Abs(p.got-p.want) <= relTol*math.Abs(p.want)
+			}
+			if !ok {
+				t.Errorf("%s: particle %d %s = %v, want %v", format, i, p.name, p.got, p.want)
 			}
 		}
 		if g.body != w.body {
-			t.Fatalf("%s: particle %d in body %d, want %d", format, i, g.body, w.body)
+			t.Errorf("%s: particle %d in body %d, want %d", format, i, g.body, w.body)
 		}
 	}
 }
 
-// readVTK is an independent minimal legacy-VTK binary reader: POINTS and the POINT_DATA arrays.
-func readVTK(t *testing.T, data []byte) []particle {
-	r := bufio.NewReader(bytes.NewReader(data))
-	line := func() string {
-		s, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("vtk: %v", err)
-		}
-		return strings.TrimSpace(s)
+// vtkReader is a minimal, independent legacy-VTK reader for the binary POLYDATA that WriteVTK
+// produces. It is strict about keywords, counts and the newline after each binary block,
+// since ParaView's reader is too.
+type vtkReader struct {
+	t *testing.T
+	r *bufio.Reader
+}
+
+func (v *vtkReader) line() string {
+	v.t.Helper()
+	s, err := v.r.ReadString('\n')
+	if err != nil {
+		v.t.Fatalf("vtk: reading a line: %v", err)
 	}
-	floats := func(n int) []float64 {
-		out := make([]float64, n)
-		for i := range out {
-			var b [4]byte
-			if _, err := io.ReadFull(r, b[:]); err != nil {
-				t.Fatal(err)
-			}
-			out[i] = float64(math.Float32frombits(binary.BigEndian.Uint32(b[:])))
-		}
-		return out
+	return strings.TrimRight(s, "\n")
+}
+
+func (v *vtkReader) word() uint32 {
+	v.t.Helper()
+	var b [4]byte
+	if _, err := io.ReadFull(v.r, b[:]); err != nil {
+		v.t.Fatalf("vtk: binary data cut short: %v", err)
 	}
-	if h := line(); h != "# vtk DataFile Version 3.0" {
-		t.Fatalf("vtk header %q", h)
+	return binary.BigEndian.Uint32(b[:])
+}
+
+func (v *vtkReader) floats(n int) []float64 {
+	v.t.Helper()
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = float64(math.Float32frombits(v.word()))
 	}
-	if title := line(); !strings.Contains(title, "t=0.5") {
-		t.Fatalf("vtk title %q lacks the time", title)
+	v.endBlock()
+	return out
+}
+
+func (v *vtkReader) ints(n int) []int32 {
+	v.t.Helper()
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(v.word())
 	}
-	if line() != "BINARY" || line() != "DATASET POLYDATA" {
-		t.Fatal("vtk: not binary polydata")
+	v.endBlock()
+	return out
+}
+
+// endBlock consumes the newline that must follow every binary block.
+func (v *vtkReader) endBlock() {
+	v.t.Helper()
+	if b, err := v.r.ReadByte(); err != nil || b != '\n' {
+		v.t.Fatalf("vtk: binary block not followed by a newline (%q, %v)", b, err)
+	}
+}
+
+// readVTK parses the file and returns the particles and the title line.
+func readVTK(t *testing.T, data []byte) ([]particle, string) {
+	t.Helper()
+	v := &vtkReader{t: t, r: bufio.NewReader(bytes.NewReader(data))}
+	if h := v.line(); h != "# vtk DataFile Version 3.0" {
+		t.Fatalf("vtk: version line %q", h)
+	}
+	title := v.line()
+	if v.line() != "BINARY" || v.line() != "DATASET POLYDATA" {
+		t.Fatal("vtk: not BINARY / DATASET POLYDATA")
 	}
 	var n int
-	var ps []particle
-	for {
-		s, err := r.ReadString('\n')
-		if err == io.EOF {
-			break
-		}
-		f := strings.Fields(s)
-		if len(f) == 0 {
-			continue
-		}
-		switch f[0] {
-		case "POINTS":
-			n, _ = strconv.Atoi(f[1])
-			ps = make([]particle, n)
-			xs := floats(3 * n)
-			for i := range ps {
-				ps[i].x = mgl64.Vec3{xs[3*i], xs[3*i+1], xs[3*i+2]}
-			}
-		case "VERTICES":
-			floats(2 * n) // (1, i) pairs, skipped
-		case "SCALARS":
-			line() // LOOKUP_TABLE
-			v := floats(n)
-			for i := range ps {
-				switch f[1] {
-				case "density":
-					ps[i].density = v[i]
-				case "pressure":
-					ps[i].pressure = v[i]
-				case "body":
-					ps[i].body = int(int32(math.Float32bits(float32(v[i]))))
-				}
-			}
-		case "VECTORS":
-			v := floats(3 * n)
-			for i := range ps {
-				ps[i].v = mgl64.Vec3{v[3*i], v[3*i+1], v[3*i+2]}
-			}
-		}
-	}
-	return ps
-}
-
-// readPLY is an independent binary little-endian PLY reader for float and int properties.
-func readPLY(t *testing.T, data []byte) ([]particle, []string) {
-	r := bufio.NewReader(bytes.NewReader(data))
-	var props []string
-	var comments []string
-	n := 0
-	for {
-		s, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := strings.Fields(s)
-		if f[0] == "end_header" {
-			break
-		}
-		switch f[0] {
-		case "element":
-			n, _ = strconv.Atoi(f[2])
-		case "property":
-			props = append(props, f[1]+" "+f[2])
-		case "comment":
-			comments = append(comments, strings.Join(f[1:], " "))
-		case "format":
-			if f[1] != "binary_little_endian" {
-				t.Fatalf("ply format %s", f[1])
-			}
-		}
+	if _, err := fmt.Sscanf(v.line(), "POINTS %d float", &n); err != nil {
+		t.Fatalf("vtk: POINTS line: %v", err)
 	}
 	ps := make([]particle, n)
+	xs := v.floats(3 * n)
+	for i := range ps {
+		copy(ps[i].x[:], xs[3*i:3*i+3])
+		ps[i].body = -1 // must be set by the body array
+	}
+	seen := map[string]bool{}
+	for {
+		s, err := v.r.ReadString('\n')
+		if err == io.EOF && s == "" {
+			break
+		}
+		f := strings.Fields(s)
+		if err != nil || len(f) == 0 {
+			t.Fatalf("vtk: expected a keyword line, got %q (%v)", s, err)
+		}
+		switch {
+		case f[0] == "VERTICES" && len(f) == 3:
+			if f[1] != strconv.Itoa(n) || f[2] != strconv.Itoa(2*n) {
+				t.Fatalf("vtk: %q, want VERTICES %d %d", s, n, 2*n)
+			}
+			cells := v.ints(2 * n)
+			for i := 0; i < n; i++ {
+				if cells[2*i] != 1 || cells[2*i+1] != int32(i) {
+					t.Fatalf("vtk: vertex cell %d is (%d, %d), want (1, %d)", i, cells[2*i], cells[2*i+1], i)
+				}
+			}
+		case f[0] == "POINT_DATA" && len(f) == 2:
+			if f[1] != strconv.Itoa(n) {
+				t.Fatalf("vtk: %q for %d points", s, n)
+			}
+		case f[0] == "SCALARS" && len(f) == 4 && f[3] == "1":
+			if lt := v.line(); lt != "LOOKUP_TABLE default" {
+				t.Fatalf("vtk: SCALARS %s followed by %q", f[1], lt)
+			}
+			switch f[1] + " " + f[2] {
+			case "density float":
+				for i, d := range v.floats(n) {
+					ps[i].density = d
+				}
+			case "pressure float":
+				for i, p := range v.floats(n) {
+					ps[i].pressure = p
+				}
+			case "body int":
+				for i, b := range v.ints(n) {
+					ps[i].body = int(b)
+				}
+			default:
+				t.Fatalf("vtk: unexpected array %q", s)
+			}
+			seen[f[1]] = true
+		case f[0] == "VECTORS" && len(f) == 3 && f[1] == "velocity" && f[2] == "float":
+			vs := v.floats(3 * n)
+			for i := range ps {
+				copy(ps[i].v[:], vs[3*i:3*i+3])
+			}
+			seen[f[1]] = true
+		default:
+			t.Fatalf("vtk: unexpected line %q", s)
+		}
+	}
+	for _, a := range []string{"density", "pressure", "velocity", "body"} {
+		if !seen[a] {
+			t.Errorf("vtk: no %s array", a)
+		}
+	}
+	return ps, title
+}
+
+// plyHeader is what readPLY gets from a PLY header.
+type plyHeader struct {
+	comments []string
+	props    []string // "type name"
+	n        int
+}
+
+// readPLY is a minimal, independent reader for a binary little-endian PLY with one vertex
+// element of 4-byte float and int properties, which is what WritePLY produces.
+func readPLY(t *testing.T, data []byte) ([]particle, plyHeader) {
+	t.Helper()
+	r := bufio.NewReader(bytes.NewReader(data))
+	var h plyHeader
+	for ln := 0; ; ln++ {
+		s, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("ply: header cut short: %v", err)
+		}
+		s = strings.TrimRight(s, "\n")
+		f := strings.Fields(s)
+		switch {
+		case ln == 0:
+			if s != "ply" {
+				t.Fatalf("ply: magic %q", s)
+			}
+		case s == "end_header":
+		case len(f) == 3 && f[0] == "format":
+			if f[1] != "binary_little_endian" || f[2] != "1.0" {
+				t.Fatalf("ply: %q", s)
+			}
+		case len(f) >= 1 && f[0] == "comment":
+			h.comments = append(h.comments, strings.TrimPrefix(s, "comment "))
+		case len(f) == 3 && f[0] == "element" && f[1] == "vertex":
+			if h.n, err = strconv.Atoi(f[2]); err != nil {
+				t.Fatalf("ply: %q", s)
+			}
+		case len(f) == 3 && f[0] == "property":
+			h.props = append(h.props, f[1]+" "+f[2])
+		default:
+			t.Fatalf("ply: unexpected header line %q", s)
+		}
+		if s == "end_header" {
+			break
+		}
+	}
+	ps := make([]particle, h.n)
 	for i := range ps {
 		vals := map[string]float64{}
-		for _, p := range props {
+		for _, p := range h.props {
 			var b [4]byte
 			if _, err := io.ReadFull(r, b[:]); err != nil {
-				t.Fatal(err)
+				t.Fatalf("ply: vertex %d cut short: %v", i, err)
 			}
 			u := binary.LittleEndian.Uint32(b[:])
-			typ, name := strings.Fields(p)[0], strings.Fields(p)[1]
-			if typ == "int" {
-				vals[name] = float64(int32(u))
-			} else {
+			typ, name, _ := strings.Cut(p, " ")
+			switch typ {
+			case "float":
 				vals[name] = float64(math.Float32frombits(u))
+			case "int":
+				vals[name] = float64(int32(u))
+			default:
+				t.Fatalf("ply: property type %q", typ)
 			}
 		}
-		ps[i] = particle{x: mgl64.Vec3{vals["x"], vals["y"], vals["z"]}, v: mgl64.Vec3{vals["vx"], vals["vy"], vals["vz"]},
-			density: vals["density"], pressure: vals["pressure"], body: int(vals["body"])}
+		ps[i] = particle{
+			x:       [3]float64{vals["x"], vals["y"], vals["z"]},
+			v:       [3]float64{vals["vx"], vals["vy"], vals["vz"]},
+			density: vals["density"], pressure: vals["pressure"], body: int(vals["body"]),
+		}
 	}
 	if rest, _ := io.ReadAll(r); len(rest) != 0 {
-		t.Fatalf("ply: %d trailing bytes", len(rest))
+		t.Fatalf("ply: %d bytes after the last vertex", len(rest))
 	}
-	return ps, comments
+	return ps, h
+}
+
+// plyToken splits one header word off s: a Go-quoted string or a run of non-spaces.
+func plyToken(t *testing.T, s string) (tok, rest string) {
+	t.Helper()
+	if strings.HasPrefix(s, `"`) {
+		q, err := strconv.QuotedPrefix(s)
+		if err != nil {
+			t.Fatalf("ply: bad quoted word in %q", s)
+		}
+		tok, _ = strconv.Unquote(q)
+		return tok, strings.TrimPrefix(s[len(q):], " ")
+	}
+	tok, rest, _ = strings.Cut(s, " ")
+	return tok, rest
 }
 
 func TestVTKRoundTrip(t *testing.T) {
-	fr := testFrame()
 	var buf bytes.Buffer
-	if err := WriteVTK(&buf, fr); err != nil {
+	if err := WriteVTK(&buf, testFrame()); err != nil {
 		t.Fatal(err)
 	}
-	compare(t, "vtk", readVTK(t, buf.Bytes()), flatten(fr), false)
+	ps, title := readVTK(t, buf.Bytes())
+	if !strings.Contains(title, "t=0.5") {
+		t.Errorf("vtk: title %q does not give the time", title)
+	}
+	compare(t, "vtk", ps, want(), false)
 }
 
 func TestPLYRoundTrip(t *testing.T) {
@@ -217,11 +350,30 @@ func TestPLYRoundTrip(t *testing.T) {
 	if err := WritePLY(&buf, fr); err != nil {
 		t.Fatal(err)
 	}
-	ps, comments := readPLY(t, buf.Bytes())
-	compare(t, "ply", ps, flatten(fr), false)
-	joined := strings.Join(comments, "\n")
-	if !strings.Contains(joined, "body 0 water, left fluid") || !strings.Contains(joined, "body 1 tank boundary") {
-		t.Fatalf("ply comments do not name the bodies: %q", joined)
+	ps, h := readPLY(t, buf.Bytes())
+	compare(t, "ply", ps, want(), false)
+
+	wantProps := "float x,float y,float z,float vx,float vy,float vz,float density,float pressure,int body"
+	if got := strings.Join(h.props, ","); got != wantProps {
+		t.Errorf("ply: properties %q, want %q", got, wantProps)
+	}
+	if len(h.comments) == 0 || h.comments[0] != "sluice t=0.5" {
+		t.Errorf("ply: comments %q do not start with the time", h.comments)
+	}
+	var bodies []string
+	for _, c := range h.comments {
+		if rest, ok := strings.CutPrefix(c, "body "); ok {
+			idx, rest := plyToken(t, rest)
+			name, rest := plyToken(t, rest)
+			phase, rest := plyToken(t, rest)
+			if rest != "" {
+				t.Errorf("ply: extra words in %q", c)
+			}
+			bodies = append(bodies, idx+"|"+name+"|"+phase)
+		}
+	}
+	if got, wantB := strings.Join(bodies, "\n"), "0|"+fluidName+"|fluid\n1|tank|boundary"; got != wantB {
+		t.Errorf("ply: body comments give\n%s\nwant\n%s", got, wantB)
 	}
 }
 
@@ -231,57 +383,140 @@ func TestCSVRoundTrip(t *testing.T) {
 	if err := WriteCSV(&buf, fr); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := csv.NewReader(&buf).ReadAll()
+	text := buf.String()
+	if first, _, _ := strings.Cut(text, "\n"); first != "body,phase,x,y,z,vx,vy,vz,density,pressure" {
+		t.Errorf("csv: header line %q", first)
+	}
+	if !strings.Contains(text, "\n"+`"water, ""left""",fluid,`) {
+		t.Errorf("csv: body name not quoted per RFC 4180:\n%s", text)
+	}
+	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
-	}
-	if strings.Join(rows[0], ",") != "body,phase,x,y,z,vx,vy,vz,density,pressure" {
-		t.Fatalf("csv header %v", rows[0])
 	}
 	names := map[string]int{}
 	for i, b := range fr.Bodies {
 		names[b.Name] = i
 	}
 	var ps []particle
-	for _, row := range rows[1:] {
+	for r, row := range rows[1:] {
+		bi, ok := names[row[0]]
+		if !ok {
+			t.Fatalf("csv: row %d names unknown body %q", r+1, row[0])
+		}
+		if row[1] != fr.Bodies[bi].Phase {
+			t.Errorf("csv: row %d phase %q, want %q", r+1, row[1], fr.Bodies[bi].Phase)
+		}
 		var v [8]float64
 		for k := range v {
 			if v[k], err = strconv.ParseFloat(row[2+k], 64); err != nil {
-				t.Fatal(err)
+				t.Fatalf("csv: row %d: %v", r+1, err)
 			}
 		}
-		ps = append(ps, particle{x: mgl64.Vec3{v[0], v[1], v[2]}, v: mgl64.Vec3{v[3], v[4], v[5]}, density: v[6], pressure: v[7], body: names[row[0]]})
-		if row[1] != fr.Bodies[names[row[0]]].Phase {
-			t.Fatalf("csv phase %q for body %q", row[1], row[0])
+		ps = append(ps, particle{x: [3]float64{v[0], v[1], v[2]}, v: [3]float64{v[3], v[4], v[5]},
+			density: v[6], pressure: v[7], body: bi})
+	}
+	compare(t, "csv", ps, want(), true)
+}
+
+// TestWriteDispatches checks that Write picks the writer for each format and rejects others.
+func TestWriteDispatches(t *testing.T) {
+	for _, c := range []struct {
+		f      Format
+		direct func(io.Writer, *Frame) error
+	}{{VTK, WriteVTK}, {PLY, WritePLY}, {CSV, WriteCSV}} {
+		var a, b bytes.Buffer
+		if err := Write(&a, c.f, testFrame()); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.direct(&b, testFrame()); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("Write(%s) differs from its own writer", c.f)
 		}
 	}
-	compare(t, "csv", ps, flatten(fr), true)
+	if err := Write(io.Discard, "obj", testFrame()); err == nil {
+		t.Error("Write accepted format obj")
+	}
 }
 
 func TestExportRejectsMismatchedFields(t *testing.T) {
-	fr := testFrame()
-	fr.Bodies[0].Pressure = fr.Bodies[0].Pressure[:3]
-	for _, f := range []Format{VTK, PLY, CSV} {
-		err := Write(io.Discard, f, fr)
-		if err == nil || !strings.Contains(err.Error(), `body "water, left": 3 pressure values for 5 particles`) {
-			t.Errorf("%s: error %v", f, err)
+	cases := []struct {
+		field string
+		body  int
+		set   func(b *FrameBody)
+	}{
+		{"V", 0, func(b *FrameBody) { b.V = b.V[:4] }},
+		{"Density", 1, func(b *FrameBody) { b.Density = []float64{1, 2} }},
+		{"Pressure", 0, func(b *FrameBody) { b.Pressure = append(b.Pressure, 7) }},
+	}
+	for _, c := range cases {
+		for _, f := range []Format{VTK, PLY, CSV} {
+			fr := testFrame()
+			c.set(&fr.Bodies[c.body])
+			var buf bytes.Buffer
+			err := Write(&buf, f, fr)
+			if err == nil {
+				t.Errorf("%s: bad %s accepted", f, c.field)
+				continue
+			}
+			name := fmt.Sprintf("%q", fr.Bodies[c.body].Name)
+			if msg := err.Error(); !strings.Contains(msg, name) || !strings.Contains(msg, "field "+c.field+" ") {
+				t.Errorf("%s: error %q does not name body %s and field %s", f, msg, name, c.field)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("%s: %d bytes written before the error", f, buf.Len())
+			}
 		}
 	}
 }
 
-func TestParseFormatAndWriteFile(t *testing.T) {
-	if _, err := ParseFormat("obj"); err == nil || !strings.Contains(err.Error(), "vtk, ply, csv") {
-		t.Fatalf("ParseFormat(obj) = %v", err)
+func TestParseFormat(t *testing.T) {
+	for _, c := range []struct {
+		s   string
+		f   Format
+		ext string
+	}{{"vtk", VTK, ".vtk"}, {"ply", PLY, ".ply"}, {"csv", CSV, ".csv"}} {
+		f, err := ParseFormat(c.s)
+		if err != nil || f != c.f || f.Ext() != c.ext {
+			t.Errorf("ParseFormat(%q) = %q (ext %q), %v", c.s, f, f.Ext(), err)
+		}
 	}
-	dir := filepath.Join(t.TempDir(), "a", "b")
+	_, err := ParseFormat("obj")
+	if err == nil {
+		t.Fatal("ParseFormat accepted obj")
+	}
+	for _, s := range []string{`"obj"`, "vtk", "ply", "csv"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("ParseFormat(obj) error %q does not mention %s", err, s)
+		}
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out", "frames") // does not exist yet
 	path, err := WriteFile(dir, "prefix", 7, VTK, testFrame())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(path) != "prefix_000007.vtk" {
-		t.Fatalf("file name %s", path)
+	if path != filepath.Join(dir, "prefix_000007.vtk") {
+		t.Errorf("path %q, want %q", path, filepath.Join(dir, "prefix_000007.vtk"))
 	}
-	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
-		t.Fatalf("file not written: %v", err)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := readVTK(t, data)
+	compare(t, "vtk file", ps, want(), false)
+
+	// A failed write leaves no file behind.
+	bad := testFrame()
+	bad.Bodies[1].V = make([]mgl64.Vec3, 1)
+	if _, err := WriteFile(dir, "prefix", 8, PLY, bad); err == nil {
+		t.Error("WriteFile accepted a bad frame")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "prefix_000008.ply")); !os.IsNotExist(err) {
+		t.Errorf("failed WriteFile left a file (stat: %v)", err)
 	}
 }

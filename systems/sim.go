@@ -238,14 +238,14 @@ func (s *Sim) packBoundary() error {
 func (s *Sim) autoDomain() {
 	lo := physics.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := physics.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	grow := func(x physics.Vec3) {
+	extend := func(x physics.Vec3) {
 		for d := 0; d < 3; d++ {
 			lo[d], hi[d] = min(lo[d], x[d]), max(hi[d], x[d])
 		}
 	}
 	for _, b := range s.bodies {
 		for _, x := range b.p.X {
-			grow(x)
+			extend(x)
 		}
 	}
 	if lo[0] > hi[0] {
@@ -303,20 +303,13 @@ func (s *Sim) Scatter() {
 
 // NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4).
 func (s *Sim) NextDt() float64 {
-	s.partial = grow(s.partial, par.Blocks(s.Fluid.Len()))
+	s.partial = par.Grow(s.partial, par.Blocks(s.Fluid.Len()))
 	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
 	dt := s.Settings.DtMax
 	if vmax > 0 {
 		dt = s.Settings.CFL * s.Settings.Spacing() / vmax
 	}
 	return min(max(dt, s.Settings.DtMin), s.Settings.DtMax)
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }
 
 // BodyName returns the name of the body owning packed fluid particle k.

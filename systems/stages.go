@@ -5,6 +5,7 @@ import (
 
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/par"
 )
 
 // Stage names, in the order DESIGN §4 runs them. Games insert their own systems relative to
@@ -59,7 +60,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 	}
 	s.sinceSort = (s.sinceSort + 1) % s.Settings.SortEvery
 	physics.Search(&s.fluidGrid, f.X, &s.fluidGrid, s.fluidGrid.SelfAdjacent(), &s.Kernel, true, &s.FF, s.pool)
-	s.adj = grow(s.adj, 27*s.fluidGrid.NumCells())
+	s.adj = par.Grow(s.adj, 27*s.fluidGrid.NumCells())
 	s.fluidGrid.Adjacent(&s.boundGrid, s.adj, s.pool)
 	physics.Search(&s.fluidGrid, f.X, &s.boundGrid, s.adj, &s.Kernel, false, &s.FB, s.pool)
 	return nil
@@ -67,7 +68,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 
 func (s *Sim) permuteOrigin(order []int32) {
 	n := len(order)
-	s.permI = grow(s.permI, 2*n)
+	s.permI = par.Grow(s.permI, 2*n)
 	a, b := s.permI[:n], s.permI[n:]
 	for k, i := range order {
 		a[k], b[k] = s.owner[i], s.origin[i]

@@ -98,17 +98,17 @@ func NewSolver(p Params) *Solver {
 func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, dt float64, pool *par.Pool) Result {
 	n := f.Len()
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
-	s.dii = grow(s.dii, n)
-	s.dijpj = grow(s.dijpj, n)
-	s.bgrad = grow(s.bgrad, n)
-	s.aii = grow(s.aii, n)
-	s.rhoAdv = grow(s.rhoAdv, n)
-	s.q = grow(s.q, n)
-	s.pNew = grow(s.pNew, n)
-	s.pd = grow(s.pd, n)
+	s.dii = par.Grow(s.dii, n)
+	s.dijpj = par.Grow(s.dijpj, n)
+	s.bgrad = par.Grow(s.bgrad, n)
+	s.aii = par.Grow(s.aii, n)
+	s.rhoAdv = par.Grow(s.rhoAdv, n)
+	s.q = par.Grow(s.q, n)
+	s.pNew = par.Grow(s.pNew, n)
+	s.pd = par.Grow(s.pd, n)
 	nb := par.Blocks(n)
-	s.errSum = grow(s.errSum, nb)
-	s.errMax = grow(s.errMax, nb)
+	s.errSum = par.Grow(s.errSum, nb)
+	s.errMax = par.Grow(s.errMax, nb)
 	var res Result
 	if n == 0 {
 		res.Converged = true
@@ -283,13 +283,6 @@ func (s *Solver) accel(lo, hi, block int) {
 		z += pi * bg[2]
 		f.AP[i] = physics.Vec3{-x, -y, -z}
 	}
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n, n+n/8)
 }
 
 // vec widens a stored single-precision gradient for float64 accumulation.

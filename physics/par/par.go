@@ -127,3 +127,13 @@ func Max(partials []float64) float64 {
 	}
 	return m
 }
+
+// Grow returns s resliced to length n, reallocating (without copying) only when its capacity
+// is too small: scratch buffers reach their steady size in the first steps and later steps
+// allocate nothing. Contents are not preserved across a reallocation.
+func Grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, n+n/8)
+}
