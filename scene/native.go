@@ -6,6 +6,7 @@ package scene
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
@@ -19,7 +20,24 @@ type Scene struct {
 	Duration   float64           `json:"duration" unit:"s" default:"2" range:"(0,1000000]" doc:"simulated time; sluice run --duration overrides it"`
 	FPS        float64           `json:"fps" unit:"1/s" default:"60" range:"[1,100000]" doc:"frames per simulated second: one World.Step (and one stats line) per frame"`
 	Fluids     []FluidBlock      `json:"fluids" required:"true" doc:"fluid blocks"`
-	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls"`
+	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
+	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
+
+	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
+	Dir string `json:"-"`
+}
+
+// BoundaryMesh is an OBJ mesh whose surface is sampled with boundary particles. The mesh is
+// scaled, then rotated by rotationAngle about rotationAxis, then translated (SPlisHSPlasH's
+// order).
+type BoundaryMesh struct {
+	Name          string     `json:"name" required:"true" doc:"unique body name"`
+	File          string     `json:"file" required:"true" doc:"OBJ file, relative to the scene file"`
+	Scale         mgl64.Vec3 `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"scale per axis, applied first"`
+	RotationAxis  mgl64.Vec3 `json:"rotationAxis" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"rotation axis"`
+	RotationAngle float64    `json:"rotationAngle" unit:"rad" default:"0" range:"[-100,100]" doc:"rotation angle about rotationAxis, applied after scaling"`
+	Translation   mgl64.Vec3 `json:"translation" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"translation, applied last"`
+	Tank          bool       `json:"tank" default:"false" doc:"true: fluid inside (extra layers go along the face normals); false: an obstacle"`
 }
 
 // FluidBlock is a box filled with fluid particles at spacing 2r (SPlisHSPlasH's block rule).
@@ -68,6 +86,7 @@ func Load(path string) (*Scene, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	s.Dir = filepath.Dir(path)
 	return s, nil
 }
 
@@ -108,6 +127,18 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	for i, m := range s.Meshes {
+		path := fmt.Sprintf("boundaryMeshes[%d]", i)
+		if err := check(path, m.Name, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}); err != nil {
+			return err
+		}
+		if m.Scale[0] == 0 || m.Scale[1] == 0 || m.Scale[2] == 0 {
+			return &params.Error{Path: path + ".scale", Msg: fmt.Sprintf("%v has a zero component", m.Scale)}
+		}
+		if m.RotationAngle != 0 && m.RotationAxis.Len() == 0 {
+			return &params.Error{Path: path + ".rotationAxis", Msg: "must not be zero when rotationAngle is set"}
+		}
+	}
 	return nil
 }
 
@@ -121,6 +152,17 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if _, err := w.AddBoundaryBox(b.Name, b.Min, b.Max, b.Tank); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaries[%d]: %w", i, err)
+		}
+	}
+	for i, m := range s.Meshes {
+		x, err := m.Sample(s.Dir, s.Solver.Spacing(), s.Solver.BoundaryLayers)
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
+		}
+		if _, err := w.AddBoundaryParticles(m.Name, x); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
 		}
 	}
 	for i, f := range s.Fluids {
@@ -141,4 +183,21 @@ func FrameOf(w *sluice.World) *Frame {
 			X: p.X, V: p.V, Density: p.Density, Pressure: p.Pressure})
 	}
 	return fr
+}
+
+// Sample loads the mesh (relative to dir), transforms it and samples its surface at spacing s
+// in the given number of layers.
+func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, error) {
+	path := m.File
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	mesh, err := LoadOBJ(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := mesh.Transform(m.Scale, m.RotationAxis, m.RotationAngle, m.Translation); err != nil {
+		return nil, err
+	}
+	return mesh.SampleSurface(s, layers, m.Tank), nil
 }

@@ -88,3 +88,44 @@ func TestExampleScenesValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestMeshTankHoldsWater(t *testing.T) {
+	// A tank given as an OBJ cube (path relative to the scene file) keeps a collapsing block
+	// inside: after 1 s no particle is outside the cube or removed.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cube.obj"), []byte(cube), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sceneJSON := `{
+  "solver": {"particleRadius": 0.025},
+  "boundaryMeshes": [{"name": "tank", "file": "cube.obj", "scale": [0.8, 0.6, 0.3], "translation": [-0.1, 0, 0], "tank": true}],
+  "fluids": [{"name": "water", "min": [-0.1, 0, 0], "max": [0.2, 0.4, 0.3]}]
+}`
+	path := filepath.Join(dir, "s.json")
+	os.WriteFile(path, []byte(sceneJSON), 0o644)
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i := 0; i < 60; i++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Removed) > 0 {
+			t.Fatalf("t=%.2f: removed %v", st.T, st.Removed)
+		}
+		b := st.Bodies[1]
+		if b.Min[0] < -0.1 || b.Max[0] > 0.7 || b.Min[1] < 0 || b.Min[2] < 0 || b.Max[2] > 0.3 {
+			t.Fatalf("t=%.2f: water outside the mesh tank: %+v", st.T, b)
+		}
+	}
+	if _, err := Parse([]byte(strings.Replace(sceneJSON, `"tank": true`, `"tank": true, "scale": [0, 1, 1]`, 1))); err == nil {
+		t.Fatal("zero scale accepted")
+	}
+}

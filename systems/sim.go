@@ -54,6 +54,7 @@ type Sim struct {
 	partial   []float64
 	removed   []removal
 	checked   []checkedMaterial
+	numax     float64 // largest kinematic viscosity of the fluid bodies (m²/s)
 	acc       StepStats
 }
 
@@ -130,6 +131,12 @@ func (s *Sim) Gather(w *ecs.World) error {
 	}
 	if !s.domainSet {
 		s.autoDomain()
+	}
+	s.numax = 0
+	for _, b := range s.bodies {
+		if b.body.Phase == components.Fluid {
+			s.numax = max(s.numax, b.mat.Viscosity)
+		}
 	}
 	f := &s.Fluid
 	for k := range f.X {
@@ -301,7 +308,9 @@ func (s *Sim) Scatter() {
 	s.layout = nil // counts changed: repack on the next Gather
 }
 
-// NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4).
+// NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), and
+// never above the explicit viscosity's stability limit 0.125·h²/ν_max (Monaghan 2005's
+// viscous diffusion number), below which the Laplacian viscosity cannot blow up.
 func (s *Sim) NextDt() float64 {
 	s.partial = par.Grow(s.partial, par.Blocks(s.Fluid.Len()))
 	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
@@ -309,7 +318,11 @@ func (s *Sim) NextDt() float64 {
 	if vmax > 0 {
 		dt = s.Settings.CFL * s.Settings.Spacing() / vmax
 	}
-	return min(max(dt, s.Settings.DtMin), s.Settings.DtMax)
+	dt = min(max(dt, s.Settings.DtMin), s.Settings.DtMax)
+	if s.numax > 0 {
+		dt = min(dt, 0.125*s.Kernel.H*s.Kernel.H/s.numax)
+	}
+	return dt
 }
 
 // BodyName returns the name of the body owning packed fluid particle k.

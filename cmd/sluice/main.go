@@ -1,5 +1,7 @@
 // Command sluice runs sluice scenes headless.
 //
+// SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
+//
 //	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
 //	sluice validate SCENE.json
 //	sluice params
@@ -81,11 +83,14 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("validate takes one scene file")
 	}
-	s, err := scene.Load(args[0])
+	s, warns, err := scene.LoadAny(args[0])
+	for _, w := range warns {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d boundaries, r = %g m, %g s)\n", args[0], len(s.Fluids), len(s.Boundaries), s.Solver.ParticleRadius, s.Duration)
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d boundary boxes, %d boundary meshes, r = %g m, %g s)\n", args[0], len(s.Fluids), len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -125,7 +130,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return errors.New("--export needs --out DIR")
 		}
 	}
-	sc, err := scene.Load(pos[0])
+	sc, warns, err := scene.LoadAny(pos[0])
+	for _, w := range warns {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	if err != nil {
 		return err
 	}
@@ -278,6 +286,7 @@ func cmdParams(stdout io.Writer) error {
 		{"fluids[i]", scene.FluidBlock{}},
 		{"fluids[i].material", components.Material{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
+		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {

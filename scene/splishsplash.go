@@ -1,0 +1,539 @@
+package scene
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Warning is one SPlisHSPlasH key that sluice does not honour, with the reason.
+type Warning struct {
+	Path string
+	Msg  string
+}
+
+func (w Warning) String() string { return w.Path + ": " + w.Msg }
+
+// UnsupportedError is an import failure: the scene uses a feature whose absence would change
+// what is simulated (a dynamic body, an emitter, an elastic material, ...).
+type UnsupportedError struct {
+	Path string
+	Msg  string
+}
+
+func (e *UnsupportedError) Error() string { return e.Path + ": " + e.Msg }
+
+// IsSPlisHSPlasH reports whether JSON data looks like a SPlisHSPlasH scene (it has a
+// top-level "Configuration" object).
+func IsSPlisHSPlasH(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, ok := top["Configuration"]
+	return ok
+}
+
+// importer walks a decoded SPlisHSPlasH scene, consuming keys as it maps them; whatever is
+// left unconsumed is reported once as a warning, so nothing is silently dropped.
+type importer struct {
+	warnings []Warning
+	sc       Scene
+	used     map[string][2]float64 // material id → (ρ0, ν) once mapped
+}
+
+func (im *importer) warn(path, format string, a ...any) {
+	im.warnings = append(im.warnings, Warning{path, fmt.Sprintf(format, a...)})
+}
+
+// viewerKeys are SPlisHSPlasH settings of its GUI, its exporters and its scripting; they do
+// not change the simulation, so sluice reports them as ignored.
+var viewerKeys = map[string]bool{
+	"cameraPosition": true, "cameraLookat": true, "pause": true, "pauseAt": true,
+	"numberOfStepsPerRenderUpdate": true, "particleAttributes": true, "renderWalls": true,
+	"colorMapType": true, "renderMaxVelocity": true, "renderMaxValue": true, "renderMinValue": true,
+	"colorField": true, "color": true, "enablePartioExport": true, "enableVTKExport": true,
+	"enableRigidBodyExport": true, "enableRigidBodyVTKExport": true, "dataExportFPS": true,
+	"enableStateExport": true, "stateExportFPS": true, "scriptFile": true, "sceneScale": true,
+	"enableZSort": true,
+}
+
+type obj = map[string]any
+
+func num(v any) (float64, bool) {
+	f, ok := v.(float64)
+	return f, ok
+}
+
+func vec3(v any) (mgl64.Vec3, bool) {
+	a, ok := v.([]any)
+	if !ok || len(a) != 3 {
+		return mgl64.Vec3{}, false
+	}
+	var out mgl64.Vec3
+	for i := range a {
+		f, ok := num(a[i])
+		if !ok {
+			return mgl64.Vec3{}, false
+		}
+		out[i] = f
+	}
+	return out, true
+}
+
+// take removes key from o and returns its value.
+func take(o obj, key string) (any, bool) {
+	v, ok := o[key]
+	delete(o, key)
+	return v, ok
+}
+
+func (im *importer) takeNum(o obj, path, key string, dst *float64) error {
+	v, ok := take(o, key)
+	if !ok {
+		return nil
+	}
+	f, ok := num(v)
+	if !ok {
+		return fmt.Errorf("%s.%s: expected a number, got %v", path, key, v)
+	}
+	*dst = f
+	return nil
+}
+
+func (im *importer) takeVec(o obj, path, key string, dst *mgl64.Vec3) error {
+	v, ok := take(o, key)
+	if !ok {
+		return nil
+	}
+	x, ok := vec3(v)
+	if !ok {
+		return fmt.Errorf("%s.%s: expected three numbers, got %v", path, key, v)
+	}
+	*dst = x
+	return nil
+}
+
+// leftovers reports every key of o not consumed, in sorted order.
+func (im *importer) leftovers(o obj, path string) {
+	keys := make([]string, 0, len(o))
+	for k := range o {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		switch {
+		case viewerKeys[k]:
+			im.warn(path+"."+k, "viewer/export setting, ignored")
+		case k == "imteStepSize":
+			im.warn(path+"."+k, "unknown key (misspelt timeStepSize?), ignored as the reference ignores it")
+		default:
+			im.warn(path+"."+k, "not supported, ignored")
+		}
+	}
+}
+
+// ImportSPlisHSPlasH reads a SPlisHSPlasH scene file and maps it to a native scene. Keys that
+// sluice does not honour come back as warnings (each once); features whose absence would
+// change the simulation fail with an *UnsupportedError naming the key. Relative geometry
+// paths resolve against the scene file's folder.
+func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc, warns, err := importData(data)
+	if err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", path, err)
+	}
+	sc.Dir = filepath.Dir(path)
+	for i := range sc.Meshes {
+		f := sc.Meshes[i].File
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sc.Dir, f)
+		}
+		if _, err := os.Stat(f); err != nil {
+			return nil, warns, fmt.Errorf("%s: RigidBodies[%d].geometryFile: %w", path, i, err)
+		}
+	}
+	return sc, warns, nil
+}
+
+func importData(data []byte) (*Scene, []Warning, error) {
+	var top obj
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	im := &importer{sc: Default(), used: map[string][2]float64{}}
+	sc := &im.sc
+	sc.Duration = 5 // SPlisHSPlasH runs until stopped; sluice needs an end (stopAt overrides)
+
+	conf, _ := take(top, "Configuration")
+	c, ok := conf.(obj)
+	if !ok {
+		return nil, nil, &UnsupportedError{"Configuration", "expected an object"}
+	}
+	if err := im.configuration(c); err != nil {
+		return nil, im.warnings, err
+	}
+	mats := map[string]obj{}
+	if v, ok := take(top, "Materials"); ok {
+		arr, _ := v.([]any)
+		for i, m := range arr {
+			mo, ok := m.(obj)
+			if !ok {
+				return nil, im.warnings, fmt.Errorf("Materials[%d]: expected an object", i)
+			}
+			id, _ := mo["id"].(string)
+			mats[id] = mo
+		}
+	}
+	if v, ok := take(top, "FluidBlocks"); ok {
+		arr, _ := v.([]any)
+		for i, b := range arr {
+			bo, ok := b.(obj)
+			if !ok {
+				return nil, im.warnings, fmt.Errorf("FluidBlocks[%d]: expected an object", i)
+			}
+			if err := im.fluidBlock(bo, i, mats); err != nil {
+				return nil, im.warnings, err
+			}
+		}
+	}
+	if v, ok := take(top, "RigidBodies"); ok {
+		arr, _ := v.([]any)
+		for i, b := range arr {
+			bo, ok := b.(obj)
+			if !ok {
+				return nil, im.warnings, fmt.Errorf("RigidBodies[%d]: expected an object", i)
+			}
+			if err := im.rigidBody(bo, i); err != nil {
+				return nil, im.warnings, err
+			}
+		}
+	}
+	for _, k := range []string{"FluidModels", "Emitters", "AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
+		if v, ok := take(top, k); ok {
+			if arr, isArr := v.([]any); isArr && len(arr) == 0 {
+				continue
+			}
+			what := map[string]string{
+				"FluidModels":                    "fluid models from particle or mesh files are not supported yet",
+				"Emitters":                       "emitters are not supported yet",
+				"AnimationFields":                "animation fields are not supported",
+				"TargetVelocityMotorHingeJoints": "rigid-body joints are not supported",
+				"Simulation":                     "the Simulation block (rigid-body solver settings) is not supported",
+			}[k]
+			return nil, im.warnings, &UnsupportedError{k, what}
+		}
+	}
+	im.leftovers(top, "(top level)")
+	ids := make([]string, 0, len(mats))
+	for id := range mats {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if _, ok := im.used[id]; !ok {
+			im.warn(fmt.Sprintf("Materials[id=%q]", id), "not used by any fluid block sluice imports, ignored")
+		}
+	}
+	if len(sc.Fluids) == 0 {
+		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block sluice can sample"}
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, im.warnings, err
+	}
+	return sc, im.warnings, nil
+}
+
+func (im *importer) configuration(c obj) error {
+	s := &im.sc.Solver
+	const p = "Configuration"
+	if v, ok := take(c, "sim2D"); ok && v == true {
+		return &UnsupportedError{p + ".sim2D", "2D scenes are not supported (sluice is 3D)"}
+	}
+	if err := im.takeNum(c, p, "particleRadius", &s.ParticleRadius); err != nil {
+		return err
+	}
+	if err := im.takeVec(c, p, "gravitation", &s.Gravity); err != nil {
+		return err
+	}
+	var dt, cflMethod, cflFactor, stopAt float64 = 0, 1, 1, 0
+	if err := im.takeNum(c, p, "timeStepSize", &dt); err != nil {
+		return err
+	}
+	if err := im.takeNum(c, p, "cflMethod", &cflMethod); err != nil {
+		return err
+	}
+	if err := im.takeNum(c, p, "cflFactor", &cflFactor); err != nil {
+		return err
+	}
+	if err := im.takeNum(c, p, "cflMaxTimeStepSize", &s.DtMax); err != nil {
+		return err
+	}
+	if err := im.takeNum(c, p, "cflMinTimeStepSize", &s.DtMin); err != nil {
+		return err
+	}
+	if cflMethod == 0 {
+		if dt > 0 {
+			s.DtMax = dt // no CFL: a fixed step, which sluice still shortens if CFL demands
+			im.warn(p+".cflMethod", "0 (fixed step): sluice keeps its CFL limit and uses timeStepSize %g s as dtMax", dt)
+		}
+	} else {
+		// The reference's CFL step is cflFactor·0.4·2r/v_max; sluice's is cfl·2r/v_max.
+		s.CFL = min(1, 0.4*cflFactor)
+		if cflMethod != 1 {
+			im.warn(p+".cflMethod", "%g: sluice uses the plain CFL condition (method 1)", cflMethod)
+		}
+	}
+	s.DtMin = min(s.DtMin, s.DtMax)
+	if err := im.takeNum(c, p, "stopAt", &stopAt); err != nil {
+		return err
+	}
+	if stopAt > 0 {
+		im.sc.Duration = stopAt
+	}
+	method := 4.0
+	if err := im.takeNum(c, p, "simulationMethod", &method); err != nil {
+		return err
+	}
+	names := map[float64]string{0: "WCSPH", 1: "PCISPH", 2: "PBF", 3: "IISPH", 4: "DFSPH", 5: "Projective Fluids", 6: "ICSPH"}
+	name, known := names[method]
+	if !known {
+		return &UnsupportedError{p + ".simulationMethod", fmt.Sprintf("%g is not a SPlisHSPlasH method", method)}
+	}
+	if method != 3 {
+		im.warn(p+".simulationMethod", "%g (%s) is simulated with IISPH", method, name)
+	}
+	// Pressure-solver settings: the block of the chosen method, else IISPH's, else DFSPH's.
+	for _, blk := range []string{name, "IISPH", "DFSPH"} {
+		v, ok := c[blk]
+		bo, isObj := v.(obj)
+		if !ok || !isObj {
+			continue
+		}
+		bp := p + "." + blk
+		maxErr := -1.0
+		if err := im.takeNum(bo, bp, "maxError", &maxErr); err != nil {
+			return err
+		}
+		if maxErr > 0 {
+			s.MaxError = maxErr / 100 // percent of ρ0 in the reference
+		}
+		var it float64
+		if _, ok := bo["minIterations"]; ok {
+			im.takeNum(bo, bp, "minIterations", &it)
+			s.MinIterations = int(math.Max(1, it))
+		}
+		if _, ok := bo["maxIterations"]; ok {
+			im.takeNum(bo, bp, "maxIterations", &it)
+			s.MaxIterations = int(math.Max(1, it))
+		}
+		im.leftovers(bo, bp)
+		delete(c, blk)
+		break
+	}
+	for _, blk := range []string{"IISPH", "DFSPH", "WCSPH", "PCISPH", "PBF", "Projective Fluids", "ICSPH"} {
+		if _, ok := c[blk]; ok {
+			im.warn(p+"."+blk, "settings of a solver the scene does not select, ignored")
+			delete(c, blk)
+		}
+	}
+	if v, ok := take(c, "boundaryHandlingMethod"); ok {
+		if m, _ := num(v); m != 0 {
+			im.warn(p+".boundaryHandlingMethod", "%v (%s) is replaced by boundary particles (Akinci et al. 2012)", v, map[float64]string{1: "density maps", 2: "volume maps"}[m])
+		}
+	}
+	if _, ok := take(c, "enableDivergenceSolver"); ok {
+		im.warn(p+".enableDivergenceSolver", "DFSPH's divergence solver has no IISPH counterpart, ignored")
+	}
+	for _, k := range []string{"kernel", "gradKernel"} {
+		if v, ok := take(c, k); ok {
+			im.warn(p+"."+k, "%v: sluice uses the cubic spline for W and ∇W", v)
+		}
+	}
+	im.leftovers(c, p)
+	return nil
+}
+
+func (im *importer) material(id string, mats map[string]obj, path string) (float64, float64, error) {
+	rho0, nu := 1000.0, 0.0
+	if u, ok := im.used[id]; ok {
+		return u[0], u[1], nil
+	}
+	mo, ok := mats[id]
+	if !ok {
+		im.warn(path+".id", "no material %q: water (ρ0 = 1000 kg/m³, ν = 0.01 m²/s) is used", id)
+		im.used[id] = [2]float64{rho0, 0.01}
+		return rho0, 0.01, nil
+	}
+	mp := fmt.Sprintf("Materials[id=%q]", id)
+	delete(mo, "id")
+	if err := im.takeNum(mo, mp, "density0", &rho0); err != nil {
+		return 0, 0, err
+	}
+	for _, k := range []string{"elasticityMethod"} {
+		if v, ok := take(mo, k); ok {
+			if m, _ := num(v); m != 0 {
+				return 0, 0, &UnsupportedError{mp + "." + k, fmt.Sprintf("%v: elastic fluids are not supported yet", v)}
+			}
+		}
+	}
+	vm := 0.0
+	if err := im.takeNum(mo, mp, "viscosityMethod", &vm); err != nil {
+		return 0, 0, err
+	}
+	if sv, ok := take(mo, "Standard viscosity"); ok {
+		so, _ := sv.(obj)
+		if vm == 1 {
+			if err := im.takeNum(so, mp+".Standard viscosity", "viscosity", &nu); err != nil {
+				return 0, 0, err
+			}
+			im.leftovers(so, mp+".Standard viscosity")
+		} else {
+			im.warn(mp+".Standard viscosity", "block of a viscosity method the material does not select, ignored")
+		}
+	}
+	if vm > 1 {
+		// Name the method by its parameter block in the material (the numbering differs
+		// between SPlisHSPlasH versions).
+		method := "unknown method"
+		keys := make([]string, 0, len(mo))
+		for k := range mo {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if bo, isObj := mo[k].(obj); isObj {
+				if _, hasVisc := bo["viscosity"]; hasVisc {
+					method = k
+					break
+				}
+			}
+		}
+		return 0, 0, &UnsupportedError{mp + ".viscosityMethod", fmt.Sprintf("%g (%s) is an implicit viscosity solver; sluice has only the explicit Laplacian viscosity (method 1) so far", vm, method)}
+	}
+	if nu == 0 {
+		nu = 0.01
+		im.warn(mp, "no standard viscosity given: sluice's default ν = 0.01 m²/s is used")
+	}
+	for _, k := range []string{"surfaceTensionMethod", "vorticityMethod", "dragMethod"} {
+		if v, ok := take(mo, k); ok {
+			if m, _ := num(v); m != 0 {
+				im.warn(mp+"."+k, "%v: not supported yet, the force is left out", v)
+			}
+		}
+	}
+	for k := range mo {
+		if strings.HasPrefix(k, "emitter") || k == "maxEmitterParticles" {
+			delete(mo, k) // emitter budgets; emitters themselves fail the import (order-free)
+		}
+	}
+	im.leftovers(mo, mp)
+	im.used[id] = [2]float64{rho0, nu}
+	return rho0, nu, nil
+}
+
+func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
+	p := fmt.Sprintf("FluidBlocks[%d]", i)
+	var start, end, tr mgl64.Vec3
+	scale := mgl64.Vec3{1, 1, 1}
+	var vel mgl64.Vec3
+	for _, kv := range []struct {
+		k string
+		d *mgl64.Vec3
+	}{{"start", &start}, {"end", &end}, {"translation", &tr}, {"scale", &scale}, {"initialVelocity", &vel}} {
+		if err := im.takeVec(b, p, kv.k, kv.d); err != nil {
+			return err
+		}
+	}
+	mode := 0.0
+	if err := im.takeNum(b, p, "denseMode", &mode); err != nil {
+		return err
+	}
+	if mode != 0 {
+		im.warn(p+".denseMode", "%g: sampled with the regular lattice of denseMode 0", mode)
+	}
+	id, _ := take(b, "id")
+	ids, _ := id.(string)
+	if ids == "" {
+		ids = "Fluid"
+	}
+	rho0, nu, err := im.material(ids, mats, p)
+	if err != nil {
+		return err
+	}
+	fb := FluidBlock{Name: fmt.Sprintf("fluid%d", i), Velocity: vel}
+	for d := 0; d < 3; d++ {
+		a, c := scale[d]*start[d]+tr[d], scale[d]*end[d]+tr[d]
+		fb.Min[d], fb.Max[d] = min(a, c), max(a, c)
+	}
+	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
+	im.leftovers(b, p)
+	im.sc.Fluids = append(im.sc.Fluids, fb)
+	return nil
+}
+
+func (im *importer) rigidBody(b obj, i int) error {
+	p := fmt.Sprintf("RigidBodies[%d]", i)
+	if v, ok := take(b, "isDynamic"); ok && v == true {
+		return &UnsupportedError{p + ".isDynamic", "dynamic rigid bodies are not supported yet"}
+	}
+	if v, ok := take(b, "isAnimated"); ok && v == true {
+		return &UnsupportedError{p + ".isAnimated", "animated rigid bodies are not supported yet"}
+	}
+	if _, ok := b["particleFile"]; ok {
+		return &UnsupportedError{p + ".particleFile", "boundary particles from a particle file are not supported yet"}
+	}
+	gf, _ := take(b, "geometryFile")
+	file, _ := gf.(string)
+	if file == "" {
+		return &UnsupportedError{p + ".geometryFile", "a static body needs an OBJ geometry file"}
+	}
+	m := BoundaryMesh{Name: fmt.Sprintf("wall%d", i), File: file, Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: mgl64.Vec3{0, 1, 0}}
+	for _, kv := range []struct {
+		k string
+		d *mgl64.Vec3
+	}{{"translation", &m.Translation}, {"scale", &m.Scale}, {"rotationAxis", &m.RotationAxis}} {
+		if err := im.takeVec(b, p, kv.k, kv.d); err != nil {
+			return err
+		}
+	}
+	if err := im.takeNum(b, p, "rotationAngle", &m.RotationAngle); err != nil {
+		return err
+	}
+	if v, ok := take(b, "mapInvert"); ok {
+		m.Tank = v == true
+	}
+	delete(b, "isWall") // walls and other static bodies are sampled alike
+	delete(b, "id")
+	for _, k := range []string{"mapThickness", "mapResolution", "samplingMode", "invertSDF", "collisionObjectType", "collisionObjectScale", "testMesh"} {
+		if _, ok := take(b, k); ok {
+			im.warn(p+"."+k, "setting of the reference's volume maps or collision detection, not needed by boundary particles")
+		}
+	}
+	im.leftovers(b, p)
+	im.sc.Meshes = append(im.sc.Meshes, m)
+	return nil
+}
+
+// LoadAny reads a native sluice scene or a SPlisHSPlasH scene (recognised by its top-level
+// "Configuration" object); warnings come only from the SPlisHSPlasH import.
+func LoadAny(path string) (*Scene, []Warning, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if IsSPlisHSPlasH(data) {
+		return ImportSPlisHSPlasH(path)
+	}
+	s, err := Load(path)
+	return s, nil, err
+}
