@@ -5,6 +5,10 @@ import (
 	"math"
 )
 
+// MaxSamples bounds the particles one sampling call may create (fluid blocks, walls): a scene
+// asking for more is almost surely a unit mistake, and is refused before any allocation.
+const MaxSamples = 100_000_000
+
 // FluidBlock fills [lo, hi] with particles on a cubic lattice of spacing s = 2r, using the
 // sampling rule of SPlisHSPlasH's fluid blocks (its denseMode 0): steps_d = round(L_d/s) − 1
 // particles per axis at lo + s·(1 + j), so a block touching a wall keeps a spacing's gap to
@@ -22,6 +26,9 @@ func FluidBlock(lo, hi Vec3, s float64) ([]Vec3, error) {
 		if n[d] < 1 {
 			return nil, fmt.Errorf("box is %g m on axis %d, too thin for one particle at spacing %g m (needs ≥ %g m)", hi[d]-lo[d], d, s, 1.5*s)
 		}
+	}
+	if total := float64(n[0]) * float64(n[1]) * float64(n[2]); total > MaxSamples {
+		return nil, fmt.Errorf("box would hold %.3g particles at spacing %g m, more than the limit %.0g", total, s, float64(MaxSamples))
 	}
 	out := make([]Vec3, 0, n[0]*n[1]*n[2])
 	for k := 0; k < n[2]; k++ {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/physics"
 )
 
 // Mesh is a triangle mesh: vertex positions and triangles as vertex index triples.
@@ -122,6 +123,9 @@ func (m *Mesh) Transform(scale, axis mgl64.Vec3, angle float64, translation mgl6
 func (m *Mesh) SampleSurface(s float64, layers int, outward bool) []mgl64.Vec3 {
 	var pts []mgl64.Vec3
 	for _, t := range m.Tris {
+		if len(pts) > physics.MaxSamples {
+			break // the caller reports the oversize sampling
+		}
 		a, b, c := m.V[t[0]], m.V[t[1]], m.V[t[2]]
 		ab, ac := b.Sub(a), c.Sub(a)
 		n := ab.Cross(ac)

@@ -12,6 +12,7 @@ import (
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/params"
+	"github.com/sluicephysics/sluice/physics"
 )
 
 // Scene is a native sluice scene file.
@@ -199,5 +200,9 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 	if err := mesh.Transform(m.Scale, m.RotationAxis, m.RotationAngle, m.Translation); err != nil {
 		return nil, err
 	}
-	return mesh.SampleSurface(s, layers, m.Tank), nil
+	x := mesh.SampleSurface(s, layers, m.Tank)
+	if len(x) > physics.MaxSamples {
+		return nil, fmt.Errorf("%s: more than %d surface samples at spacing %g m", m.File, physics.MaxSamples, s)
+	}
+	return x, nil
 }

@@ -74,6 +74,18 @@ func TestBadScenesNameTheField(t *testing.T) {
 	}
 }
 
+func TestHugeSceneIsRefusedBeforeAllocating(t *testing.T) {
+	// A unit slip (a 1000 km block) is refused by the sampler with the count, not by the
+	// operating system.
+	s, err := Parse([]byte(strings.Replace(good, `"max": [0.5,0.5,0.5]`, `"max": [1e6,0.5,0.5]`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Build(1); err == nil || !strings.Contains(err.Error(), "more than the limit") {
+		t.Fatalf("error %v", err)
+	}
+}
+
 func TestExampleScenesValidate(t *testing.T) {
 	files, _ := filepath.Glob("../examples/scenes/*.json")
 	if len(files) == 0 {

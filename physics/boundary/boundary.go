@@ -28,6 +28,10 @@ func Box(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.V
 			return nil, fmt.Errorf("box max[%d] = %g must exceed min[%d] = %g", d, hi[d], d, lo[d])
 		}
 	}
+	area := 2 * ((hi[0]-lo[0])*(hi[1]-lo[1]) + (hi[1]-lo[1])*(hi[2]-lo[2]) + (hi[0]-lo[0])*(hi[2]-lo[2]))
+	if est := float64(layers) * area / (s * s); est > physics.MaxSamples {
+		return nil, fmt.Errorf("box surface would hold %.3g samples at spacing %g m, more than the limit %.0g", est, s, float64(physics.MaxSamples))
+	}
 	var out []physics.Vec3
 	for l := 0; l < layers; l++ {
 		off := float64(l) * s
@@ -81,6 +85,9 @@ func Rect(origin, u, v physics.Vec3, s float64, layers int) ([]physics.Vec3, err
 	ln := math.Sqrt(nx*nx + ny*ny + nz*nz)
 	if ln < 1e-12*lu*lv {
 		return nil, fmt.Errorf("rect edges %v and %v are parallel", u, v)
+	}
+	if est := float64(layers) * (lu/s + 1) * (lv/s + 1); est > physics.MaxSamples {
+		return nil, fmt.Errorf("rect would hold %.3g samples at spacing %g m, more than the limit %.0g", est, s, float64(physics.MaxSamples))
 	}
 	nu := max(1, int(math.Round(lu/s)))
 	nv := max(1, int(math.Round(lv/s)))
