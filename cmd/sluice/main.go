@@ -5,6 +5,7 @@
 //	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
 //	sluice validate SCENE.json
 //	sluice params
+//	sluice schema > sluice.schema.json
 //
 // run simulates the scene, shows a progress bar on stderr, writes one JSON object per frame to
 // the stats file and particle frames to --out (the initial state, every N-th frame and the
@@ -33,6 +34,7 @@ const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
   sluice validate SCENE.json
   sluice params          (prints the parameter reference as Markdown, from the declarations)
+  sluice schema          (prints the JSON Schema of native scene files)
 `
 
 func main() {
@@ -54,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdValidate(args[1:], stdout)
 	case "params":
 		return cmdParams(stdout)
+	case "schema":
+		return cmdSchema(stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -298,4 +302,11 @@ func cmdParams(stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// cmdSchema prints the JSON Schema of native scene files, generated from the declarations.
+func cmdSchema(stdout io.Writer) error {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(params.Schema(scene.Scene{}, "sluice scene"))
 }

@@ -94,3 +94,19 @@ func TestReadmeParameterTableIsGenerated(t *testing.T) {
 		t.Fatal("README parameter tables differ from `go run ./cmd/sluice params`; regenerate them")
 	}
 }
+
+func TestCommittedSchemaIsCurrent(t *testing.T) {
+	// sluice.schema.json in the repository is `sluice schema`'s output, so editors pointed at it
+	// see the current declarations.
+	committed, err := os.ReadFile("../../sluice.schema.json")
+	if err != nil {
+		t.Skip("sluice.schema.json not found")
+	}
+	var out bytes.Buffer
+	if err := cmdSchema(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, out.Bytes()) {
+		t.Fatal("sluice.schema.json is stale: go run ./cmd/sluice schema > sluice.schema.json")
+	}
+}
