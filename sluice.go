@@ -111,9 +111,17 @@ func (w *World) add(name string, phase components.Phase, mat components.Material
 	if p.Len() == 0 {
 		return Entity{}, fmt.Errorf("body %q: has no particles", name)
 	}
-	w.names[name] = true
 	w.nextID++
-	b := components.Body{ID: w.nextID, Name: name, Phase: phase}
+	return w.addWithID(components.Body{ID: w.nextID, Name: name, Phase: phase}, mat, p)
+}
+
+// addWithID creates the entity of a body whose identity is already fixed (new, or restored
+// from a snapshot).
+func (w *World) addWithID(b components.Body, mat components.Material, p components.Particles) (Entity, error) {
+	if w.names[b.Name] {
+		return Entity{}, fmt.Errorf("body %q: a body of that name exists already", b.Name)
+	}
+	w.names[b.Name] = true
 	return w.bodies.NewWith(&b, &mat, &p), nil
 }
 
@@ -219,4 +227,18 @@ func (w *World) Bodies() []systems.BodyView {
 	}
 	slices.SortFunc(out, func(a, b systems.BodyView) int { return int(a.Body.ID) - int(b.Body.ID) })
 	return out
+}
+
+// BodyByName returns the body with the given name.
+func (w *World) BodyByName(name string) (Entity, bool) {
+	q := bodyQuery.Query(w.ecs.ECS)
+	var found Entity
+	ok := false
+	for q.Next() {
+		b, _, _ := q.Get()
+		if b.Name == name {
+			found, ok = q.Entity(), true
+		}
+	}
+	return found, ok
 }

@@ -327,3 +327,60 @@ func (s *Sim) NextDt() float64 {
 
 // BodyName returns the name of the body owning packed fluid particle k.
 func (s *Sim) BodyName(k int) string { return s.bodies[s.owner[k]].body.Name }
+
+// PackState is the part of the packed solver state that is not recomputed from the bodies:
+// the packed order (which body and index each packed particle is), the z-sort cadence and the
+// domain. A snapshot saves it so a restored world sums neighbours in the same order and so
+// continues bit-identically.
+type PackState struct {
+	Owner, Origin        []int32
+	SinceSort            int
+	DomainMin, DomainMax physics.Vec3
+	DomainSet            bool
+	// Repack: the last step removed particles, so the next Gather repacks from the bodies
+	// (Owner and Origin are then empty) — a restored world must do the same.
+	Repack bool
+}
+
+// PackState returns a copy of the packed order, cadence and domain.
+func (s *Sim) PackState() PackState {
+	if s.layout == nil {
+		return PackState{Repack: true, DomainMin: s.DomainMin, DomainMax: s.DomainMax, DomainSet: s.domainSet}
+	}
+	return PackState{Owner: slices.Clone(s.owner), Origin: slices.Clone(s.origin), SinceSort: s.sinceSort,
+		DomainMin: s.DomainMin, DomainMax: s.DomainMax, DomainSet: s.domainSet}
+}
+
+// RestorePack gathers the world's bodies and then imposes a saved packed order, cadence and
+// domain. It fails if the saved order does not match the bodies (a corrupt or foreign
+// snapshot), leaving the world to be discarded by the caller.
+func (s *Sim) RestorePack(w *ecs.World, ps PackState) error {
+	s.DomainMin, s.DomainMax, s.domainSet = ps.DomainMin, ps.DomainMax, ps.DomainSet
+	if err := s.Gather(w); err != nil {
+		return err
+	}
+	if ps.Repack {
+		s.layout = nil // the saved world would have repacked on its next step
+		return nil
+	}
+	n := s.Fluid.Len()
+	if len(ps.Owner) != n || len(ps.Origin) != n {
+		return fmt.Errorf("snapshot packs %d fluid particles, the bodies hold %d", len(ps.Owner), n)
+	}
+	seen := make([][]bool, len(s.bodies))
+	for i, b := range s.bodies {
+		seen[i] = make([]bool, b.p.Len())
+	}
+	for k := range ps.Owner {
+		o, i := ps.Owner[k], ps.Origin[k]
+		if o < 0 || int(o) >= len(s.bodies) || s.bodies[o].body.Phase != components.Fluid || i < 0 || int(i) >= len(seen[o]) || seen[o][i] {
+			return fmt.Errorf("snapshot packed order is inconsistent at particle %d", k)
+		}
+		seen[o][i] = true
+	}
+	copy(s.owner, ps.Owner)
+	copy(s.origin, ps.Origin)
+	s.sinceSort = ps.SinceSort
+	s.DomainMin, s.DomainMax, s.domainSet = ps.DomainMin, ps.DomainMax, ps.DomainSet
+	return s.Gather(w) // re-copy the bodies through the restored order
+}

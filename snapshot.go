@@ -1,0 +1,286 @@
+package sluice
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/systems"
+)
+
+// Snapshot format: the magic "SLUICEsn", a little-endian uint32 version, a uint64 payload
+// length, the payload, and the SHA-256 of the payload. The payload holds the solver settings,
+// the clock, every body (identity, material, particles) and the packed solver order, which is
+// everything a substep reads that it does not recompute; so a restored world continues
+// bit-identically. Systems a game inserted into the schedule are code, not state, and are not
+// saved.
+const (
+	snapshotMagic   = "SLUICEsn"
+	snapshotVersion = 1
+)
+
+// ErrSnapshot wraps every reason a snapshot is rejected; nothing is built from a rejected one.
+var ErrSnapshot = errors.New("invalid snapshot")
+
+type enc struct{ bytes.Buffer }
+
+func (e *enc) u32(v uint32)  { binary.Write(&e.Buffer, binary.LittleEndian, v) }
+func (e *enc) u64(v uint64)  { binary.Write(&e.Buffer, binary.LittleEndian, v) }
+func (e *enc) f64(v float64) { e.u64(math.Float64bits(v)) }
+func (e *enc) bytes(b []byte) {
+	e.u64(uint64(len(b)))
+	e.Write(b)
+}
+func (e *enc) vecs(v []mgl64.Vec3) {
+	for _, x := range v {
+		e.f64(x[0])
+		e.f64(x[1])
+		e.f64(x[2])
+	}
+}
+func (e *enc) floats(v []float64) {
+	for _, x := range v {
+		e.f64(x)
+	}
+}
+
+// Save writes the world's complete simulation state. The world must not be stepping.
+func (w *World) Save(out io.Writer) error {
+	var e enc
+	settings, err := json.Marshal(w.sim.Settings)
+	if err != nil {
+		return err
+	}
+	e.bytes(settings)
+	e.f64(w.ecs.Clock.Time)
+	e.u64(uint64(w.ecs.Clock.Steps))
+	e.u32(w.nextID)
+	bodies := w.Bodies()
+	e.u32(uint32(len(bodies)))
+	for _, b := range bodies {
+		e.u32(b.Body.ID)
+		e.bytes([]byte(b.Body.Name))
+		e.u32(uint32(b.Body.Phase))
+		mat, err := json.Marshal(b.Material)
+		if err != nil {
+			return err
+		}
+		e.bytes(mat)
+		p := b.Particles
+		n := p.Len()
+		e.u64(uint64(n))
+		e.vecs(p.X)
+		if b.Body.Phase == components.Fluid {
+			e.vecs(fitVecs(p.V, n))
+			e.floats(fitFloats(p.Density, n))
+			e.floats(fitFloats(p.Pressure, n))
+		}
+	}
+	ps := w.sim.PackState()
+	e.u64(uint64(len(ps.Owner)))
+	for k := range ps.Owner {
+		e.u32(uint32(ps.Owner[k]))
+		e.u32(uint32(ps.Origin[k]))
+	}
+	e.u64(uint64(ps.SinceSort))
+	e.vecs([]mgl64.Vec3{ps.DomainMin, ps.DomainMax})
+	e.u32(flags(ps.DomainSet, ps.Repack))
+	payload := e.Bytes()
+	sum := sha256.Sum256(payload)
+	var head [20]byte
+	copy(head[:8], snapshotMagic)
+	binary.LittleEndian.PutUint32(head[8:], snapshotVersion)
+	binary.LittleEndian.PutUint64(head[12:], uint64(len(payload)))
+	for _, part := range [][]byte{head[:], payload, sum[:]} {
+		if _, err := out.Write(part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func fitVecs(v []mgl64.Vec3, n int) []mgl64.Vec3 {
+	if len(v) == n {
+		return v
+	}
+	return make([]mgl64.Vec3, n)
+}
+
+func fitFloats(v []float64, n int) []float64 {
+	if len(v) == n {
+		return v
+	}
+	return make([]float64, n)
+}
+
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) take(n uint64) []byte {
+	if d.err != nil || n > uint64(len(d.b)) {
+		if d.err == nil {
+			d.err = fmt.Errorf("%w: truncated payload", ErrSnapshot)
+		}
+		return nil
+	}
+	out := d.b[:n]
+	d.b = d.b[n:]
+	return out
+}
+func (d *dec) u32() uint32 {
+	if b := d.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+func (d *dec) u64() uint64 {
+	if b := d.take(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+func (d *dec) f64() float64  { return math.Float64frombits(d.u64()) }
+func (d *dec) bytes() []byte { return d.take(d.u64()) }
+func (d *dec) count(per uint64) int {
+	n := d.u64()
+	if d.err == nil && (per == 0 || n > uint64(len(d.b))/per) {
+		d.err = fmt.Errorf("%w: count %d exceeds the payload", ErrSnapshot, n)
+		return 0
+	}
+	return int(n)
+}
+func (d *dec) vecs(n int) []mgl64.Vec3 {
+	v := make([]mgl64.Vec3, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		v = append(v, mgl64.Vec3{d.f64(), d.f64(), d.f64()})
+	}
+	return v
+}
+func (d *dec) floats(n int) []float64 {
+	v := make([]float64, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		v = append(v, d.f64())
+	}
+	return v
+}
+
+type savedBody struct {
+	body components.Body
+	mat  components.Material
+	p    components.Particles
+}
+
+// Restore reads a snapshot written by Save and builds a world that continues exactly where
+// the saved one stopped. A file with the wrong magic, an unknown version, a checksum mismatch
+// or an inconsistent payload is rejected with an error wrapping ErrSnapshot, before any world
+// is built.
+func Restore(in io.Reader, workers int) (*World, error) {
+	var head [20]byte
+	if _, err := io.ReadFull(in, head[:]); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrSnapshot, err)
+	}
+	if string(head[:8]) != snapshotMagic {
+		return nil, fmt.Errorf("%w: not a sluice snapshot", ErrSnapshot)
+	}
+	if v := binary.LittleEndian.Uint32(head[8:]); v != snapshotVersion {
+		return nil, fmt.Errorf("%w: version %d, this sluice reads version %d", ErrSnapshot, v, snapshotVersion)
+	}
+	n := binary.LittleEndian.Uint64(head[12:])
+	if n > 1<<40 {
+		return nil, fmt.Errorf("%w: payload length %d", ErrSnapshot, n)
+	}
+	payload := make([]byte, 0, min(n, 1<<26))
+	buf := bytes.NewBuffer(payload)
+	if _, err := io.CopyN(buf, in, int64(n)); err != nil {
+		return nil, fmt.Errorf("%w: payload: %v", ErrSnapshot, err)
+	}
+	payload = buf.Bytes()
+	var sum [32]byte
+	if _, err := io.ReadFull(in, sum[:]); err != nil {
+		return nil, fmt.Errorf("%w: checksum: %v", ErrSnapshot, err)
+	}
+	if sha256.Sum256(payload) != sum {
+		return nil, fmt.Errorf("%w: checksum mismatch (the file is corrupt)", ErrSnapshot)
+	}
+
+	d := &dec{b: payload}
+	var settings components.Solver
+	if err := json.Unmarshal(d.bytes(), &settings); d.err == nil && err != nil {
+		return nil, fmt.Errorf("%w: settings: %v", ErrSnapshot, err)
+	}
+	clockT, clockSteps, nextID := d.f64(), d.u64(), d.u32()
+	nb := int(d.u32())
+	var bodies []savedBody
+	for i := 0; i < nb && d.err == nil; i++ {
+		var sb savedBody
+		sb.body.ID = d.u32()
+		sb.body.Name = string(d.bytes())
+		sb.body.Phase = components.Phase(d.u32())
+		if err := json.Unmarshal(d.bytes(), &sb.mat); d.err == nil && err != nil {
+			return nil, fmt.Errorf("%w: body %d material: %v", ErrSnapshot, i, err)
+		}
+		np := d.count(24)
+		sb.p.X = d.vecs(np)
+		if sb.body.Phase == components.Fluid {
+			sb.p.V = d.vecs(np)
+			sb.p.Density = d.floats(np)
+			sb.p.Pressure = d.floats(np)
+		}
+		bodies = append(bodies, sb)
+	}
+	var ps systems.PackState
+	np := d.count(8)
+	for k := 0; k < np && d.err == nil; k++ {
+		ps.Owner = append(ps.Owner, int32(d.u32()))
+		ps.Origin = append(ps.Origin, int32(d.u32()))
+	}
+	ps.SinceSort = int(d.u64())
+	dom := d.vecs(2)
+	fl := d.u32()
+	ps.DomainSet, ps.Repack = fl&1 != 0, fl&2 != 0
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.b) != 0 {
+		return nil, fmt.Errorf("%w: %d trailing bytes in the payload", ErrSnapshot, len(d.b))
+	}
+	ps.DomainMin, ps.DomainMax = dom[0], dom[1]
+
+	w, err := NewWorld(settings, workers)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	for _, sb := range bodies {
+		if _, err := w.addWithID(sb.body, sb.mat, sb.p); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+		}
+	}
+	w.nextID = nextID
+	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	w.ecs.Clock.Time, w.ecs.Clock.Steps = clockT, int(clockSteps)
+	return w, nil
+}
+
+func flags(domainSet, repack bool) uint32 {
+	var f uint32
+	if domainSet {
+		f |= 1
+	}
+	if repack {
+		f |= 2
+	}
+	return f
+}
