@@ -20,12 +20,54 @@ type Scene struct {
 	Solver     components.Solver `json:"solver" doc:"solver and time-stepping settings"`
 	Duration   float64           `json:"duration" unit:"s" default:"2" range:"(0,1000000]" doc:"simulated time; sluice run --duration overrides it"`
 	FPS        float64           `json:"fps" unit:"1/s" default:"60" range:"[1,100000]" doc:"frames per simulated second: one World.Step (and one stats line) per frame"`
-	Fluids     []FluidBlock      `json:"fluids" required:"true" doc:"fluid blocks"`
+	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block or a fluid model)"`
 	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
 	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
+	Models     []FluidModel      `json:"fluidModels" doc:"fluid bodies read from particle files"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
+}
+
+// FluidModel is a fluid body whose particles are read from a particle file (Houdini classic
+// BGEO, as SPlisHSPlasH writes them), scaled, rotated and translated like a BoundaryMesh. The
+// file's velocities are used when present, else velocity.
+type FluidModel struct {
+	Name          string              `json:"name" required:"true" doc:"unique body name"`
+	File          string              `json:"file" required:"true" doc:"particle file (.bgeo), relative to the scene file"`
+	Scale         mgl64.Vec3          `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"scale per axis, applied first"`
+	RotationAxis  mgl64.Vec3          `json:"rotationAxis" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"rotation axis"`
+	RotationAngle float64             `json:"rotationAngle" unit:"rad" default:"0" range:"[-100,100]" doc:"rotation angle about rotationAxis, applied after scaling"`
+	Translation   mgl64.Vec3          `json:"translation" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"translation, applied last"`
+	Velocity      mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity when the file has none"`
+	Material      components.Material `json:"material" doc:"fluid material"`
+}
+
+// Particles loads and places the model's particles (relative paths against dir).
+func (m *FluidModel) Particles(dir string) (x, v []mgl64.Vec3, err error) {
+	path := m.File
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	x, v, err = LoadBGEO(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	mesh := Mesh{V: x}
+	if err := mesh.Transform(m.Scale, m.RotationAxis, m.RotationAngle, m.Translation); err != nil {
+		return nil, nil, err
+	}
+	if v == nil {
+		v = make([]mgl64.Vec3, len(x))
+		for i := range v {
+			v[i] = m.Velocity
+		}
+	} else {
+		// velocities turn with the body (scale does not apply to them)
+		vm := Mesh{V: v}
+		vm.Transform(mgl64.Vec3{1, 1, 1}, m.RotationAxis, m.RotationAngle, mgl64.Vec3{})
+	}
+	return x, v, nil
 }
 
 // BoundaryMesh is an OBJ mesh whose surface is sampled with boundary particles. The mesh is
@@ -99,8 +141,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block or fluid model is required"}
 	}
 	names := map[string]string{}
 	check := func(path, name string, lo, hi mgl64.Vec3) error {
@@ -126,6 +168,15 @@ func (s *Scene) Validate() error {
 	for i, b := range s.Boundaries {
 		if err := check(fmt.Sprintf("boundaries[%d]", i), b.Name, b.Min, b.Max); err != nil {
 			return err
+		}
+	}
+	for i, m := range s.Models {
+		path := fmt.Sprintf("fluidModels[%d]", i)
+		if err := check(path, m.Name, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}); err != nil {
+			return err
+		}
+		if m.Scale[0] == 0 || m.Scale[1] == 0 || m.Scale[2] == 0 {
+			return &params.Error{Path: path + ".scale", Msg: fmt.Sprintf("%v has a zero component", m.Scale)}
 		}
 	}
 	for i, m := range s.Meshes {
@@ -164,6 +215,16 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if _, err := w.AddBoundaryParticles(m.Name, x); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
+		}
+	}
+	for i, m := range s.Models {
+		x, v, err := m.Particles(s.Dir)
+		if err == nil {
+			_, err = w.AddFluidParticles(m.Name, m.Material, x, v)
+		}
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("fluidModels[%d]: %w", i, err)
 		}
 	}
 	for i, f := range s.Fluids {

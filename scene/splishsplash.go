@@ -153,6 +153,15 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 		return nil, warns, fmt.Errorf("%s: %w", path, err)
 	}
 	sc.Dir = filepath.Dir(path)
+	for i := range sc.Models {
+		f := sc.Models[i].File
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sc.Dir, f)
+		}
+		if _, err := os.Stat(f); err != nil {
+			return nil, warns, fmt.Errorf("%s: FluidModels[%d].particleFile: %w", path, i, err)
+		}
+	}
 	for i := range sc.Meshes {
 		f := sc.Meshes[i].File
 		if !filepath.IsAbs(f) {
@@ -218,13 +227,24 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			}
 		}
 	}
-	for _, k := range []string{"FluidModels", "Emitters", "AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
+	if v, ok := take(top, "FluidModels"); ok {
+		arr, _ := v.([]any)
+		for i, b := range arr {
+			bo, ok := b.(obj)
+			if !ok {
+				return nil, im.warnings, fmt.Errorf("FluidModels[%d]: expected an object", i)
+			}
+			if err := im.fluidModel(bo, i, mats); err != nil {
+				return nil, im.warnings, err
+			}
+		}
+	}
+	for _, k := range []string{"Emitters", "AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
 		if v, ok := take(top, k); ok {
 			if arr, isArr := v.([]any); isArr && len(arr) == 0 {
 				continue
 			}
 			what := map[string]string{
-				"FluidModels":                    "fluid models from particle or mesh files are not supported yet",
 				"Emitters":                       "emitters are not supported yet",
 				"AnimationFields":                "animation fields are not supported",
 				"TargetVelocityMotorHingeJoints": "rigid-body joints are not supported",
@@ -244,8 +264,8 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			im.warn(fmt.Sprintf("Materials[id=%q]", id), "not used by any fluid block sluice imports, ignored")
 		}
 	}
-	if len(sc.Fluids) == 0 {
-		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block sluice can sample"}
+	if len(sc.Fluids) == 0 && len(sc.Models) == 0 {
+		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block or fluid model"}
 	}
 	if err := sc.Validate(); err != nil {
 		return nil, im.warnings, err
@@ -478,6 +498,40 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Fluids = append(im.sc.Fluids, fb)
+	return nil
+}
+
+func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
+	p := fmt.Sprintf("FluidModels[%d]", i)
+	pf, _ := take(b, "particleFile")
+	file, _ := pf.(string)
+	if !strings.HasSuffix(strings.ToLower(file), ".bgeo") {
+		return &UnsupportedError{p + ".particleFile", fmt.Sprintf("%q: only .bgeo particle files are read so far", file)}
+	}
+	m := FluidModel{Name: fmt.Sprintf("model%d", i), File: file, Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: mgl64.Vec3{0, 1, 0}}
+	for _, kv := range []struct {
+		k string
+		d *mgl64.Vec3
+	}{{"translation", &m.Translation}, {"scale", &m.Scale}, {"rotationAxis", &m.RotationAxis}, {"initialVelocity", &m.Velocity}} {
+		if err := im.takeVec(b, p, kv.k, kv.d); err != nil {
+			return err
+		}
+	}
+	if err := im.takeNum(b, p, "rotationAngle", &m.RotationAngle); err != nil {
+		return err
+	}
+	id, _ := take(b, "id")
+	ids, _ := id.(string)
+	if ids == "" {
+		ids = "Fluid"
+	}
+	rho0, nu, err := im.material(ids, mats, p)
+	if err != nil {
+		return err
+	}
+	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
+	im.leftovers(b, p)
+	im.sc.Models = append(im.sc.Models, m)
 	return nil
 }
 

@@ -291,6 +291,8 @@ func cmdParams(stdout io.Writer) error {
 		{"fluids[i].material", components.Material{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
+		{"fluidModels[i]", scene.FluidModel{}},
+		{"fluidModels[i].material", components.Material{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {
