@@ -127,7 +127,8 @@ func TestSchemaRejectsWhatTheDecoderRejects(t *testing.T) {
 		{`"duration": 0.1`, `"duration": 0.1, "imteStepSize": 1`},
 		{`"max": [1,1,1]`, `"max": [1,1]`},
 		{`"particleRadius": 0.05`, `"particleRadius": 0.05, "minIterations": 2.5`},
-		{`"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`},
+		{`"duration": 0.1`, `"duration": 0.1, "fps": 0`},
+		{`"min": [0,0,0], "max": [0.5`, `"max": [0.5`},
 	} {
 		bad := strings.Replace(good, c.find, c.replace, 1)
 		if _, err := Parse([]byte(bad)); err == nil {
