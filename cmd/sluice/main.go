@@ -3,6 +3,7 @@
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
 //	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
+//	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice params
 //	sluice schema > sluice.schema.json
@@ -25,13 +26,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/scene"
 )
 
 const usage = `usage:
-  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N] [--fps F] [--save SNAP]
+  sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice params          (prints the parameter reference as Markdown, from the declarations)
   sluice schema          (prints the JSON Schema of native scene files)
@@ -51,7 +54,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	switch args[0] {
 	case "run":
-		return cmdRun(args[1:], stdout, stderr)
+		return cmdRun(args[1:], stdout, stderr, false)
+	case "resume":
+		return cmdRun(args[1:], stdout, stderr, true)
 	case "validate":
 		return cmdValidate(args[1:], stdout)
 	case "params":
@@ -98,7 +103,8 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) error {
+// cmdRun runs a scene (or, with resume, continues a snapshot written by --save).
+func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	pos, flagArgs := splitArgs(args)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -108,6 +114,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
 	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
 	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
+	save := fs.String("save", "", "write a snapshot of the final state to this file (continue it with sluice resume)")
+	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; 60 when resuming)")
 	if err := fs.Parse(flagArgs); err != nil {
 		return err
 	}
@@ -134,19 +142,44 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return errors.New("--export needs --out DIR")
 		}
 	}
-	sc, warns, err := scene.LoadAny(pos[0])
-	for _, w := range warns {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+	if *fps < 0 || math.IsNaN(*fps) {
+		return fmt.Errorf("--fps %g must be ≥ 0", *fps)
 	}
-	if err != nil {
-		return err
-	}
-	if *duration > 0 {
-		sc.Duration = *duration
-	}
-	w, err := sc.Build(*workers)
-	if err != nil {
-		return err
+	var w *sluice.World
+	simDuration, frameRate := *duration, *fps
+	if resume {
+		if simDuration == 0 {
+			return errors.New("resume needs --duration S (the simulated time to add)")
+		}
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return err
+		}
+		w, err = sluice.Restore(f, *workers)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", pos[0], err)
+		}
+		if frameRate == 0 {
+			frameRate = 60
+		}
+	} else {
+		sc, warns, err := scene.LoadAny(pos[0])
+		for _, w := range warns {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+		if err != nil {
+			return err
+		}
+		if simDuration == 0 {
+			simDuration = sc.Duration
+		}
+		if frameRate == 0 {
+			frameRate = sc.FPS
+		}
+		if w, err = sc.Build(*workers); err != nil {
+			return err
+		}
 	}
 	defer w.Close()
 
@@ -174,8 +207,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := exportFrame(0); err != nil {
 		return err
 	}
-	frames := int(math.Ceil(sc.Duration*sc.FPS - 1e-9))
-	frameDt := sc.Duration / float64(frames)
+	frames := max(1, int(math.Ceil(simDuration*frameRate-1e-9)))
+	frameDt := simDuration / float64(frames)
 	bar := newProgress(stderr, frames)
 	start := time.Now()
 	var iters, errSum float64
@@ -210,6 +243,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		bar.update(i, st.T, st.Particles, st.PressureIterations, st.DensityErrorAvg)
 	}
 	bar.done()
+	if *save != "" {
+		if err := saveSnapshot(w, *save); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "snapshot at t = %.6g s written to %s\n", w.Time(), *save)
+	}
 	wall := time.Since(start).Seconds()
 	fmt.Fprintf(stdout, "%s: %d particles, %.3g s simulated in %d frames / %d substeps, wall %.2f s (%.1f ms/substep, %.3f µs/particle/substep)\n",
 		pos[0], particles, w.Time(), frames, substeps, wall, 1e3*wall/float64(max(substeps, 1)), 1e6*wall/float64(max(substeps, 1))/float64(max(particles, 1)))
@@ -311,4 +350,23 @@ func cmdSchema(stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(params.Schema(scene.Scene{}, "sluice scene"))
+}
+
+func saveSnapshot(w *sluice.World, path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = w.Save(bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
