@@ -60,15 +60,32 @@ func Describe(v any) []Info {
 		t = t.Elem()
 	}
 	var out []Info
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
+	for _, f := range declared(t) {
 		name := jsonName(f)
-		if name == "" {
-			continue
-		}
 		out = append(out, Info{Name: name, Unit: f.Tag.Get("unit"), Default: f.Tag.Get("default"),
 			Range: f.Tag.Get("range"), Doc: f.Tag.Get("doc"), Required: f.Tag.Get("required") == "true",
 			Type: f.Type.String()})
+	}
+	return out
+}
+
+// declared lists the declared fields of struct type t in order, flattening anonymous embedded
+// structs without a json tag (a shared group of parameters such as a placement is declared
+// once and embedded wherever it applies). Each entry carries its index path for FieldByIndex.
+func declared(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			for _, g := range declared(f.Type) {
+				g.Index = append([]int{i}, g.Index...)
+				out = append(out, g)
+			}
+			continue
+		}
+		if jsonName(f) != "" {
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -94,7 +111,7 @@ func setDefaults(v reflect.Value) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
+		if !f.IsExported() && !f.Anonymous {
 			continue
 		}
 		fv := v.Field(i)
@@ -158,13 +175,13 @@ func decode(raw json.RawMessage, v reflect.Value, path string) error {
 			return errf(path, "expected an object, got %s", short(raw))
 		}
 		t := v.Type()
+		fields := declared(t)
 		byName := map[string]int{}
 		var names []string
-		for i := 0; i < t.NumField(); i++ {
-			if n := jsonName(t.Field(i)); n != "" {
-				byName[n] = i
-				names = append(names, n)
-			}
+		for i, f := range fields {
+			n := jsonName(f)
+			byName[n] = i
+			names = append(names, n)
 		}
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
@@ -176,13 +193,12 @@ func decode(raw json.RawMessage, v reflect.Value, path string) error {
 			if !ok {
 				return errf(join(path, k), "unknown key (allowed: %s)", strings.Join(names, ", "))
 			}
-			if err := decode(obj[k], v.Field(i), join(path, k)); err != nil {
+			if err := decode(obj[k], v.FieldByIndex(fields[i].Index), join(path, k)); err != nil {
 				return err
 			}
 		}
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if n := jsonName(f); n != "" && f.Tag.Get("required") == "true" {
+		for _, f := range fields {
+			if n := jsonName(f); f.Tag.Get("required") == "true" {
 				if _, ok := obj[n]; !ok {
 					return errf(join(path, n), "required key is missing (%s)", f.Tag.Get("doc"))
 				}
@@ -250,14 +266,9 @@ func Validate(ptr any, path string) error {
 }
 
 func validate(v reflect.Value, path string) error {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
+	for _, f := range declared(v.Type()) {
 		name := jsonName(f)
-		if name == "" {
-			continue
-		}
-		fv := v.Field(i)
+		fv := v.FieldByIndex(f.Index)
 		p := join(path, name)
 		unit := f.Tag.Get("unit")
 		switch fv.Kind() {

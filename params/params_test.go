@@ -47,3 +47,34 @@ func TestDescribeListsDeclarations(t *testing.T) {
 		t.Fatalf("describe %+v", infos)
 	}
 }
+
+type place struct {
+	S float64 `json:"s" default:"1" range:"(0,10]" doc:"scale"`
+}
+
+type placed struct {
+	Name string `json:"name" doc:"name"`
+	place
+}
+
+func TestEmbeddedGroupsAreFlattened(t *testing.T) {
+	// A parameter group declared once and embedded appears as plain keys of the embedding
+	// struct: decoded, defaulted, validated and described there.
+	var p placed
+	Defaults(&p)
+	if p.S != 1 {
+		t.Fatalf("default not applied through the embedding: %+v", p)
+	}
+	if err := Decode([]byte(`{"name": "a", "s": 20}`), &p, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(&p, "x"); err == nil || !strings.HasPrefix(err.Error(), "x.s: 20 is above the maximum 10") {
+		t.Fatalf("validate: %v", err)
+	}
+	if err := Decode([]byte(`{"place": {}}`), &p, "x"); err == nil {
+		t.Fatal("the embedded struct's Go name accepted as a key")
+	}
+	if infos := Describe(placed{}); len(infos) != 2 || infos[1].Name != "s" {
+		t.Fatalf("describe %+v", infos)
+	}
+}

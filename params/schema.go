@@ -72,12 +72,8 @@ func schemaOf(t reflect.Type, tag reflect.StructTag) map[string]any {
 		s["additionalProperties"] = false
 		props := map[string]any{}
 		var required []string
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
+		for _, f := range declared(t) {
 			name := jsonName(f)
-			if name == "" {
-				continue
-			}
 			p := schemaOf(f.Type, f.Tag)
 			if def, ok := f.Tag.Lookup("default"); ok {
 				var dv any

@@ -29,18 +29,42 @@ type Scene struct {
 	Dir string `json:"-"`
 }
 
+// Placement puts a mesh or a particle model into the scene: scaled, then rotated by
+// rotationAngle about rotationAxis, then translated (SPlisHSPlasH's order). It is declared
+// once and embedded in every placed body.
+type Placement struct {
+	Scale         mgl64.Vec3 `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"scale per axis, applied first"`
+	RotationAxis  mgl64.Vec3 `json:"rotationAxis" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"rotation axis"`
+	RotationAngle float64    `json:"rotationAngle" unit:"rad" default:"0" range:"[-100,100]" doc:"rotation angle about rotationAxis, applied after scaling"`
+	Translation   mgl64.Vec3 `json:"translation" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"translation, applied last"`
+}
+
+// check reports a zero scale component or a zero axis with a non-zero angle.
+func (p *Placement) check(path string) error {
+	if p.Scale[0] == 0 || p.Scale[1] == 0 || p.Scale[2] == 0 {
+		return &params.Error{Path: path + ".scale", Msg: fmt.Sprintf("%v has a zero component", p.Scale)}
+	}
+	if p.RotationAngle != 0 && p.RotationAxis.Len() == 0 {
+		return &params.Error{Path: path + ".rotationAxis", Msg: "must not be zero when rotationAngle is set"}
+	}
+	return nil
+}
+
+// apply transforms points in place.
+func (p *Placement) apply(x []mgl64.Vec3) error {
+	m := Mesh{V: x}
+	return m.Transform(p.Scale, p.RotationAxis, p.RotationAngle, p.Translation)
+}
+
 // FluidModel is a fluid body whose particles are read from a particle file (Houdini classic
 // BGEO, as SPlisHSPlasH writes them), scaled, rotated and translated like a BoundaryMesh. The
 // file's velocities are used when present, else velocity.
 type FluidModel struct {
-	Name          string              `json:"name" required:"true" doc:"unique body name"`
-	File          string              `json:"file" required:"true" doc:"particle file (.bgeo), relative to the scene file"`
-	Scale         mgl64.Vec3          `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"scale per axis, applied first"`
-	RotationAxis  mgl64.Vec3          `json:"rotationAxis" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"rotation axis"`
-	RotationAngle float64             `json:"rotationAngle" unit:"rad" default:"0" range:"[-100,100]" doc:"rotation angle about rotationAxis, applied after scaling"`
-	Translation   mgl64.Vec3          `json:"translation" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"translation, applied last"`
-	Velocity      mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity when the file has none"`
-	Material      components.Material `json:"material" doc:"fluid material"`
+	Name string `json:"name" required:"true" doc:"unique body name"`
+	File string `json:"file" required:"true" doc:"particle file (.bgeo), relative to the scene file"`
+	Placement
+	Velocity mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity when the file has none"`
+	Material components.Material `json:"material" doc:"fluid material"`
 }
 
 // Particles loads and places the model's particles (relative paths against dir).
@@ -53,8 +77,7 @@ func (m *FluidModel) Particles(dir string) (x, v []mgl64.Vec3, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	mesh := Mesh{V: x}
-	if err := mesh.Transform(m.Scale, m.RotationAxis, m.RotationAngle, m.Translation); err != nil {
+	if err := m.apply(x); err != nil {
 		return nil, nil, err
 	}
 	if v == nil {
@@ -74,13 +97,10 @@ func (m *FluidModel) Particles(dir string) (x, v []mgl64.Vec3, err error) {
 // scaled, then rotated by rotationAngle about rotationAxis, then translated (SPlisHSPlasH's
 // order).
 type BoundaryMesh struct {
-	Name          string     `json:"name" required:"true" doc:"unique body name"`
-	File          string     `json:"file" required:"true" doc:"OBJ file, relative to the scene file"`
-	Scale         mgl64.Vec3 `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"scale per axis, applied first"`
-	RotationAxis  mgl64.Vec3 `json:"rotationAxis" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"rotation axis"`
-	RotationAngle float64    `json:"rotationAngle" unit:"rad" default:"0" range:"[-100,100]" doc:"rotation angle about rotationAxis, applied after scaling"`
-	Translation   mgl64.Vec3 `json:"translation" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"translation, applied last"`
-	Tank          bool       `json:"tank" default:"false" doc:"true: fluid inside (extra layers go along the face normals); false: an obstacle"`
+	Name string `json:"name" required:"true" doc:"unique body name"`
+	File string `json:"file" required:"true" doc:"OBJ file, relative to the scene file"`
+	Placement
+	Tank bool `json:"tank" default:"false" doc:"true: fluid inside (extra layers go along the face normals); false: an obstacle"`
 }
 
 // FluidBlock is a box filled with fluid particles at spacing 2r (SPlisHSPlasH's block rule).
@@ -175,8 +195,8 @@ func (s *Scene) Validate() error {
 		if err := check(path, m.Name, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}); err != nil {
 			return err
 		}
-		if m.Scale[0] == 0 || m.Scale[1] == 0 || m.Scale[2] == 0 {
-			return &params.Error{Path: path + ".scale", Msg: fmt.Sprintf("%v has a zero component", m.Scale)}
+		if err := m.Placement.check(path); err != nil {
+			return err
 		}
 	}
 	for i, m := range s.Meshes {
@@ -184,11 +204,8 @@ func (s *Scene) Validate() error {
 		if err := check(path, m.Name, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}); err != nil {
 			return err
 		}
-		if m.Scale[0] == 0 || m.Scale[1] == 0 || m.Scale[2] == 0 {
-			return &params.Error{Path: path + ".scale", Msg: fmt.Sprintf("%v has a zero component", m.Scale)}
-		}
-		if m.RotationAngle != 0 && m.RotationAxis.Len() == 0 {
-			return &params.Error{Path: path + ".rotationAxis", Msg: "must not be zero when rotationAngle is set"}
+		if err := m.Placement.check(path); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -258,7 +275,7 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 	if err != nil {
 		return nil, err
 	}
-	if err := mesh.Transform(m.Scale, m.RotationAxis, m.RotationAngle, m.Translation); err != nil {
+	if err := m.apply(mesh.V); err != nil {
 		return nil, err
 	}
 	x := mesh.SampleSurface(s, layers, m.Tank)

@@ -87,6 +87,28 @@ func vec3(v any) (mgl64.Vec3, bool) {
 	return out, true
 }
 
+// eachObject removes the array top[key] and calls fn on each of its objects in order.
+func eachObject(top obj, key string, fn func(o obj, i int) error) error {
+	v, ok := take(top, key)
+	if !ok {
+		return nil
+	}
+	arr, isArr := v.([]any)
+	if !isArr {
+		return fmt.Errorf("%s: expected an array", key)
+	}
+	for i, e := range arr {
+		o, ok := e.(obj)
+		if !ok {
+			return fmt.Errorf("%s[%d]: expected an object", key, i)
+		}
+		if err := fn(o, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // take removes key from o and returns its value.
 func take(o obj, key string) (any, bool) {
 	v, ok := o[key]
@@ -94,30 +116,41 @@ func take(o obj, key string) (any, bool) {
 	return v, ok
 }
 
-func (im *importer) takeNum(o obj, path, key string, dst *float64) error {
+// takeAs removes key from o and, when present, stores it in dst after parse accepts it;
+// what is the expected form's name for the error.
+func takeAs[T any](o obj, path, key, what string, parse func(any) (T, bool), dst *T) error {
 	v, ok := take(o, key)
 	if !ok {
 		return nil
 	}
-	f, ok := num(v)
+	x, ok := parse(v)
 	if !ok {
-		return fmt.Errorf("%s.%s: expected a number, got %v", path, key, v)
-	}
-	*dst = f
-	return nil
-}
-
-func (im *importer) takeVec(o obj, path, key string, dst *mgl64.Vec3) error {
-	v, ok := take(o, key)
-	if !ok {
-		return nil
-	}
-	x, ok := vec3(v)
-	if !ok {
-		return fmt.Errorf("%s.%s: expected three numbers, got %v", path, key, v)
+		return fmt.Errorf("%s.%s: expected %s, got %v", path, key, what, v)
 	}
 	*dst = x
 	return nil
+}
+
+func (im *importer) takeNum(o obj, path, key string, dst *float64) error {
+	return takeAs(o, path, key, "a number", num, dst)
+}
+
+func (im *importer) takeVec(o obj, path, key string, dst *mgl64.Vec3) error {
+	return takeAs(o, path, key, "three numbers", vec3, dst)
+}
+
+// placement maps SPlisHSPlasH's scale, rotationAxis, rotationAngle and translation.
+func (im *importer) placement(o obj, path string) (Placement, error) {
+	pl := Placement{Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: mgl64.Vec3{0, 1, 0}}
+	for _, kv := range []struct {
+		k string
+		d *mgl64.Vec3
+	}{{"translation", &pl.Translation}, {"scale", &pl.Scale}, {"rotationAxis", &pl.RotationAxis}} {
+		if err := im.takeVec(o, path, kv.k, kv.d); err != nil {
+			return pl, err
+		}
+	}
+	return pl, im.takeNum(o, path, "rotationAngle", &pl.RotationAngle)
 }
 
 // leftovers reports every key of o not consumed, in sorted order.
@@ -203,40 +236,17 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			mats[id] = mo
 		}
 	}
-	if v, ok := take(top, "FluidBlocks"); ok {
-		arr, _ := v.([]any)
-		for i, b := range arr {
-			bo, ok := b.(obj)
-			if !ok {
-				return nil, im.warnings, fmt.Errorf("FluidBlocks[%d]: expected an object", i)
-			}
-			if err := im.fluidBlock(bo, i, mats); err != nil {
-				return nil, im.warnings, err
-			}
-		}
+	sections := []struct {
+		key string
+		fn  func(o obj, i int) error
+	}{
+		{"FluidBlocks", func(o obj, i int) error { return im.fluidBlock(o, i, mats) }},
+		{"RigidBodies", im.rigidBody},
+		{"FluidModels", func(o obj, i int) error { return im.fluidModel(o, i, mats) }},
 	}
-	if v, ok := take(top, "RigidBodies"); ok {
-		arr, _ := v.([]any)
-		for i, b := range arr {
-			bo, ok := b.(obj)
-			if !ok {
-				return nil, im.warnings, fmt.Errorf("RigidBodies[%d]: expected an object", i)
-			}
-			if err := im.rigidBody(bo, i); err != nil {
-				return nil, im.warnings, err
-			}
-		}
-	}
-	if v, ok := take(top, "FluidModels"); ok {
-		arr, _ := v.([]any)
-		for i, b := range arr {
-			bo, ok := b.(obj)
-			if !ok {
-				return nil, im.warnings, fmt.Errorf("FluidModels[%d]: expected an object", i)
-			}
-			if err := im.fluidModel(bo, i, mats); err != nil {
-				return nil, im.warnings, err
-			}
+	for _, sec := range sections {
+		if err := eachObject(top, sec.key, sec.fn); err != nil {
+			return nil, im.warnings, err
 		}
 	}
 	for _, k := range []string{"Emitters", "AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
@@ -383,6 +393,17 @@ func (im *importer) configuration(c obj) error {
 	return nil
 }
 
+// bodyMaterial maps the material a fluid block or model names by "id" ("Fluid" when absent,
+// as in the reference).
+func (im *importer) bodyMaterial(b obj, mats map[string]obj, path string) (float64, float64, error) {
+	id, _ := take(b, "id")
+	ids, _ := id.(string)
+	if ids == "" {
+		ids = "Fluid"
+	}
+	return im.material(ids, mats, path)
+}
+
 func (im *importer) material(id string, mats map[string]obj, path string) (float64, float64, error) {
 	rho0, nu := 1000.0, 0.0
 	if u, ok := im.used[id]; ok {
@@ -481,12 +502,7 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	if mode != 0 {
 		im.warn(p+".denseMode", "%g: sampled with the regular lattice of denseMode 0", mode)
 	}
-	id, _ := take(b, "id")
-	ids, _ := id.(string)
-	if ids == "" {
-		ids = "Fluid"
-	}
-	rho0, nu, err := im.material(ids, mats, p)
+	rho0, nu, err := im.bodyMaterial(b, mats, p)
 	if err != nil {
 		return err
 	}
@@ -508,24 +524,15 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	if !strings.HasSuffix(strings.ToLower(file), ".bgeo") {
 		return &UnsupportedError{p + ".particleFile", fmt.Sprintf("%q: only .bgeo particle files are read so far", file)}
 	}
-	m := FluidModel{Name: fmt.Sprintf("model%d", i), File: file, Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: mgl64.Vec3{0, 1, 0}}
-	for _, kv := range []struct {
-		k string
-		d *mgl64.Vec3
-	}{{"translation", &m.Translation}, {"scale", &m.Scale}, {"rotationAxis", &m.RotationAxis}, {"initialVelocity", &m.Velocity}} {
-		if err := im.takeVec(b, p, kv.k, kv.d); err != nil {
-			return err
-		}
-	}
-	if err := im.takeNum(b, p, "rotationAngle", &m.RotationAngle); err != nil {
+	pl, err := im.placement(b, p)
+	if err != nil {
 		return err
 	}
-	id, _ := take(b, "id")
-	ids, _ := id.(string)
-	if ids == "" {
-		ids = "Fluid"
+	m := FluidModel{Name: fmt.Sprintf("model%d", i), File: file, Placement: pl}
+	if err := im.takeVec(b, p, "initialVelocity", &m.Velocity); err != nil {
+		return err
 	}
-	rho0, nu, err := im.material(ids, mats, p)
+	rho0, nu, err := im.bodyMaterial(b, mats, p)
 	if err != nil {
 		return err
 	}
@@ -551,18 +558,11 @@ func (im *importer) rigidBody(b obj, i int) error {
 	if file == "" {
 		return &UnsupportedError{p + ".geometryFile", "a static body needs an OBJ geometry file"}
 	}
-	m := BoundaryMesh{Name: fmt.Sprintf("wall%d", i), File: file, Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: mgl64.Vec3{0, 1, 0}}
-	for _, kv := range []struct {
-		k string
-		d *mgl64.Vec3
-	}{{"translation", &m.Translation}, {"scale", &m.Scale}, {"rotationAxis", &m.RotationAxis}} {
-		if err := im.takeVec(b, p, kv.k, kv.d); err != nil {
-			return err
-		}
-	}
-	if err := im.takeNum(b, p, "rotationAngle", &m.RotationAngle); err != nil {
+	pl, err := im.placement(b, p)
+	if err != nil {
 		return err
 	}
+	m := BoundaryMesh{Name: fmt.Sprintf("wall%d", i), File: file, Placement: pl}
 	if v, ok := take(b, "mapInvert"); ok {
 		m.Tank = v == true
 	}
