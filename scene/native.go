@@ -69,11 +69,7 @@ type FluidModel struct {
 
 // Particles loads and places the model's particles (relative paths against dir).
 func (m *FluidModel) Particles(dir string) (x, v []mgl64.Vec3, err error) {
-	path := m.File
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	x, v, err = LoadBGEO(path)
+	x, v, err = LoadBGEO(resolve(dir, m.File))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -150,6 +146,15 @@ func Load(path string) (*Scene, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s.Dir = filepath.Dir(path)
+	err = s.checkFiles(func(mesh bool, i int) string {
+		if mesh {
+			return fmt.Sprintf("boundaryMeshes[%d].file", i)
+		}
+		return fmt.Sprintf("fluidModels[%d].file", i)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return s, nil
 }
 
@@ -165,7 +170,7 @@ func (s *Scene) Validate() error {
 		return &params.Error{Path: "fluids", Msg: "at least one fluid block or fluid model is required"}
 	}
 	names := map[string]string{}
-	check := func(path, name string, lo, hi mgl64.Vec3) error {
+	unique := func(path, name string) error {
 		if name == "" {
 			return &params.Error{Path: path + ".name", Msg: "must not be empty"}
 		}
@@ -173,6 +178,12 @@ func (s *Scene) Validate() error {
 			return &params.Error{Path: path + ".name", Msg: fmt.Sprintf("%q is used by %s already", name, prev)}
 		}
 		names[name] = path
+		return nil
+	}
+	box := func(path, name string, lo, hi mgl64.Vec3) error {
+		if err := unique(path, name); err != nil {
+			return err
+		}
 		for d := 0; d < 3; d++ {
 			if !(hi[d] > lo[d]) {
 				return &params.Error{Path: fmt.Sprintf("%s.max[%d]", path, d), Msg: fmt.Sprintf("%g m must exceed min[%d] = %g m", hi[d], d, lo[d])}
@@ -180,32 +191,55 @@ func (s *Scene) Validate() error {
 		}
 		return nil
 	}
+	placed := func(path, name string, p *Placement) error {
+		if err := unique(path, name); err != nil {
+			return err
+		}
+		return p.check(path)
+	}
 	for i, f := range s.Fluids {
-		if err := check(fmt.Sprintf("fluids[%d]", i), f.Name, f.Min, f.Max); err != nil {
+		if err := box(fmt.Sprintf("fluids[%d]", i), f.Name, f.Min, f.Max); err != nil {
 			return err
 		}
 	}
 	for i, b := range s.Boundaries {
-		if err := check(fmt.Sprintf("boundaries[%d]", i), b.Name, b.Min, b.Max); err != nil {
+		if err := box(fmt.Sprintf("boundaries[%d]", i), b.Name, b.Min, b.Max); err != nil {
 			return err
 		}
 	}
-	for i, m := range s.Models {
-		path := fmt.Sprintf("fluidModels[%d]", i)
-		if err := check(path, m.Name, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}); err != nil {
+	for i := range s.Models {
+		if err := placed(fmt.Sprintf("fluidModels[%d]", i), s.Models[i].Name, &s.Models[i].Placement); err != nil {
 			return err
 		}
-		if err := m.Placement.check(path); err != nil {
+	}
+	for i := range s.Meshes {
+		if err := placed(fmt.Sprintf("boundaryMeshes[%d]", i), s.Meshes[i].Name, &s.Meshes[i].Placement); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// resolve returns file relative to dir unless it is absolute.
+func resolve(dir, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, file)
+}
+
+// checkFiles reports a model or mesh file that does not exist, naming it by label(kind, i)
+// ("fluidModels[0].file" natively, the SPlisHSPlasH key when imported), so a missing file is
+// found when the scene is loaded rather than when it is built.
+func (s *Scene) checkFiles(label func(mesh bool, i int) string) error {
+	for i, m := range s.Models {
+		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
+			return fmt.Errorf("%s: %w", label(false, i), err)
 		}
 	}
 	for i, m := range s.Meshes {
-		path := fmt.Sprintf("boundaryMeshes[%d]", i)
-		if err := check(path, m.Name, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}); err != nil {
-			return err
-		}
-		if err := m.Placement.check(path); err != nil {
-			return err
+		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
+			return fmt.Errorf("%s: %w", label(true, i), err)
 		}
 	}
 	return nil
@@ -267,11 +301,7 @@ func FrameOf(w *sluice.World) *Frame {
 // Sample loads the mesh (relative to dir), transforms it and samples its surface at spacing s
 // in the given number of layers.
 func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, error) {
-	path := m.File
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	mesh, err := LoadOBJ(path)
+	mesh, err := LoadOBJ(resolve(dir, m.File))
 	if err != nil {
 		return nil, err
 	}

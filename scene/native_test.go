@@ -140,4 +140,9 @@ func TestMeshTankHoldsWater(t *testing.T) {
 	if _, err := Parse([]byte(strings.Replace(sceneJSON, `"tank": true`, `"tank": true, "scale": [0, 1, 1]`, 1))); err == nil {
 		t.Fatal("zero scale accepted")
 	}
+	// A missing mesh file is found when the scene is loaded, named by its key.
+	os.WriteFile(path, []byte(strings.Replace(sceneJSON, "cube.obj", "nope.obj", 1)), 0o644)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "boundaryMeshes[0].file") {
+		t.Fatalf("missing mesh: %v", err)
+	}
 }

@@ -186,23 +186,14 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 		return nil, warns, fmt.Errorf("%s: %w", path, err)
 	}
 	sc.Dir = filepath.Dir(path)
-	for i := range sc.Models {
-		f := sc.Models[i].File
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(sc.Dir, f)
+	err = sc.checkFiles(func(mesh bool, i int) string {
+		if mesh {
+			return fmt.Sprintf("RigidBodies[%d].geometryFile", i)
 		}
-		if _, err := os.Stat(f); err != nil {
-			return nil, warns, fmt.Errorf("%s: FluidModels[%d].particleFile: %w", path, i, err)
-		}
-	}
-	for i := range sc.Meshes {
-		f := sc.Meshes[i].File
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(sc.Dir, f)
-		}
-		if _, err := os.Stat(f); err != nil {
-			return nil, warns, fmt.Errorf("%s: RigidBodies[%d].geometryFile: %w", path, i, err)
-		}
+		return fmt.Sprintf("FluidModels[%d].particleFile", i)
+	})
+	if err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", path, err)
 	}
 	return sc, warns, nil
 }
