@@ -156,6 +156,20 @@ func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mg
 	return w.AddFluidParticles(name, mat, x, vs)
 }
 
+// AddFluidSphere fills the ball of the given centre and radius with fluid particles at
+// spacing 2r (see physics.FluidSphere), all with velocity v.
+func (w *World) AddFluidSphere(name string, mat components.Material, center mgl64.Vec3, radius float64, v mgl64.Vec3) (Entity, error) {
+	x, err := physics.FluidSphere(center, radius, w.sim.Settings.Spacing())
+	if err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	vs := make([]mgl64.Vec3, len(x))
+	for i := range vs {
+		vs[i] = v
+	}
+	return w.AddFluidParticles(name, mat, x, vs)
+}
+
 // AddBoundaryParticles adds a static wall made of the given boundary samples; their volumes
 // are calibrated for walls of Solver.BoundaryLayers layers at the fluid's spacing.
 func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error) {
@@ -185,6 +199,37 @@ func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3) (Entity, e
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
 	return w.AddBoundaryParticles(name, x)
+}
+
+// SetMotion makes a boundary body kinematic: from the next step it translates along the path
+// (piecewise-constant velocities, see components.Motion), and fluid and goo see its velocity.
+// A path with no keys makes the body static again. Pointers obtained earlier from Particles or
+// Material for this body must be fetched again afterwards.
+func (w *World) SetMotion(e Entity, m components.Motion) error {
+	b, _, _ := w.bodies.Get(e)
+	if b.Phase != components.Boundary {
+		return fmt.Errorf("body %q: a motion path applies to boundary bodies, this one is %s", b.Name, b.Phase)
+	}
+	if err := m.Validate(fmt.Sprintf("bodies[%q].motion", b.Name)); err != nil {
+		return err
+	}
+	m.Path = slices.Clone(m.Path)
+	if mm := generic.NewMap[components.Motion](w.ecs.ECS); mm.Has(e) {
+		mm.Set(e, &m)
+		return nil
+	}
+	add := generic.NewMap1[components.Motion](w.ecs.ECS)
+	add.Assign(e, &m) // moves the entity to another archetype: earlier component pointers go stale
+	return nil
+}
+
+// Motion returns a body's kinematic path, or nil for a body without one.
+func (w *World) Motion(e Entity) *components.Motion {
+	mm := generic.NewMap[components.Motion](w.ecs.ECS)
+	if !mm.Has(e) {
+		return nil
+	}
+	return mm.Get(e)
 }
 
 // Particles returns a body's particles; a game may read and write them between steps.
@@ -223,7 +268,7 @@ func (w *World) Bodies() []systems.BodyView {
 	q := bodyQuery.Query(w.ecs.ECS)
 	for q.Next() {
 		b, m, p := q.Get()
-		out = append(out, systems.BodyView{Body: b, Material: m, Particles: p})
+		out = append(out, systems.BodyView{Entity: q.Entity(), Body: b, Material: m, Particles: p})
 	}
 	slices.SortFunc(out, func(a, b systems.BodyView) int { return int(a.Body.ID) - int(b.Body.ID) })
 	return out

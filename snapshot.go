@@ -17,13 +17,14 @@ import (
 
 // Snapshot format: the magic "SLUICEsn", a little-endian uint32 version, a uint64 payload
 // length, the payload, and the SHA-256 of the payload. The payload holds the solver settings,
-// the clock, every body (identity, material, particles) and the packed solver order, which is
-// everything a substep reads that it does not recompute; so a restored world continues
-// bit-identically. Systems a game inserted into the schedule are code, not state, and are not
-// saved.
+// the clock, every body (identity, material, particles, kinematic path) and the packed solver
+// order with the goo's coefficients and connections, which is everything a substep reads that
+// it does not recompute; so a restored world continues bit-identically. Systems a game
+// inserted into the schedule are code, not state, and are not saved. Version 2 added the
+// kinematic paths and the goo state; version 1 files are refused.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 1
+	snapshotVersion = 2
 )
 
 // ErrSnapshot wraps every reason a snapshot is rejected; nothing is built from a rejected one.
@@ -73,6 +74,15 @@ func (w *World) Save(out io.Writer) error {
 			return err
 		}
 		e.bytes(mat)
+		var path []components.MotionKey
+		if m := w.Motion(b.Entity); m != nil {
+			path = m.Path
+		}
+		js, err := json.Marshal(path)
+		if err != nil {
+			return err
+		}
+		e.bytes(js)
 		p := b.Particles
 		n := p.Len()
 		e.u64(uint64(n))
@@ -92,6 +102,18 @@ func (w *World) Save(out io.Writer) error {
 	e.u64(uint64(ps.SinceSort))
 	e.vecs([]mgl64.Vec3{ps.DomainMin, ps.DomainMax})
 	e.u32(flags(ps.DomainSet, ps.Repack))
+	e.u64(uint64(len(ps.GooC)))
+	e.floats(ps.GooC)
+	e.u64(uint64(len(ps.GooCount)))
+	for _, c := range ps.GooCount {
+		e.u32(uint32(c))
+	}
+	e.u64(uint64(len(ps.GooJ)))
+	for _, j := range ps.GooJ {
+		e.u32(uint32(j))
+	}
+	e.u64(uint64(len(ps.GooR)))
+	e.floats(ps.GooR)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -176,6 +198,7 @@ func (d *dec) floats(n int) []float64 {
 type savedBody struct {
 	body components.Body
 	mat  components.Material
+	path []components.MotionKey
 	p    components.Particles
 }
 
@@ -228,6 +251,9 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		if err := json.Unmarshal(d.bytes(), &sb.mat); d.err == nil && err != nil {
 			return nil, fmt.Errorf("%w: body %d material: %v", ErrSnapshot, i, err)
 		}
+		if err := json.Unmarshal(d.bytes(), &sb.path); d.err == nil && err != nil {
+			return nil, fmt.Errorf("%w: body %d motion: %v", ErrSnapshot, i, err)
+		}
 		np := d.count(24)
 		sb.p.X = d.vecs(np)
 		if sb.body.Phase == components.Fluid {
@@ -247,6 +273,16 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	dom := d.vecs(2)
 	fl := d.u32()
 	ps.DomainSet, ps.Repack = fl&1 != 0, fl&2 != 0
+	ps.GooC = d.floats(d.count(8))
+	nc := d.count(4)
+	for k := 0; k < nc && d.err == nil; k++ {
+		ps.GooCount = append(ps.GooCount, int32(d.u32()))
+	}
+	nj := d.count(4)
+	for k := 0; k < nj && d.err == nil; k++ {
+		ps.GooJ = append(ps.GooJ, int32(d.u32()))
+	}
+	ps.GooR = d.floats(d.count(8))
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -260,7 +296,11 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	for _, sb := range bodies {
-		if _, err := w.addWithID(sb.body, sb.mat, sb.p); err != nil {
+		e, err := w.addWithID(sb.body, sb.mat, sb.p)
+		if err == nil && sb.path != nil {
+			err = w.SetMotion(e, components.Motion{Path: sb.path})
+		}
+		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 		}

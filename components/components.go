@@ -19,7 +19,8 @@ type Phase uint8
 const (
 	// Fluid particles are simulated by the pressure solver (IISPH).
 	Fluid Phase = iota
-	// Boundary particles are static wall samples (Akinci et al. 2012); they never move.
+	// Boundary particles are wall samples (Akinci et al. 2012): static, or moved along a
+	// scripted path by a Motion component.
 	Boundary
 )
 
@@ -45,6 +46,44 @@ type Body struct {
 type Material struct {
 	RestDensity float64 `json:"density" unit:"kg/m^3" default:"1000" range:"[1,100000]" doc:"rest density ρ0"`
 	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,10]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
+	// Viscoelastic applies to fluid bodies.
+	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
+	// Adhesion applies to boundary bodies.
+	Adhesion float64 `json:"adhesion" unit:"1" default:"0" range:"[0,1]" doc:"boundary bodies: c_k of goo connections to this wall (Takahashi 2015, Eq. 10; the pair's α, β, γ and w are the goo particle's); 0 = goo does not stick to it"`
+}
+
+// Viscoelastic makes a fluid body viscoelastic goo: its particles are joined by pairwise
+// connections that pull stretched pairs back through velocity corrections added to v* before
+// the pressure solve (Takahashi et al. 2015, §3.2), so the IISPH solve still keeps the volume.
+// Connections form between goo particles closer than α·h and break beyond β·h (Algorithm 1);
+// c weakens towards l while a connection is stretched beyond γ·h (plasticity, Eq. 7). The
+// defaults are the paper's (§3.3). c acts per substep: like every position-based method, the
+// same c is stiffer at smaller substeps (the paper's §5).
+type Viscoelastic struct {
+	Enabled bool    `json:"enabled" default:"false" doc:"true: the body is goo (connections and velocity corrections); false: plain fluid, the other keys are ignored"`
+	C       float64 `json:"c" unit:"1" default:"0.001" range:"[0,1]" doc:"velocity correction coefficient c of Eq. 6: the fraction of a connection's stretch D_ij corrected per substep (higher = stiffer; about 0.05 is the stable limit with ~30 connections a particle)"`
+	L       float64 `json:"l" unit:"1" default:"0.0001" range:"[0,1]" doc:"lower limit l of c under plastic weakening (Eq. 7); at most c"`
+	W       float64 `json:"w" unit:"1/s" default:"0.001" range:"[0,1000]" doc:"weakening speed w of Eq. 7: c drops by Δt·w per substep for every connection stretched beyond γ·h (0 = no plasticity)"`
+	Gamma   float64 `json:"gamma" unit:"1" default:"1.01" range:"[0,100]" doc:"yield criterion γ of Eq. 7: a connection weakens c while D_ij/h exceeds γ"`
+	Alpha   float64 `json:"alpha" unit:"1" default:"1" range:"[0,100]" doc:"connection distance α of Algorithm 1: pairs closer than α·h connect (pairs are found within the support h, so α above 1 acts as 1); above 0 for goo"`
+	Beta    float64 `json:"beta" unit:"1" default:"2" range:"[0,100]" doc:"break distance β of Algorithm 1: connections longer than β·h break; must exceed alpha"`
+}
+
+// Validate checks the ranges and the relations the paper requires (0 ≤ l ≤ c, α < β).
+func (v *Viscoelastic) Validate(path string) error {
+	if err := params.Validate(v, path); err != nil {
+		return err
+	}
+	if v.Alpha <= 0 {
+		return &params.Error{Path: pathJoin(path, "alpha"), Msg: fmt.Sprintf("%g must be above 0 (the paper requires 0 < α)", v.Alpha)}
+	}
+	if v.L > v.C {
+		return &params.Error{Path: pathJoin(path, "l"), Msg: fmt.Sprintf("%g exceeds c = %g (the paper requires 0 ≤ l ≤ c)", v.L, v.C)}
+	}
+	if v.Beta <= v.Alpha {
+		return &params.Error{Path: pathJoin(path, "beta"), Msg: fmt.Sprintf("%g must exceed alpha = %g (connections would break as they form)", v.Beta, v.Alpha)}
+	}
+	return nil
 }
 
 // DefaultMaterial is water.
@@ -55,7 +94,62 @@ func DefaultMaterial() Material {
 }
 
 // Validate checks the ranges.
-func (m *Material) Validate(path string) error { return params.Validate(m, path) }
+func (m *Material) Validate(path string) error {
+	if err := params.Validate(m, path); err != nil {
+		return err
+	}
+	if m.Viscoelastic.Enabled {
+		return m.Viscoelastic.Validate(pathJoin(path, "viscoelastic"))
+	}
+	return nil
+}
+
+// MotionKey is one piece of a kinematic body's path: the body moves with Velocity until the
+// simulated time Until (then with the next key's velocity; after the last key it rests).
+type MotionKey struct {
+	Until    float64    `json:"until" unit:"s" required:"true" range:"[0,1e6]" doc:"end time of this piece of the path"`
+	Velocity mgl64.Vec3 `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"velocity of the body during this piece"`
+}
+
+// Motion makes a boundary body kinematic: it translates along a scripted piecewise-constant
+// velocity path (a moving board, a piston, a paddle). Fluid sees the wall's velocity in the
+// pressure solve (the v_b term of Ihmsen et al. 2014, Sec. 4).
+type Motion struct {
+	Path []MotionKey
+}
+
+// Validate checks each key and that the times increase.
+func (m *Motion) Validate(path string) error {
+	prev := 0.0
+	for i := range m.Path {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if err := params.Validate(&m.Path[i], p); err != nil {
+			return err
+		}
+		if i > 0 && m.Path[i].Until <= prev {
+			return &params.Error{Path: p + ".until", Msg: fmt.Sprintf("%g s must exceed the previous key's %g s", m.Path[i].Until, prev)}
+		}
+		prev = m.Path[i].Until
+	}
+	return nil
+}
+
+// Displacement returns ∫_0^t v dt of the path: where the body is at time t relative to where
+// it was at time 0. Integrating the path exactly (instead of v·Δt per substep) keeps a key's
+// end time from depending on the substep lengths.
+func (m *Motion) Displacement(t float64) mgl64.Vec3 {
+	var d mgl64.Vec3
+	t0 := 0.0
+	for _, k := range m.Path {
+		if t <= t0 {
+			break
+		}
+		span := min(t, k.Until) - t0
+		d = d.Add(k.Velocity.Mul(span))
+		t0 = k.Until
+	}
+	return d
+}
 
 // Particles holds a body's particles as struct-of-arrays slices; index i is the same particle
 // in every slice, and indices stay stable across steps (the solver sorts its own packed copy).

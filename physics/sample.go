@@ -40,3 +40,33 @@ func FluidBlock(lo, hi Vec3, s float64) ([]Vec3, error) {
 	}
 	return out, nil
 }
+
+// FluidSphere fills the ball of the given centre and radius with particles on a cubic
+// lattice of spacing s centred on the ball's centre: every lattice point at most radius − s/2
+// from the centre, so the ball's volume is (number of particles)·s³ within the lattice's
+// surface error and no particle sits on the nominal surface.
+func FluidSphere(center Vec3, radius, s float64) ([]Vec3, error) {
+	if !(s > 0) {
+		return nil, fmt.Errorf("fluid spacing %g must be > 0", s)
+	}
+	if !(radius >= s) || math.IsInf(radius, 0) {
+		return nil, fmt.Errorf("sphere radius %g m must be at least the spacing %g m", radius, s)
+	}
+	m := int(math.Floor(radius / s))
+	if total := math.Pow(float64(2*m+1), 3); total > MaxSamples {
+		return nil, fmt.Errorf("sphere would hold %.3g particles at spacing %g m, more than the limit %.0g", total, s, float64(MaxSamples))
+	}
+	lim := radius - 0.5*s
+	var out []Vec3
+	for k := -m; k <= m; k++ {
+		for j := -m; j <= m; j++ {
+			for i := -m; i <= m; i++ {
+				x, y, z := s*float64(i), s*float64(j), s*float64(k)
+				if x*x+y*y+z*z <= lim*lim {
+					out = append(out, Vec3{center[0] + x, center[1] + y, center[2] + z})
+				}
+			}
+		}
+	}
+	return out, nil
+}

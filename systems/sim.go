@@ -21,6 +21,7 @@ import (
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/viscoelastic"
 )
 
 // Sim is the packed solver state of a world (an ECS resource).
@@ -32,7 +33,8 @@ type Sim struct {
 	FF       physics.Neighbors // fluid → fluid neighbours of the current substep
 	FB       physics.Neighbors // fluid → boundary neighbours of the current substep
 	Pressure *iisph.Solver
-	Volume0  float64 // particle volume at rest (m³), from physics.Kernel.LatticeVolume
+	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
+	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -56,12 +58,24 @@ type Sim struct {
 	checked   []checkedMaterial
 	numax     float64 // largest kinematic viscosity of the fluid bodies (m²/s)
 	acc       StepStats
+	motions   *generic.Map[components.Motion]
+	moving    bool // some boundary body has a Motion
+	gooOn     bool
+	gooLast   []gooC
+	gooEdited []bool
+	gooInv    []int32
+	gooSrc    []int32
+	bInv      []int32 // old → new boundary index after a boundary repack (nil: unchanged)
+	prevIDs   []uint32
 }
 
 type bodySlot struct {
-	body *components.Body
-	mat  *components.Material
-	p    *components.Particles
+	entity ecs.Entity
+	body   *components.Body
+	mat    *components.Material
+	p      *components.Particles
+	motion *components.Motion // kinematic path of a boundary body, or nil
+	bLo    int                // first packed boundary index of a boundary body
 }
 
 type layoutEntry struct {
@@ -94,14 +108,42 @@ var bodyFilter = generic.NewFilter3[components.Body, components.Material, compon
 // Gather copies the bodies' particles into the packed sets, repacking when bodies or particle
 // counts changed since the last step.
 func (s *Sim) Gather(w *ecs.World) error {
+	s.prevIDs = s.prevIDs[:0]
+	for _, b := range s.bodies {
+		s.prevIDs = append(s.prevIDs, b.body.ID)
+	}
 	s.bodies = s.bodies[:0]
+	if s.motions == nil {
+		m := generic.NewMap[components.Motion](w.ECS)
+		s.motions = &m
+	}
 	q := bodyFilter.Query(w.ECS)
 	for q.Next() {
 		b, m, p := q.Get()
-		s.bodies = append(s.bodies, bodySlot{b, m, p})
+		e := q.Entity()
+		slot := bodySlot{entity: e, body: b, mat: m, p: p}
+		if s.motions.Has(e) {
+			slot.motion = s.motions.Get(e)
+		}
+		s.bodies = append(s.bodies, slot)
 	}
 	slices.SortFunc(s.bodies, func(a, b bodySlot) int { return int(a.body.ID) - int(b.body.ID) })
 	var fl, bl []layoutEntry
+	s.moving = false
+	bLo := 0
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.body.Phase == components.Boundary {
+			b.bLo = bLo
+			bLo += b.p.Len()
+			if b.motion != nil {
+				if err := b.motion.Validate(fmt.Sprintf("bodies[%q].motion", b.body.Name)); err != nil {
+					return err
+				}
+				s.moving = s.moving || len(b.motion.Path) > 0
+			}
+		}
+	}
 	for _, b := range s.bodies {
 		n := b.p.Len()
 		if b.body.Phase == components.Fluid {
@@ -119,15 +161,23 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.validateMaterials(); err != nil {
 		return err
 	}
+	s.bInv = nil
 	if !slices.Equal(bl, s.bLayout) {
+		s.bInv = remapByKey(s.bLayout, bl, s.bInv)
 		if err := s.packBoundary(); err != nil {
 			return err
 		}
 		s.bLayout = bl
 	}
+	repacked := false
+	var src []int32
 	if !slices.Equal(fl, s.layout) {
+		if s.Goo.Len() > 0 {
+			src = s.repackSource()
+		}
 		s.packFluid()
 		s.layout = fl
+		repacked = true
 	}
 	if !s.domainSet {
 		s.autoDomain()
@@ -153,7 +203,94 @@ func (s *Sim) Gather(w *ecs.World) error {
 			return fmt.Errorf("body %q particle %d has a non-finite position, velocity or pressure", b.body.Name, s.origin[k])
 		}
 	}
+	var inv []int32
+	if src != nil {
+		s.gooInv = par.Grow(s.gooInv, s.Goo.Len())
+		for i := range s.gooInv {
+			s.gooInv[i] = -1
+		}
+		for k, o := range src {
+			if o >= 0 {
+				s.gooInv[o] = int32(k)
+			}
+		}
+		inv = s.gooInv
+	}
+	s.gatherGoo(repacked, src, inv)
 	return nil
+}
+
+// repackSource maps the packed fluid order packFluid is about to lay out (bodies in ID order,
+// each body's particles in index order) to the current packed indices, by (body ID, index):
+// src[new] = old, or −1 for a particle that was not packed before. The goo state follows it.
+func (s *Sim) repackSource() []int32 {
+	n := 0
+	type span struct {
+		id    uint32
+		lo, n int
+	}
+	var spans []span
+	for _, b := range s.bodies {
+		if b.body.Phase == components.Fluid {
+			spans = append(spans, span{id: b.body.ID, lo: n, n: b.p.Len()})
+			n += b.p.Len()
+		}
+	}
+	src := par.Grow(s.gooSrc, n)
+	for i := range src {
+		src[i] = -1
+	}
+	for k := range s.owner {
+		if int(s.owner[k]) >= len(s.prevIDs) {
+			continue
+		}
+		id := s.prevIDs[s.owner[k]]
+		for _, sp := range spans {
+			if sp.id == id && int(s.origin[k]) < sp.n {
+				src[sp.lo+int(s.origin[k])] = int32(k)
+			}
+		}
+	}
+	s.gooSrc = src
+	return src
+}
+
+// remapByKey maps old packed boundary indices to new ones by (body ID, index in the body),
+// for the goo's connections to walls; −1 marks samples of bodies that are gone.
+func remapByKey(old, cur []layoutEntry, buf []int32) []int32 {
+	total := 0
+	for _, e := range old {
+		total += e.n
+	}
+	if total == 0 {
+		return nil
+	}
+	buf = par.Grow(buf, total)
+	o := 0
+	for _, e := range old {
+		lo, found := 0, false
+		for _, c := range cur {
+			if c.id == e.id {
+				found = true
+				break
+			}
+			lo += c.n
+		}
+		var n int
+		for _, c := range cur {
+			if c.id == e.id {
+				n = c.n
+			}
+		}
+		for i := 0; i < e.n; i++ {
+			buf[o+i] = -1
+			if found && i < n {
+				buf[o+i] = int32(lo + i)
+			}
+		}
+		o += e.n
+	}
+	return buf
 }
 
 // validateMaterials checks the materials whose values changed since they were last checked
@@ -275,15 +412,17 @@ func (s *Sim) Scatter() {
 		i := s.origin[k]
 		b.p.X[i], b.p.V[i], b.p.Density[i], b.p.Pressure[i] = f.X[k], f.V[k], f.Rho[k], f.P[k]
 	}
+	if s.moving {
+		for _, b := range s.bodies {
+			if b.motion != nil && b.body.Phase == components.Boundary {
+				copy(b.p.X, s.Bound.X[b.bLo:b.bLo+b.p.Len()])
+			}
+		}
+	}
 	if len(s.removed) == 0 {
 		return
 	}
-	slices.SortFunc(s.removed, func(a, b removal) int {
-		if a.slot != b.slot {
-			return int(a.slot - b.slot)
-		}
-		return int(a.local - b.local)
-	})
+	slices.SortFunc(s.removed, cmpRemoval)
 	for lo := 0; lo < len(s.removed); {
 		hi := lo
 		for hi < len(s.removed) && s.removed[hi].slot == s.removed[lo].slot {
@@ -304,8 +443,28 @@ func (s *Sim) Scatter() {
 		p.X, p.V, p.Density, p.Pressure = p.X[:keep], p.V[:keep], p.Density[:keep], p.Pressure[:keep]
 		lo = hi
 	}
+	// The packed particles that stay keep their packed order (and so their z-order and goo
+	// connections); only their indices in their bodies shift down past the removed ones.
+	for k := range s.owner {
+		slot, local := s.owner[k], s.origin[k]
+		lo, _ := slices.BinarySearchFunc(s.removed, removal{slot, 0}, cmpRemoval)
+		hi, _ := slices.BinarySearchFunc(s.removed, removal{slot, local}, cmpRemoval)
+		s.origin[k] = local - int32(hi-lo)
+	}
+	s.layout = s.layout[:0]
+	for _, b := range s.bodies {
+		if b.body.Phase == components.Fluid {
+			s.layout = append(s.layout, layoutEntry{b.body.ID, b.body.Phase, b.p.Len()})
+		}
+	}
 	s.removed = s.removed[:0]
-	s.layout = nil // counts changed: repack on the next Gather
+}
+
+func cmpRemoval(a, b removal) int {
+	if a.slot != b.slot {
+		return int(a.slot - b.slot)
+	}
+	return int(a.local - b.local)
 }
 
 // NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), and
@@ -337,9 +496,15 @@ type PackState struct {
 	SinceSort            int
 	DomainMin, DomainMax physics.Vec3
 	DomainSet            bool
-	// Repack: the last step removed particles, so the next Gather repacks from the bodies
-	// (Owner and Origin are then empty) — a restored world must do the same.
+	// Repack: the world has not stepped yet, so the next Gather packs from the bodies (Owner
+	// and Origin are then empty) — a restored world must do the same.
 	Repack bool
+	// The goo state in packed order (empty without goo): each particle's c, and its
+	// connections as a count per particle with the partners and rest lengths concatenated.
+	GooC     []float64
+	GooCount []int32
+	GooJ     []int32
+	GooR     []float64
 }
 
 // PackState returns a copy of the packed order, cadence and domain.
@@ -347,8 +512,13 @@ func (s *Sim) PackState() PackState {
 	if s.layout == nil {
 		return PackState{Repack: true, DomainMin: s.DomainMin, DomainMax: s.DomainMax, DomainSet: s.domainSet}
 	}
-	return PackState{Owner: slices.Clone(s.owner), Origin: slices.Clone(s.origin), SinceSort: s.sinceSort,
+	ps := PackState{Owner: slices.Clone(s.owner), Origin: slices.Clone(s.origin), SinceSort: s.sinceSort,
 		DomainMin: s.DomainMin, DomainMax: s.DomainMax, DomainSet: s.domainSet}
+	if n := s.Goo.Len(); n > 0 {
+		ps.GooC = slices.Clone(s.Goo.C)
+		ps.GooCount, ps.GooJ, ps.GooR = s.Goo.Conn.Export(n)
+	}
+	return ps
 }
 
 // RestorePack gathers the world's bodies and then imposes a saved packed order, cadence and
@@ -382,5 +552,15 @@ func (s *Sim) RestorePack(w *ecs.World, ps PackState) error {
 	copy(s.origin, ps.Origin)
 	s.sinceSort = ps.SinceSort
 	s.DomainMin, s.DomainMax, s.domainSet = ps.DomainMin, ps.DomainMax, ps.DomainSet
-	return s.Gather(w) // re-copy the bodies through the restored order
+	if err := s.Gather(w); err != nil { // re-copy the bodies through the restored order
+		return err
+	}
+	if len(ps.GooC) == 0 {
+		return nil
+	}
+	if len(ps.GooC) != n || s.Goo.Len() != n {
+		return fmt.Errorf("snapshot holds goo state for %d particles, the world's goo covers %d", len(ps.GooC), s.Goo.Len())
+	}
+	copy(s.Goo.C, ps.GooC)
+	return s.Goo.Conn.Import(n, ps.GooCount, ps.GooJ, ps.GooR, n, s.Bound.Len())
 }

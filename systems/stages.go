@@ -18,7 +18,8 @@ const (
 	StageIntegration     = "Integration"
 )
 
-// DefaultSchedule fills sched with the five stages of an IISPH substep.
+// DefaultSchedule fills sched with the stages of a substep: the five of IISPH and, between
+// advection and the pressure solve, the goo's velocity corrections (a no-op without goo).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 	for _, st := range []struct {
 		name string
@@ -27,6 +28,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageNeighborSearch, NeighborSearch{s}},
 		{StageDensity, Density{s}},
 		{StageAdvectionForces, AdvectionForces{s}},
+		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},
 	} {
@@ -54,8 +56,15 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 	if s.sinceSort == 0 {
 		s.perm.Apply(f.Fields(), s.fluidGrid.Order)
 		s.permuteOrigin(s.fluidGrid.Order)
+		s.remapGoo(s.fluidGrid.Order, f.Len())
 		if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
 			return err
+		}
+	}
+	if s.moving {
+		s.moveBoundaries(ctx.Time, ctx.Dt, false)
+		if err := s.boundGrid.Build(s.Bound.X, h, s.pool); err != nil {
+			return fmt.Errorf("moving boundary: %w", err)
 		}
 	}
 	s.sinceSort = (s.sinceSort + 1) % s.Settings.SortEvery
@@ -135,6 +144,9 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	s := in.S
 	f := &s.Fluid
 	physics.Integrate(f, ctx.Dt, s.pool)
+	if s.moving {
+		s.moveBoundaries(ctx.Time, ctx.Dt, true)
+	}
 	lo, hi := s.DomainMin, s.DomainMax
 	bad, out := -1, 0
 	for k := range f.X {
@@ -190,6 +202,7 @@ func (s *Sim) removeOutside(t float64) {
 		keep = append(keep, int32(k))
 	}
 	order := append([]int32(nil), keep...)
+	oldN := f.Len()
 	s.perm.Apply(f.Fields(), order)
 	for _, fd := range f.Fields() {
 		if fd.Scalar != nil {
@@ -203,4 +216,5 @@ func (s *Sim) removeOutside(t float64) {
 		s.owner[k], s.origin[k] = s.owner[i], s.origin[i]
 	}
 	s.owner, s.origin = s.owner[:n], s.origin[:n]
+	s.remapGoo(order, oldN)
 }

@@ -101,13 +101,14 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 func (s *Sim) Bodies() []BodyView {
 	out := make([]BodyView, len(s.bodies))
 	for i, b := range s.bodies {
-		out[i] = BodyView{Body: b.body, Material: b.mat, Particles: b.p}
+		out[i] = BodyView{Entity: b.entity, Body: b.body, Material: b.mat, Particles: b.p}
 	}
 	return out
 }
 
 // BodyView gives read access to one body's components.
 type BodyView struct {
+	Entity    ecs.Entity
 	Body      *components.Body
 	Material  *components.Material
 	Particles *components.Particles
