@@ -116,6 +116,16 @@ func FieldByName(name string) (Field, bool) {
 	return Field{}, false
 }
 
+// ColorModes lists the colourings in the order CycleColor visits them: "phase", then the
+// registered fields.
+func ColorModes() []string {
+	out := []string{"phase"}
+	for _, f := range fields {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
 func init() {
 	for _, f := range []Field{
 		{Name: "speed", Unit: "m/s", Eval: func(p *components.Particles, _ *components.Material, dst []float32) bool {

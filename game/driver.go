@@ -146,22 +146,42 @@ func (d *Driver) Alpha() float64 {
 	return min(d.acc/d.h, 1)
 }
 
-// Interpolate writes the drawn positions, Lerp(previous, current, Alpha()), into dst (3 floats
-// per particle, len(Current().X)). A body whose particle count changed in the last step
-// (particles left the domain and were removed) is drawn at its current state.
-func (d *Driver) Interpolate(dst []float32) {
+// Interpolate writes the drawn positions, Lerp(previous, current, Alpha()), into dst: particle
+// i's x, y, z at dst[stride·i], dst[stride·i+1], dst[stride·i+2] (stride 3: packed; a larger
+// stride writes straight into an interleaved vertex buffer, leaving the other attributes
+// alone). dst holds at least stride·(particles−1)+3 floats. A body whose particle count changed
+// in the last step (particles left the domain and were removed) is drawn at its current state,
+// and so are the bodies after it, whose offsets moved. It allocates nothing.
+func (d *Driver) Interpolate(dst []float32, stride int) {
 	t := float32(d.Alpha())
+	s := 1 - t
 	cur, prev := &d.curr, &d.prev
 	off := 0
 	for b, n := range cur.Counts {
 		if b >= len(prev.Counts) || prev.Counts[b] != n {
 			// From this body on the two states' layouts differ: draw the current state.
-			copy(dst[3*off:], cur.X[3*off:])
+			copyStrided(dst, cur.X, off, stride)
 			return
 		}
-		lo, hi := 3*off, 3*(off+n)
-		Lerp(dst[lo:hi], prev.X[lo:hi], cur.X[lo:hi], t)
+		if stride == 3 {
+			Lerp(dst[3*off:3*(off+n)], prev.X[3*off:3*(off+n)], cur.X[3*off:3*(off+n)], t)
+		} else {
+			a, c := prev.X[3*off:3*(off+n)], cur.X[3*off:3*(off+n)]
+			o := dst[stride*off:]
+			for i, j := 0, 0; i+2 < len(a); i, j = i+3, j+stride {
+				o[j] = float32(s*a[i]) + float32(t*c[i])
+				o[j+1] = float32(s*a[i+1]) + float32(t*c[i+1])
+				o[j+2] = float32(s*a[i+2]) + float32(t*c[i+2])
+			}
+		}
 		off += n
+	}
+}
+
+// copyStrided copies the packed positions x from particle off on into dst at the given stride.
+func copyStrided(dst, x []float32, off, stride int) {
+	for i, j := 3*off, stride*off; i+2 < len(x); i, j = i+3, j+stride {
+		dst[j], dst[j+1], dst[j+2] = x[i], x[i+1], x[i+2]
 	}
 }
 

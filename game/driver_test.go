@@ -172,7 +172,7 @@ func TestDriverInterpolatesBetweenTheLastTwoStates(t *testing.T) {
 	dst := make([]float32, 9)
 	check := func(label string, want func(i int) float32) {
 		t.Helper()
-		d.Interpolate(dst)
+		d.Interpolate(dst, 3)
 		for i := range dst {
 			if dst[i] != want(i) {
 				t.Fatalf("%s: element %d is %g, want %g", label, i, dst[i], want(i))
@@ -204,7 +204,7 @@ func TestInterpolationSnapsBodiesWhoseCountChanged(t *testing.T) {
 	fs.counts = []int{1, 3}
 	d.Advance(0.015) // alpha ½
 	dst := make([]float32, 12)
-	d.Interpolate(dst)
+	d.Interpolate(dst, 3)
 	for i := range dst {
 		if dst[i] != d.Current().X[i] {
 			t.Fatalf("element %d is %g, want the current %g", i, dst[i], d.Current().X[i])
@@ -347,5 +347,36 @@ func TestDriverWithARealWorld(t *testing.T) {
 	}
 	if d.LastStats().Particles != p.Len() || d.LastStats().Substeps < 1 {
 		t.Fatalf("last stats: %d particles, %d substeps", d.LastStats().Particles, d.LastStats().Substeps)
+	}
+}
+
+func TestInterpolateStridedMatchesPacked(t *testing.T) {
+	// Writing into an interleaved buffer (8 floats per particle) gives the packed result at
+	// each particle's first three floats and leaves the other five untouched, at alpha ½ and
+	// after a body's count changed.
+	fs := &fakeStepper{n: 5, counts: []int{2, 3}}
+	d, _ := NewDriver(fs, 100, 10)
+	d.Advance(0.015)
+	for round := 0; round < 2; round++ {
+		packed := make([]float32, 15)
+		d.Interpolate(packed, 3)
+		inter := make([]float32, 8*5)
+		for i := range inter {
+			inter[i] = -7
+		}
+		d.Interpolate(inter, 8)
+		for i := 0; i < 5; i++ {
+			for k := 0; k < 8; k++ {
+				want := float32(-7)
+				if k < 3 {
+					want = packed[3*i+k]
+				}
+				if inter[8*i+k] != want {
+					t.Fatalf("round %d particle %d float %d = %g, want %g", round, i, k, inter[8*i+k], want)
+				}
+			}
+		}
+		fs.counts = []int{1, 4}
+		d.Advance(0.01)
 	}
 }
