@@ -56,7 +56,12 @@ type View struct {
 	lo, hi  float64   // colour-map range of the last field sync
 	colored bool      // the colours in buf match mode and layout
 	cmap    *ColorMap
+	lut     [lutSize]Color // cmap sampled at lutSize points, for the per-particle mapping
 }
+
+// lutSize is the number of colour-map samples a field is mapped through: finer than 8-bit
+// colour channels can show between the map's stops.
+const lutSize = 1024
 
 // slot is one body's range of vertices.
 type slot struct {
@@ -122,6 +127,7 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.translucent.SetDepthMask(false)
 	v.translucent.SetBlending(material.BlendNormal)
 
+	v.SetColorMap(&Heat)
 	v.gr = &particleGraphic{}
 	v.gr.Graphic.Init(v.gr, v.geom, gls.POINTS)
 	v.gr.uMV.Init("MV")
@@ -266,7 +272,8 @@ func (v *View) colorByField(f Field) {
 		}
 	}
 	v.lo, v.hi = lo, hi
-	scale := float32(1 / (hi - lo))
+	scale := float32((lutSize - 1) / (hi - lo))
+	flo := float32(lo)
 	for i := range v.moving {
 		s := &v.moving[i]
 		st := StyleOf(s.phase)
@@ -277,8 +284,14 @@ func (v *View) colorByField(f Field) {
 			continue
 		}
 		for k, x := range v.values[s.offset : s.offset+s.count] {
-			c := v.cmap.At((x - float32(lo)) * scale)
-			v.writeStyle(stride*(s.offset+k), c, st.RadiusScale)
+			// Round to the nearest entry; clamp (a fixed range may not cover every value; NaN
+			// converts to an undefined int, so it is clamped too).
+			f := (x-flo)*scale + 0.5
+			i := 0
+			if f > 0 {
+				i = min(int(f), lutSize-1)
+			}
+			v.writeStyle(stride*(s.offset+k), v.lut[i], st.RadiusScale)
 		}
 	}
 	v.colored = false
@@ -315,6 +328,15 @@ func (v *View) ColorMode() (name, unit string, lo, hi float64, field bool) {
 
 // ColorMap is the map fields are drawn with.
 func (v *View) ColorMap() *ColorMap { return v.cmap }
+
+// SetColorMap changes the map fields are drawn with.
+func (v *View) SetColorMap(m *ColorMap) {
+	v.cmap = m
+	for i := range v.lut {
+		v.lut[i] = m.At(float32(i) / (lutSize - 1))
+	}
+	v.colored = false
+}
 
 // Particles is the number of vertices drawn: moving and static.
 func (v *View) Particles() (moving, static int) { return v.nMoving, v.nStatic }
