@@ -178,6 +178,18 @@ func (d *Driver) Interpolate(dst []float32, stride int) {
 	}
 }
 
+// Drawn returns the interpolated positions packed (3 floats per particle) in dst's storage,
+// allocating only when dst is too small.
+func (d *Driver) Drawn(dst []float32) []float32 {
+	n := len(d.curr.X)
+	if cap(dst) < n {
+		dst = make([]float32, n)
+	}
+	dst = dst[:n]
+	d.Interpolate(dst, 3)
+	return dst
+}
+
 // copyStrided copies the packed positions x from particle off on into dst at the given stride.
 func copyStrided(dst, x []float32, off, stride int) {
 	for i, j := 3*off, stride*off; i+2 < len(x); i, j = i+3, j+stride {

@@ -193,6 +193,12 @@ func TestDriverInterpolatesBetweenTheLastTwoStates(t *testing.T) {
 	}
 	d.SetPaused(true)
 	check("paused", func(i int) float32 { return d.Current().X[i] })
+	got := d.Drawn(nil)
+	for i := range got {
+		if len(got) != len(d.Current().X) || got[i] != d.Current().X[i] {
+			t.Fatalf("Drawn while paused: element %d is %g of %d, want %g of %d", i, got[i], len(got), d.Current().X[i], len(d.Current().X))
+		}
+	}
 }
 
 func TestInterpolationSnapsBodiesWhoseCountChanged(t *testing.T) {

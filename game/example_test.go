@@ -30,8 +30,7 @@ func ExampleDriver() {
 		if _, err := d.Advance(1.0 / 144); err != nil { // frame time from your loop's clock
 			panic(err)
 		}
-		drawn = append(drawn[:0], d.Current().X...) // sized like the state (no allocation after the first frame)
-		d.Interpolate(drawn, 3)                     // x, y, z per particle, blended by d.Alpha()
+		drawn = d.Drawn(drawn) // x, y, z per particle, blended by d.Alpha(); reuses drawn
 		// … upload drawn to the GPU and render …
 	}
 	st := d.LastStats()
