@@ -191,11 +191,10 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 
 	resize := func() {
 		fbw, fbh := gw.GetFramebufferSize()
-		ww, wh := gw.GetSize()
+		_, wh := gw.GetSize()
 		gs.Viewport(0, 0, int32(fbw), int32(fbh))
 		cam.SetAspect(float32(fbw) / float32(max(fbh, 1)))
 		hud.Resize(wh)
-		_ = ww
 	}
 	resize()
 	onSize := func(string, interface{}) { resize() }
@@ -277,6 +276,12 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		if n > 0 {
 			stepMs = float64(time.Since(t0).Microseconds()) / 1e3 / float64(n)
 		}
+		final := o.Frames > 0 && frame == o.Frames
+		if final {
+			// Draw the last frame at the world's state itself (alpha 1), so a screenshot after N
+			// frames shows t = N·FrameDt exactly rather than the interpolation's lag behind it.
+			driver.SetPaused(true)
+		}
 		view.Sync()
 
 		if watch != nil && now.Sub(lastWatch) > 500*time.Millisecond {
@@ -285,10 +290,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 				reload()
 			}
 		}
-		final := o.Frames > 0 && frame == o.Frames
 		if final || now.Sub(lastHUD) > 250*time.Millisecond {
 			lastHUD = now
-			hud.SetStats(hudLines(driver, view, fpsAvg, stepMs, message))
+			hud.SetStats(hudLines(driver, view, fpsAvg, stepMs, message, !final))
 			hud.SetLegend(view)
 		}
 
@@ -316,15 +320,18 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 }
 
 // hudLines is the HUD's statistics text.
-func hudLines(d *Driver, v *View, fps, stepMs float64, message string) []string {
+// The time shown is the drawn (interpolated) one. showPause is false for a screenshot's last
+// frame, which pauses only to draw the world's exact state.
+func hudLines(d *Driver, v *View, fps, stepMs float64, message string, showPause bool) []string {
 	st := d.LastStats()
 	moving, static := v.Particles()
 	state := fmt.Sprintf("speed ×%g", d.Speed())
-	if d.Paused() {
+	if d.Paused() && showPause {
 		state += "  PAUSED"
 	}
+	a, prev, cur := d.Alpha(), d.Previous().T, d.Current().T
 	lines := []string{
-		fmt.Sprintf("t = %.3f s   %.0f fps   %s   physics %.1f ms/step (%g Hz)", d.Current().T, fps, state, stepMs, 1/d.Step()),
+		fmt.Sprintf("t = %.3f s   %.0f fps   %s   physics %.1f ms/step (%g Hz)", (1-a)*prev+a*cur, fps, state, stepMs, 1/d.Step()),
 		fmt.Sprintf("particles %d moving, %d wall", moving, static),
 		fmt.Sprintf("last step: %d substeps, %.1f pressure iterations, density error %.3f %%", st.Substeps, st.PressureIterations, 100*st.DensityErrorAvg),
 		hudKeys,

@@ -162,8 +162,8 @@ func TestSyncAllocatesNothing(t *testing.T) {
 // Pixel classes of the dam-break screenshot, on 0–1 channels.
 const (
 	bgTol          = 3.0 / 255 // a background pixel is within this of Background in every channel
-	fluidMinBlue   = 0.25      // fluid: blue at least this…
-	fluidBlueOverR = 0.15      // …and this much above red (the water colour shaded 30–100 %)
+	fluidMinBlue   = 0.20      // fluid: blue at least this…
+	fluidBlueOverR = 0.10      // …and this much above red (the water colour shaded 30–100 %, also under a wall dot)
 	wallOverBg     = 0.05      // wall dots: red this much above the background's…
 	wallRedVsBlue  = 0.03      // …and red ≥ blue − this (the sand colour blended over the background)
 )
@@ -217,7 +217,7 @@ func inAny(p image.Point, rs []image.Rectangle) bool {
 const (
 	minFluidShare     = 0.03 // fluid pixels: at least this share of the image
 	fluidInsideBox    = 0.97 // share of fluid pixels inside the fluid's projected box
-	fluidAtParticles  = 0.90 // share of particle centres whose pixel is fluid-coloured
+	fluidAtParticles  = 0.97 // share of particle centres whose pixel is fluid-coloured
 	bgOutsideTank     = 0.99 // share of background pixels outside the tank's projected box
 	minWallPixels     = 500  // wall-dot pixels between the fluid and the tank's outline
 	minHUDTextPixels  = 200  // near-white text pixels in the HUD panel
