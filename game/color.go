@@ -137,7 +137,7 @@ func init() {
 			}
 			return true
 		}},
-		{Name: "density error", Unit: "%", Eval: func(p *components.Particles, m *components.Material, dst []float32) bool {
+		{Name: "density-error", Unit: "%", Eval: func(p *components.Particles, m *components.Material, dst []float32) bool {
 			if len(p.Density) != len(p.X) {
 				return false
 			}

@@ -57,7 +57,7 @@ func TestBuiltinFields(t *testing.T) {
 		Pressure: []float64{250, 0},
 	}
 	mat := components.DefaultMaterial() // ρ0 = 1000
-	want := map[string][]float32{"speed": {5, 2}, "density error": {1, -1}, "pressure": {250, 0}}
+	want := map[string][]float32{"speed": {5, 2}, "density-error": {1, -1}, "pressure": {250, 0}}
 	for name, w := range want {
 		f, ok := FieldByName(name)
 		if !ok {
