@@ -1,10 +1,12 @@
-// Command sluice runs sluice scenes headless.
+// Command sluice runs sluice scenes headless and, in the g3n build (-tags g3n, cgo), shows
+// them in a window.
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
 //	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
+//	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
 //	sluice params
 //	sluice schema > sluice.schema.json
 //
@@ -36,6 +38,8 @@ const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N] [--fps F] [--save SNAP]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
+  sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
+                         (opens a window; needs the g3n build: CGO_ENABLED=1 go build -tags g3n)
   sluice params          (prints the parameter reference as Markdown, from the declarations)
   sluice schema          (prints the JSON Schema of native scene files)
 `
@@ -59,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdRun(args[1:], stdout, stderr, true)
 	case "validate":
 		return cmdValidate(args[1:], stdout)
+	case "view":
+		return cmdView(args[1:], stdout, stderr)
 	case "params":
 		return cmdParams(stdout)
 	case "schema":

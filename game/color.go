@@ -1,0 +1,163 @@
+package game
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sluicephysics/sluice/components"
+)
+
+// Color is a linear RGBA colour with components in [0, 1].
+type Color struct{ R, G, B, A float32 }
+
+// PhaseStyle is how the particles of one phase are drawn.
+type PhaseStyle struct {
+	Color       Color   // A < 1 draws the phase translucent, after the opaque ones
+	RadiusScale float32 // drawn sphere radius as a fraction of the particle radius
+}
+
+// PhaseStyles is the drawing style of each phase. Phases added to components (elastic, goo,
+// rigid) get an entry here; a phase without one is drawn in Unstyled so it is visible.
+var PhaseStyles = map[components.Phase]PhaseStyle{
+	// Water blue, full-size spheres.
+	components.Fluid: {Color: Color{0.16, 0.45, 0.92, 1}, RadiusScale: 1},
+	// Walls: small translucent sand-grey dots that show the geometry without hiding the fluid.
+	components.Boundary: {Color: Color{0.80, 0.76, 0.66, 0.35}, RadiusScale: 0.45},
+}
+
+// Unstyled is the style of a phase missing from PhaseStyles: loud magenta.
+var Unstyled = PhaseStyle{Color: Color{1, 0, 1, 1}, RadiusScale: 1}
+
+// StyleOf returns the phase's style.
+func StyleOf(p components.Phase) PhaseStyle {
+	if s, ok := PhaseStyles[p]; ok {
+		return s
+	}
+	return Unstyled
+}
+
+// ColorMap maps [0, 1] to colours by linear interpolation between equally spaced stops.
+type ColorMap struct {
+	Name  string
+	Stops []Color
+}
+
+// Heat is the default field colour map: dark blue (low) through blue, cyan and yellow to red
+// (high); its lightness rises through the first three quarters so low and high stay apart in
+// grey too.
+var Heat = ColorMap{Name: "heat", Stops: []Color{
+	{0.05, 0.05, 0.30, 1},
+	{0.10, 0.35, 0.90, 1},
+	{0.10, 0.80, 0.80, 1},
+	{0.95, 0.90, 0.20, 1},
+	{0.85, 0.15, 0.10, 1},
+}}
+
+// At returns the colour at t (clamped to [0, 1]; NaN maps to 0).
+func (m *ColorMap) At(t float32) Color {
+	n := len(m.Stops)
+	if !(t > 0) {
+		return m.Stops[0]
+	}
+	if t >= 1 {
+		return m.Stops[n-1]
+	}
+	x := t * float32(n-1)
+	i := int(x)
+	f := x - float32(i)
+	a, b := m.Stops[i], m.Stops[i+1]
+	return Color{a.R + f*(b.R-a.R), a.G + f*(b.G-a.G), a.B + f*(b.B-a.B), a.A + f*(b.A-a.A)}
+}
+
+// Field is a per-particle scalar the view can colour moving bodies by, through a ColorMap
+// with a legend.
+type Field struct {
+	Name string // shown in the legend and selected by name, e.g. "speed"
+	Unit string // shown in the legend, e.g. "m/s"
+	// Eval writes the value of each particle of a body into dst (len(dst) == p.Len()) and
+	// reports false when the body has no such values (e.g. a phase without pressure).
+	Eval func(p *components.Particles, m *components.Material, dst []float32) bool
+	// Min and Max fix the colour-map range; with Min ≥ Max the range follows the values of
+	// each frame.
+	Min, Max float64
+}
+
+var fields []Field
+
+// RegisterField adds a field to the ones the view can colour by (the C key cycles through
+// them in registration order, after colouring by phase).
+func RegisterField(f Field) error {
+	if f.Name == "" {
+		return fmt.Errorf("field: name must not be empty")
+	}
+	if f.Eval == nil {
+		return fmt.Errorf("field %q: Eval must not be nil", f.Name)
+	}
+	if math.IsNaN(f.Min) || math.IsNaN(f.Max) {
+		return fmt.Errorf("field %q: range [%g, %g] is not a number", f.Name, f.Min, f.Max)
+	}
+	if _, ok := FieldByName(f.Name); ok {
+		return fmt.Errorf("field %q: a field of that name is registered already", f.Name)
+	}
+	fields = append(fields, f)
+	return nil
+}
+
+// Fields returns the registered fields in registration order.
+func Fields() []Field { return fields }
+
+// FieldByName finds a registered field.
+func FieldByName(name string) (Field, bool) {
+	for _, f := range fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// ColorModes lists the colourings in the order CycleColor visits them: "phase", then the
+// registered fields.
+func ColorModes() []string {
+	out := []string{"phase"}
+	for _, f := range fields {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func init() {
+	for _, f := range []Field{
+		{Name: "speed", Unit: "m/s", Eval: func(p *components.Particles, _ *components.Material, dst []float32) bool {
+			if len(p.V) != len(p.X) {
+				return false
+			}
+			for i, v := range p.V {
+				dst[i] = float32(math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2]))
+			}
+			return true
+		}},
+		{Name: "density-error", Unit: "%", Eval: func(p *components.Particles, m *components.Material, dst []float32) bool {
+			if len(p.Density) != len(p.X) {
+				return false
+			}
+			for i, rho := range p.Density {
+				dst[i] = float32(100 * (rho - m.RestDensity) / m.RestDensity)
+			}
+			return true
+		}},
+		{Name: "pressure", Unit: "Pa", Eval: func(p *components.Particles, _ *components.Material, dst []float32) bool {
+			if len(p.Pressure) != len(p.X) {
+				return false
+			}
+			for i, v := range p.Pressure {
+				dst[i] = float32(v)
+			}
+			return true
+		}},
+	} {
+		if err := RegisterField(f); err != nil {
+			panic(err)
+		}
+	}
+}

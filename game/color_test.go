@@ -1,0 +1,97 @@
+package game
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// colorTol is the float32 rounding allowed in an interpolated colour channel.
+const colorTol = 1e-6
+
+func TestColorMapEndsAndStops(t *testing.T) {
+	m := Heat
+	n := len(m.Stops)
+	for _, c := range []struct {
+		t    float32
+		want Color
+	}{
+		{0, m.Stops[0]}, {-3, m.Stops[0]}, {float32(math.NaN()), m.Stops[0]},
+		{1, m.Stops[n-1]}, {7, m.Stops[n-1]},
+		{0.25, m.Stops[1]}, {0.5, m.Stops[2]},
+	} {
+		got := m.At(c.t)
+		if math.Abs(float64(got.R-c.want.R)) > colorTol || math.Abs(float64(got.G-c.want.G)) > colorTol || math.Abs(float64(got.B-c.want.B)) > colorTol {
+			t.Errorf("At(%g) = %v, want %v", c.t, got, c.want)
+		}
+	}
+	// Halfway between the first two stops is their average.
+	got, a, b := m.At(0.125), m.Stops[0], m.Stops[1]
+	if math.Abs(float64(got.B-(a.B+b.B)/2)) > colorTol {
+		t.Errorf("At(0.125).B = %g, want %g", got.B, (a.B+b.B)/2)
+	}
+}
+
+func TestPhaseStylesCoverThePhasesAndFlagUnknownOnes(t *testing.T) {
+	for _, p := range []components.Phase{components.Fluid, components.Boundary} {
+		if _, ok := PhaseStyles[p]; !ok {
+			t.Errorf("phase %v has no style", p)
+		}
+	}
+	if s := StyleOf(components.Phase(200)); s != Unstyled {
+		t.Errorf("unknown phase drawn as %v, want the Unstyled %v", s, Unstyled)
+	}
+	if f, b := StyleOf(components.Fluid).Color, StyleOf(components.Boundary).Color; f == b {
+		t.Errorf("fluid and boundary share the colour %v", f)
+	}
+}
+
+func TestBuiltinFields(t *testing.T) {
+	p := components.Particles{
+		X:        []mgl64.Vec3{{}, {}},
+		V:        []mgl64.Vec3{{3, 4, 0}, {0, 0, -2}},
+		Density:  []float64{1010, 990},
+		Pressure: []float64{250, 0},
+	}
+	mat := components.DefaultMaterial() // ρ0 = 1000
+	want := map[string][]float32{"speed": {5, 2}, "density-error": {1, -1}, "pressure": {250, 0}}
+	for name, w := range want {
+		f, ok := FieldByName(name)
+		if !ok {
+			t.Fatalf("field %q not registered", name)
+		}
+		dst := make([]float32, 2)
+		if !f.Eval(&p, &mat, dst) {
+			t.Fatalf("field %q: no values for a fluid body", name)
+		}
+		for i := range w {
+			if math.Abs(float64(dst[i]-w[i])) > colorTol*100 {
+				t.Errorf("field %q particle %d = %g, want %g", name, i, dst[i], w[i])
+			}
+		}
+	}
+	wall := components.Particles{X: []mgl64.Vec3{{}}}
+	if f, _ := FieldByName("pressure"); f.Eval(&wall, &mat, make([]float32, 1)) {
+		t.Error("pressure of a boundary body (positions only) reported values")
+	}
+}
+
+func TestRegisterFieldRejectsBadFields(t *testing.T) {
+	eval := func(*components.Particles, *components.Material, []float32) bool { return true }
+	for _, c := range []struct {
+		f    Field
+		want string
+	}{
+		{Field{Name: "", Eval: eval}, "name must not be empty"},
+		{Field{Name: "vorticity"}, `field "vorticity": Eval must not be nil`},
+		{Field{Name: "speed", Eval: eval}, `field "speed": a field of that name is registered already`},
+		{Field{Name: "x", Eval: eval, Min: math.NaN()}, `field "x": range`},
+	} {
+		if err := RegisterField(c.f); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("RegisterField(%q): error %v, want %q", c.f.Name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+//go:build g3n && cgo
+
+package game
+
+import (
+	"fmt"
+	"image"
+	"sort"
+	"strings"
+
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/math32"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// hudKeys is the key help line of the HUD.
+const hudKeys = "space pause · N step · +/− speed · 0 real time · C colour · R reload · mouse/arrows orbit · Esc quit"
+
+// legendSwatches is the number of colour samples in the field legend's bar.
+const legendSwatches = 48
+
+// HUD draws the statistics panel (top left) and the colour legend (bottom left) with g3n's gui
+// labels. Labels re-render their text into a texture, so Update is throttled by the caller.
+type HUD struct {
+	Node   *core.Node
+	stats  *gui.Label
+	legend *gui.Panel
+	title  *gui.Label
+	lo, hi *gui.Label
+	bar    []*gui.Panel
+	keys   []*gui.Panel // phase swatches
+	names  []*gui.Label
+	height float32 // window height the legend is placed for
+}
+
+// Legend layout (pixels).
+const (
+	legendX, legendW, legendH = 8, 4 * legendSwatches, 64
+	swatchW, barH             = 4, 14
+)
+
+// NewHUD builds the panels; phases are the phases present in the world (for the phase key).
+func NewHUD(phases []components.Phase) *HUD {
+	h := &HUD{Node: core.NewNode()}
+	h.stats = gui.NewLabel("sluice")
+	h.stats.SetFontSize(14)
+	h.stats.SetColor(&math32.Color{R: 0.95, G: 0.95, B: 0.95})
+	h.stats.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.55})
+	h.stats.SetPaddings(4, 6, 4, 6)
+	h.stats.SetPosition(8, 8)
+	h.Node.Add(h.stats)
+
+	h.legend = gui.NewPanel(legendW+12, legendH)
+	h.legend.SetColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.55})
+	h.Node.Add(h.legend)
+	h.title = gui.NewLabel("")
+	h.title.SetFontSize(13)
+	h.title.SetColor(&math32.Color{R: 0.95, G: 0.95, B: 0.95})
+	h.title.SetPosition(6, 4)
+	h.legend.Add(h.title)
+	for i := 0; i < legendSwatches; i++ {
+		p := gui.NewPanel(swatchW, barH)
+		p.SetPosition(6+float32(i*swatchW), 24)
+		h.legend.Add(p)
+		h.bar = append(h.bar, p)
+	}
+	h.lo, h.hi = gui.NewLabel(""), gui.NewLabel("")
+	for _, l := range []*gui.Label{h.lo, h.hi} {
+		l.SetFontSize(12)
+		l.SetColor(&math32.Color{R: 0.9, G: 0.9, B: 0.9})
+		h.legend.Add(l)
+	}
+	sort.Slice(phases, func(i, j int) bool { return phases[i] < phases[j] })
+	for i, ph := range phases {
+		c := StyleOf(ph).Color
+		sw := gui.NewPanel(12, 12)
+		sw.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: 1})
+		sw.SetPosition(6+float32(i*96), 26)
+		name := gui.NewLabel(ph.String())
+		name.SetFontSize(12)
+		name.SetColor(&math32.Color{R: 0.9, G: 0.9, B: 0.9})
+		name.SetPosition(22+float32(i*96), 24)
+		h.legend.Add(sw)
+		h.legend.Add(name)
+		h.keys = append(h.keys, sw)
+		h.names = append(h.names, name)
+	}
+	return h
+}
+
+// Resize places the legend at the bottom of a window of the given height.
+func (h *HUD) Resize(height int) {
+	h.height = float32(height)
+	h.legend.SetPosition(legendX, h.height-legendH-8)
+}
+
+// SetStats replaces the statistics text.
+func (h *HUD) SetStats(lines []string) { h.stats.SetText(strings.Join(lines, "\n")) }
+
+// SetLegend shows the phase key, or for a field its name, unit, colour bar and range.
+func (h *HUD) SetLegend(v *View) {
+	name, unit, lo, hi, field := v.ColorMode()
+	if field {
+		h.title.SetText(fmt.Sprintf("%s (%s)", name, unit))
+		cm := v.ColorMap()
+		for i, p := range h.bar {
+			c := cm.At((float32(i) + 0.5) / legendSwatches)
+			p.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: 1})
+		}
+		h.lo.SetText(fmt.Sprintf("%.4g", lo))
+		h.hi.SetText(fmt.Sprintf("%.4g", hi))
+		h.lo.SetPosition(6, 42)
+		h.hi.SetPosition(6+legendW-h.hi.Width(), 42)
+	} else {
+		h.title.SetText("colour: phase")
+	}
+	for _, p := range h.bar {
+		p.SetVisible(field)
+	}
+	h.lo.SetVisible(field)
+	h.hi.SetVisible(field)
+	for i := range h.keys {
+		h.keys[i].SetVisible(!field)
+		h.names[i].SetVisible(!field)
+	}
+}
+
+// Rects returns the HUD's rectangles in window pixels (for excluding them from image checks).
+func (h *HUD) Rects() []image.Rectangle {
+	r := func(p *gui.Panel) image.Rectangle {
+		pos := p.Position()
+		return image.Rect(int(pos.X), int(pos.Y), int(pos.X+p.Width())+1, int(pos.Y+p.Height())+1)
+	}
+	return []image.Rectangle{r(&h.stats.Panel), r(h.legend)}
+}

@@ -1,0 +1,355 @@
+//go:build g3n && cgo
+
+package game
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/renderer"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// stride is the floats per particle in the vertex buffer: position (3), RGBA colour (4) and
+// drawn radius (1).
+const stride = 8
+
+// View mirrors a sluice World into a g3n scene. Every particle of every body is one vertex of a
+// single interleaved vertex buffer drawn as GL points by the impostor shader (shaders.go): the
+// moving bodies first, in ID order (the layout of the Driver's states, so a frame's sync is one
+// strided blend of the last two physics states), then the static walls. Two draw ranges of the
+// one buffer use two materials: the moving bodies opaque, the walls translucent and drawn after
+// them without writing depth.
+//
+// Rigid bodies, when the engine has them, are drawn as meshes following their poses rather than
+// as particles: their phase goes in PhaseStyles with a mesh, layout skips their particles, and
+// Sync sets each mesh node's position and rotation from the body's interpolated pose (the
+// Driver's State would carry one pose per rigid body next to the particle positions).
+type View struct {
+	// Node holds the view's objects; add it to the scene.
+	Node *core.Node
+
+	world  *sluice.World
+	driver *Driver
+	radius float32 // particle radius r (m)
+
+	gr          *particleGraphic
+	geom        *geometry.Geometry
+	vbo         *gls.VBO
+	buf         []float32 // stride floats per particle
+	moving      []slot    // bodies whose particles move, in ID order
+	static      []slot    // boundary bodies
+	nMoving     int
+	nStatic     int
+	opaque      *material.Material
+	translucent *material.Material
+
+	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
+	values  []float32 // field values of the moving particles (scratch, kept)
+	lo, hi  float64   // colour-map range of the last field sync
+	colored bool      // the colours in buf match mode and layout
+	cmap    *ColorMap
+	lut     [lutSize]Color // cmap sampled at lutSize points, for the per-particle mapping
+}
+
+// lutSize is the number of colour-map samples a field is mapped through: finer than 8-bit
+// colour channels can show between the map's stops.
+const lutSize = 1024
+
+// slot is one body's range of vertices.
+type slot struct {
+	e      sluice.Entity
+	phase  components.Phase
+	offset int
+	count  int
+	plain  bool // the last field sync found no values for this body: phase colour
+}
+
+// particleGraphic is the g3n graphic of the particle buffer; RenderSetup passes the matrices,
+// the point scale and the light direction to the impostor shader.
+type particleGraphic struct {
+	graphic.Graphic
+	uMV, uMVP, uProj, uScale, uLight gls.Uniform
+}
+
+// RenderSetup is called by the renderer before each draw of the graphic.
+func (g *particleGraphic) RenderSetup(gs *gls.GLS, rinfo *core.RenderInfo) {
+	gs.UniformMatrix4fv(g.uMV.Location(gs), 1, false, &g.ModelViewMatrix()[0])
+	gs.UniformMatrix4fv(g.uMVP.Location(gs), 1, false, &g.ModelViewProjectionMatrix()[0])
+	gs.UniformMatrix4fv(g.uProj.Location(gs), 1, false, &rinfo.ProjMatrix[0])
+	_, _, _, h := gs.GetViewport()
+	// ProjMatrix[5] is 1/tan(fovy/2): a unit at depth 1 spans h·P11/2 pixels.
+	gs.Uniform1f(g.uScale.Location(gs), float32(h)*rinfo.ProjMatrix[5]/2)
+	// Light from the upper left behind the viewer, in eye space.
+	gs.Uniform3f(g.uLight.Location(gs), -0.408, 0.816, 0.408)
+}
+
+// RegisterShaders adds the impostor program to a renderer; call it once per renderer before
+// rendering a View.
+func RegisterShaders(r *renderer.Renderer) {
+	r.AddShader(particleVertName, particleVertex)
+	r.AddShader(particleFragName, particleFragment)
+	r.AddProgram(particleProgram, particleVertName, particleFragName)
+}
+
+// NewView builds the view of w, drawing the moving bodies at d's interpolated states. d must
+// drive w (d's stepper a WorldStepper of w).
+func NewView(w *sluice.World, d *Driver) (*View, error) {
+	if w == nil || d == nil {
+		return nil, fmt.Errorf("view: needs a world and its driver")
+	}
+	v := &View{Node: core.NewNode(), world: w, driver: d, radius: float32(w.Settings().ParticleRadius), cmap: &Heat}
+	v.vbo = gls.NewVBO(nil)
+	v.vbo.AddAttrib(gls.VertexPosition)
+	v.vbo.AddCustomAttrib("ParticleColor", 4)
+	v.vbo.AddCustomAttrib("ParticleRadius", 1)
+	v.vbo.SetUsage(gls.STREAM_DRAW)
+	v.geom = geometry.NewGeometry()
+	v.geom.AddVBO(v.vbo)
+
+	v.opaque = material.NewMaterial()
+	v.opaque.SetShader(particleProgram)
+	v.opaque.SetUseLights(material.UseLightNone)
+	v.opaque.SetSide(material.SideDouble)
+	v.opaque.SetBlending(material.BlendNone)
+	v.translucent = material.NewMaterial()
+	v.translucent.SetShader(particleProgram)
+	v.translucent.SetUseLights(material.UseLightNone)
+	v.translucent.SetSide(material.SideDouble)
+	v.translucent.SetTransparent(true)
+	v.translucent.SetDepthMask(false)
+	v.translucent.SetBlending(material.BlendNormal)
+
+	v.SetColorMap(&Heat)
+	v.gr = &particleGraphic{}
+	v.gr.Graphic.Init(v.gr, v.geom, gls.POINTS)
+	v.gr.uMV.Init("MV")
+	v.gr.uMVP.Init("MVP")
+	v.gr.uProj.Init("Proj")
+	v.gr.uScale.Init("PointScale")
+	v.gr.uLight.Init("LightDir")
+	// The particles move out of any bounding box computed once: never frustum-cull them.
+	v.gr.SetCullable(false)
+	v.Node.Add(v.gr)
+	if err := v.layout(); err != nil {
+		return nil, err
+	}
+	v.Sync()
+	return v, nil
+}
+
+// layout (re)builds the vertex ranges from the world's bodies: at start and when a body's
+// particle count changed. It reuses the buffer when it is large enough.
+func (v *View) layout() error {
+	v.moving, v.static = v.moving[:0], v.static[:0]
+	v.nMoving, v.nStatic = 0, 0
+	for _, b := range v.world.Bodies() {
+		s := slot{e: v.entity(b.Body.Name), phase: b.Body.Phase, count: b.Particles.Len()}
+		if Moves(b.Body.Phase) {
+			s.offset = v.nMoving
+			v.nMoving += s.count
+			v.moving = append(v.moving, s)
+		} else {
+			v.nStatic += s.count
+			v.static = append(v.static, s)
+		}
+	}
+	cur := v.driver.Current()
+	if len(cur.Counts) != len(v.moving) {
+		return fmt.Errorf("view: the driver draws %d moving bodies, the world has %d (is the driver stepping this world?)", len(cur.Counts), len(v.moving))
+	}
+	for i := range v.moving {
+		if cur.Counts[i] != v.moving[i].count {
+			return fmt.Errorf("view: moving body %d has %d particles in the driver's state, %d in the world", i, cur.Counts[i], v.moving[i].count)
+		}
+	}
+	n := v.nMoving + v.nStatic
+	if cap(v.buf) < stride*n {
+		v.buf = make([]float32, stride*n)
+	}
+	v.buf = v.buf[:stride*n]
+	off := v.nMoving
+	for i := range v.static {
+		v.static[i].offset = off
+		off += v.static[i].count
+		x := v.world.Particles(v.static[i].e).X
+		st := StyleOf(v.static[i].phase)
+		for k, p := range x {
+			j := stride * (v.static[i].offset + k)
+			v.buf[j], v.buf[j+1], v.buf[j+2] = float32(p[0]), float32(p[1]), float32(p[2])
+			v.writeStyle(j, st.Color, st.RadiusScale)
+		}
+	}
+	v.colored = false
+	v.vbo.SetBuffer(v.buf)
+	v.gr.ClearMaterials()
+	if v.nMoving > 0 {
+		v.gr.AddMaterial(v.gr, v.opaque, 0, v.nMoving)
+	}
+	if v.nStatic > 0 {
+		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving, v.nStatic)
+	}
+	return nil
+}
+
+// entity finds a body by name (layout runs rarely; Bodies() gives views, not entities).
+func (v *View) entity(name string) sluice.Entity {
+	e, _ := v.world.BodyByName(name)
+	return e
+}
+
+// writeStyle sets the colour and drawn radius of the vertex at float index j.
+func (v *View) writeStyle(j int, c Color, scale float32) {
+	v.buf[j+3], v.buf[j+4], v.buf[j+5], v.buf[j+6] = c.R, c.G, c.B, c.A
+	v.buf[j+7] = scale * v.radius
+}
+
+// Sync copies the frame's state into the vertex buffer: the moving particles at the driver's
+// interpolated positions and, when colouring by a field, their colours. Call it once per frame
+// after Driver.Advance. It allocates nothing unless a body's particle count changed.
+func (v *View) Sync() {
+	cur := v.driver.Current()
+	changed := len(cur.Counts) != len(v.moving)
+	for i := 0; !changed && i < len(v.moving); i++ {
+		changed = cur.Counts[i] != v.moving[i].count
+	}
+	if changed {
+		if err := v.layout(); err != nil {
+			// The world and the driver disagree: keep the old picture rather than draw garbage.
+			return
+		}
+	}
+	v.driver.Interpolate(v.buf, stride)
+	if v.mode > 0 {
+		v.colorByField(fields[v.mode-1])
+	} else if !v.colored {
+		for _, s := range v.moving {
+			st := StyleOf(s.phase)
+			for k := 0; k < s.count; k++ {
+				v.writeStyle(stride*(s.offset+k), st.Color, st.RadiusScale)
+			}
+		}
+		v.colored = true
+	}
+	v.vbo.Update()
+}
+
+// colorByField colours the moving particles by a field through the colour map; bodies without
+// the field keep their phase colour.
+func (v *View) colorByField(f Field) {
+	if cap(v.values) < v.nMoving {
+		v.values = make([]float32, v.nMoving)
+	}
+	v.values = v.values[:v.nMoving]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range v.moving {
+		s := &v.moving[i]
+		vals := v.values[s.offset : s.offset+s.count]
+		p := v.world.Particles(s.e)
+		s.plain = p.Len() != s.count || !f.Eval(p, v.world.Material(s.e), vals)
+		if s.plain {
+			continue
+		}
+		for _, x := range vals {
+			lo, hi = min(lo, float64(x)), max(hi, float64(x))
+		}
+	}
+	if f.Min < f.Max {
+		lo, hi = f.Min, f.Max
+	}
+	if !(hi > lo) { // one value, or none: a range around it so the map is defined
+		if math.IsInf(lo, 0) {
+			lo, hi = 0, 1
+		} else {
+			lo, hi = lo-0.5, lo+0.5
+		}
+	}
+	v.lo, v.hi = lo, hi
+	scale := float32((lutSize - 1) / (hi - lo))
+	flo := float32(lo)
+	for i := range v.moving {
+		s := &v.moving[i]
+		st := StyleOf(s.phase)
+		if s.plain {
+			for k := 0; k < s.count; k++ {
+				v.writeStyle(stride*(s.offset+k), st.Color, st.RadiusScale)
+			}
+			continue
+		}
+		for k, x := range v.values[s.offset : s.offset+s.count] {
+			// Round to the nearest entry; clamp (a fixed range may not cover every value; NaN
+			// converts to an undefined int, so it is clamped too).
+			f := (x-flo)*scale + 0.5
+			i := 0
+			if f > 0 {
+				i = min(int(f), lutSize-1)
+			}
+			v.writeStyle(stride*(s.offset+k), v.lut[i], st.RadiusScale)
+		}
+	}
+	v.colored = false
+}
+
+// SetColorMode colours by phase ("phase") or by a registered field's name.
+func (v *View) SetColorMode(name string) error {
+	modes := ColorModes()
+	for i, m := range modes {
+		if m == name {
+			v.mode = i
+			v.colored = false
+			return nil
+		}
+	}
+	return fmt.Errorf("colour mode %q: not one of %q", name, modes)
+}
+
+// CycleColor switches to the next colouring.
+func (v *View) CycleColor() {
+	v.mode = (v.mode + 1) % (len(fields) + 1)
+	v.colored = false
+}
+
+// ColorMode returns the current colouring's name, and for a field its unit and the colour
+// map's range in the last Sync (for the legend).
+func (v *View) ColorMode() (name, unit string, lo, hi float64, field bool) {
+	if v.mode == 0 {
+		return "phase", "", 0, 0, false
+	}
+	f := fields[v.mode-1]
+	return f.Name, f.Unit, v.lo, v.hi, true
+}
+
+// ColorMap is the map fields are drawn with.
+func (v *View) ColorMap() *ColorMap { return v.cmap }
+
+// SetColorMap changes the map fields are drawn with.
+func (v *View) SetColorMap(m *ColorMap) {
+	v.cmap = m
+	for i := range v.lut {
+		v.lut[i] = m.At(float32(i) / (lutSize - 1))
+	}
+	v.colored = false
+}
+
+// Particles is the number of vertices drawn: moving and static.
+func (v *View) Particles() (moving, static int) { return v.nMoving, v.nStatic }
+
+// Bounds returns the box around every particle of the world (for framing the camera).
+func (v *View) Bounds() (lo, hi math32.Vector3) {
+	lo = math32.Vector3{X: math32.Inf(1), Y: math32.Inf(1), Z: math32.Inf(1)}
+	hi = math32.Vector3{X: math32.Inf(-1), Y: math32.Inf(-1), Z: math32.Inf(-1)}
+	n := v.nMoving + v.nStatic
+	for i := 0; i < n; i++ {
+		j := stride * i
+		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
+		hi.X, hi.Y, hi.Z = max(hi.X, v.buf[j]), max(hi.Y, v.buf[j+1]), max(hi.Z, v.buf[j+2])
+	}
+	return lo, hi
+}
