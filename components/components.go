@@ -48,8 +48,14 @@ type Material struct {
 	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,10]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
-	// Adhesion applies to boundary bodies.
-	Adhesion float64 `json:"adhesion" unit:"1" default:"0" range:"[0,1]" doc:"boundary bodies: c_k of goo connections to this wall (Takahashi 2015, Eq. 10; the pair's α, β, γ and w are the goo particle's); 0 = goo does not stick to it"`
+	// Surface applies to boundary bodies.
+	Surface
+}
+
+// Surface is how a wall treats goo; a group embedded wherever walls are declared (materials,
+// scene walls) so its keys are declared once.
+type Surface struct {
+	Adhesion float64 `json:"adhesion" unit:"1" default:"0" range:"[0,1]" doc:"walls: c_k of goo connections to this wall (Takahashi 2015, Eq. 10; the pair's α, β, γ and w are the goo particle's); 0 = goo does not stick to it"`
 }
 
 // Viscoelastic makes a fluid body viscoelastic goo: its particles are joined by pairwise
@@ -61,7 +67,7 @@ type Material struct {
 // same c is stiffer at smaller substeps (the paper's §5).
 type Viscoelastic struct {
 	Enabled bool    `json:"enabled" default:"false" doc:"true: the body is goo (connections and velocity corrections); false: plain fluid, the other keys are ignored"`
-	C       float64 `json:"c" unit:"1" default:"0.001" range:"[0,1]" doc:"velocity correction coefficient c of Eq. 6: the fraction of a connection's stretch D_ij corrected per substep (higher = stiffer; about 0.05 is the stable limit with ~30 connections a particle)"`
+	C       float64 `json:"c" unit:"1" default:"0.001" range:"[0,1]" doc:"velocity correction coefficient c of Eq. 6: the fraction of a connection's stretch D_ij corrected per substep (higher = stiffer; with ~25 connections a particle 0.1 is stable, 0.3 gains energy)"`
 	L       float64 `json:"l" unit:"1" default:"0.0001" range:"[0,1]" doc:"lower limit l of c under plastic weakening (Eq. 7); at most c"`
 	W       float64 `json:"w" unit:"1/s" default:"0.001" range:"[0,1000]" doc:"weakening speed w of Eq. 7: c drops by Δt·w per substep for every connection stretched beyond γ·h (0 = no plasticity)"`
 	Gamma   float64 `json:"gamma" unit:"1" default:"1.01" range:"[0,100]" doc:"yield criterion γ of Eq. 7: a connection weakens c while D_ij/h exceeds γ"`

@@ -20,7 +20,8 @@ type Scene struct {
 	Solver     components.Solver `json:"solver" doc:"solver and time-stepping settings"`
 	Duration   float64           `json:"duration" unit:"s" default:"2" range:"(0,1000000]" doc:"simulated time; sluice run --duration overrides it"`
 	FPS        float64           `json:"fps" unit:"1/s" default:"60" range:"[1,100000]" doc:"frames per simulated second: one World.Step (and one stats line) per frame"`
-	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block or a fluid model)"`
+	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block, sphere or model)"`
+	Spheres    []FluidSphere     `json:"fluidSpheres" doc:"fluid (or goo) balls"`
 	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
 	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
 	Models     []FluidModel      `json:"fluidModels" doc:"fluid bodies read from particle files"`
@@ -97,6 +98,7 @@ type BoundaryMesh struct {
 	File string `json:"file" required:"true" doc:"OBJ file, relative to the scene file"`
 	Placement
 	Tank bool `json:"tank" default:"false" doc:"true: fluid inside (extra layers go along the face normals); false: an obstacle"`
+	components.Surface
 }
 
 // FluidBlock is a box filled with fluid particles at spacing 2r (SPlisHSPlasH's block rule).
@@ -114,6 +116,17 @@ type BoundaryBox struct {
 	Min  mgl64.Vec3 `json:"min" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"lower corner of the box"`
 	Max  mgl64.Vec3 `json:"max" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"upper corner of the box"`
 	Tank bool       `json:"tank" default:"true" doc:"true: fluid inside (a tank, sampled outward); false: an obstacle (sampled inward); the layer count is solver.boundaryLayers"`
+	components.Surface
+	Motion []components.MotionKey `json:"motion" doc:"kinematic path: the box translates with each key's velocity until its time, then rests (empty: static)"`
+}
+
+// FluidSphere is a ball of fluid (or goo) particles on the lattice of spacing 2r.
+type FluidSphere struct {
+	Name     string              `json:"name" required:"true" doc:"unique body name"`
+	Center   mgl64.Vec3          `json:"center" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"centre of the ball"`
+	Radius   float64             `json:"radius" unit:"m" required:"true" range:"(0,1e6]" doc:"radius; lattice points up to radius − r from the centre are filled (at least the spacing 2r)"`
+	Velocity mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity"`
+	Material components.Material `json:"material" doc:"fluid material (goo with material.viscoelastic.enabled)"`
 }
 
 // Default returns a scene holding only the declared defaults.
@@ -166,8 +179,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block or fluid model is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere or fluid model is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -197,8 +210,25 @@ func (s *Scene) Validate() error {
 		}
 		return p.check(path)
 	}
-	for i, f := range s.Fluids {
+	for i := range s.Fluids {
+		f := &s.Fluids[i]
 		if err := box(fmt.Sprintf("fluids[%d]", i), f.Name, f.Min, f.Max); err != nil {
+			return err
+		}
+		if err := f.Material.Validate(fmt.Sprintf("fluids[%d].material", i)); err != nil {
+			return err
+		}
+	}
+	for i := range s.Spheres {
+		f := &s.Spheres[i]
+		path := fmt.Sprintf("fluidSpheres[%d]", i)
+		if err := unique(path, f.Name); err != nil {
+			return err
+		}
+		if sp := s.Solver.Spacing(); f.Radius < sp {
+			return &params.Error{Path: path + ".radius", Msg: fmt.Sprintf("%g m is below the particle spacing 2r = %g m", f.Radius, sp)}
+		}
+		if err := f.Material.Validate(path + ".material"); err != nil {
 			return err
 		}
 	}
@@ -206,9 +236,16 @@ func (s *Scene) Validate() error {
 		if err := box(fmt.Sprintf("boundaries[%d]", i), b.Name, b.Min, b.Max); err != nil {
 			return err
 		}
+		m := components.Motion{Path: b.Motion}
+		if err := m.Validate(fmt.Sprintf("boundaries[%d].motion", i)); err != nil {
+			return err
+		}
 	}
 	for i := range s.Models {
 		if err := placed(fmt.Sprintf("fluidModels[%d]", i), s.Models[i].Name, &s.Models[i].Placement); err != nil {
+			return err
+		}
+		if err := s.Models[i].Material.Validate(fmt.Sprintf("fluidModels[%d].material", i)); err != nil {
 			return err
 		}
 	}
@@ -252,10 +289,15 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		return nil, err
 	}
 	for i, b := range s.Boundaries {
-		if _, err := w.AddBoundaryBox(b.Name, b.Min, b.Max, b.Tank); err != nil {
+		e, err := w.AddBoundaryBox(b.Name, b.Min, b.Max, b.Tank)
+		if err == nil && len(b.Motion) > 0 {
+			err = w.SetMotion(e, components.Motion{Path: b.Motion})
+		}
+		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaries[%d]: %w", i, err)
 		}
+		w.Material(e).Surface = b.Surface
 	}
 	for i, m := range s.Meshes {
 		x, err := m.Sample(s.Dir, s.Solver.Spacing(), s.Solver.BoundaryLayers)
@@ -263,10 +305,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 			w.Close()
 			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
 		}
-		if _, err := w.AddBoundaryParticles(m.Name, x); err != nil {
+		e, err := w.AddBoundaryParticles(m.Name, x)
+		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
 		}
+		w.Material(e).Surface = m.Surface
 	}
 	for i, m := range s.Models {
 		x, v, err := m.Particles(s.Dir)
@@ -282,6 +326,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if _, err := w.AddFluidBlock(f.Name, f.Material, f.Min, f.Max, f.Velocity); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("fluids[%d]: %w", i, err)
+		}
+	}
+	for i, f := range s.Spheres {
+		if _, err := w.AddFluidSphere(f.Name, f.Material, f.Center, f.Radius, f.Velocity); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("fluidSpheres[%d]: %w", i, err)
 		}
 	}
 	return w, nil

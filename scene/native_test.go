@@ -44,7 +44,7 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"Inf", `"duration": 0.1`, `"duration": 1e999`, "duration: expected a number, got 1e999"},
 		{"unknown key", `"duration": 0.1`, `"duration": 0.1, "imteStepSize": 0.1`, "imteStepSize: unknown key"},
 		{"unknown nested key", `"particleRadius": 0.05`, `"particleRadius": 0.05, "timeStep": 1`, "solver.timeStep: unknown key"},
-		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: at least one fluid block or fluid model is required"},
+		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: at least one fluid block, fluid sphere or fluid model is required"},
 		{"missing min", `"min": [0,0,0], "max": [0.5`, `"max": [0.5`, "fluids[0].min: required key is missing"},
 		{"wrong type", `"duration": 0.1`, `"duration": "long"`, "duration: expected a number"},
 		{"short vector", `"max": [1,1,1]`, `"max": [1,1]`, "boundaries[0].max"},
@@ -57,6 +57,18 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"empty fluids", `"fluids": [{`, `"fluids": [], "x": [{`, "x: unknown key"},
 		{"zero layers", `"particleRadius": 0.05`, `"particleRadius": 0.05, "boundaryLayers": 0`, "solver.boundaryLayers: 0 is below the minimum 1"},
 		{"not an object", `"solver": {"particleRadius": 0.05}`, `"solver": 3`, "solver: expected an object"},
+		// goo (Takahashi et al. 2015): negative coefficients, β ≤ α, γ < 0, l > c
+		{"negative c", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "c": -0.01}`, "fluids[0].material.viscoelastic.c: -0.01 is below the minimum 0"},
+		{"negative w", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "w": -1}`, "fluids[0].material.viscoelastic.w: -1 1/s is below the minimum 0"},
+		{"negative gamma", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "gamma": -0.5}`, "fluids[0].material.viscoelastic.gamma: -0.5 is below the minimum 0"},
+		{"beta below alpha", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "alpha": 1, "beta": 0.8}`, "fluids[0].material.viscoelastic.beta: 0.8 must exceed alpha = 1"},
+		{"beta equal alpha", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "alpha": 1, "beta": 1}`, "fluids[0].material.viscoelastic.beta: 1 must exceed alpha = 1"},
+		{"zero alpha", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "alpha": 0}`, "fluids[0].material.viscoelastic.alpha: 0 must be above 0"},
+		{"l above c", `"density": 1000`, `"density": 1000, "viscoelastic": {"enabled": true, "c": 0.01, "l": 0.02}`, "fluids[0].material.viscoelastic.l: 0.02 exceeds c = 0.01"},
+		{"negative adhesion", `"max": [1,1,1]}`, `"max": [1,1,1], "adhesion": -1}`, "boundaries[0].adhesion: -1 is below the minimum 0"},
+		{"motion keys out of order", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"until": 1}, {"until": 0.5}]}`, "boundaries[0].motion[1].until: 0.5 s must exceed the previous key's 1 s"},
+		{"motion key without time", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"velocity": [0,1,0]}]}`, "boundaries[0].motion[0].until: required key is missing"},
+		{"sphere below spacing", `"fluids": [{`, `"fluidSpheres": [{"name": "ball", "center": [0.5,0.5,0.5], "radius": 0.05}], "fluids": [{`, "fluidSpheres[0].radius: 0.05 m is below the particle spacing 2r = 0.1 m"},
 	}
 	for _, c := range cases {
 		if !strings.Contains(good, c.find) {

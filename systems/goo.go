@@ -25,6 +25,7 @@ func (v ViscoelasticConnections) Run(ctx *ecs.Context) error {
 		return nil
 	}
 	s.Goo.Step(&s.Fluid, &s.Bound, &s.FF, &s.FB, viscoelastic.Params{Kernel: &s.Kernel, Dt: ctx.Dt}, s.pool)
+	s.acc.GooDeferred += s.Goo.Deferred
 	return nil
 }
 

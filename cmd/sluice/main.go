@@ -333,11 +333,13 @@ func cmdParams(stdout io.Writer) error {
 		{"scene (top level)", scene.Scene{}},
 		{"solver", components.Solver{}},
 		{"fluids[i]", scene.FluidBlock{}},
-		{"fluids[i].material", components.Material{}},
-		{"boundaries[i]", scene.BoundaryBox{}},
-		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
+		{"fluidSpheres[i]", scene.FluidSphere{}},
 		{"fluidModels[i]", scene.FluidModel{}},
-		{"fluidModels[i].material", components.Material{}},
+		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material", components.Material{}},
+		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
+		{"boundaries[i]", scene.BoundaryBox{}},
+		{"boundaries[i].motion[k]", components.MotionKey{}},
+		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {

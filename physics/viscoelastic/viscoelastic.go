@@ -103,6 +103,21 @@ func (c *Connections) Count() int {
 	return n
 }
 
+// Pairs returns the number of connections, a fluid pair counted once.
+func (c *Connections) Pairs() int {
+	fluid, wall := 0, 0
+	for b := range c.Blocks {
+		for _, j := range c.Blocks[b].J {
+			if j >= 0 {
+				fluid++
+			} else {
+				wall++
+			}
+		}
+	}
+	return fluid/2 + wall
+}
+
 // Params of one substep.
 type Params struct {
 	Kernel *physics.Kernel // its support radius h is the paper's h: distances are in units of h
