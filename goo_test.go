@@ -255,45 +255,6 @@ func TestGooBallBouncesBackOrStaysFlat(t *testing.T) {
 	}
 }
 
-// components counts the connected components of the goo's connection graph (fluid pairs
-// only) with at least minSize particles.
-func components_(sim *systems.Sim, minSize int) int {
-	n := sim.Goo.Len()
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	for i := 0; i < n; i++ {
-		js, _ := sim.Goo.Conn.Of(i)
-		for _, j := range js {
-			if j >= 0 {
-				parent[find(i)] = find(int(j))
-			}
-		}
-	}
-	size := map[int]int{}
-	for i := 0; i < n; i++ {
-		if sim.Goo.Beta[i] != 0 {
-			size[find(i)]++
-		}
-	}
-	c := 0
-	for _, s := range size {
-		if s >= minSize {
-			c++
-		}
-	}
-	return c
-}
-
 // TestGooMergesAndSplits: two goo balls pushed together connect across the contact and hold
 // together as one lump (merging, Algorithm 1 lines 2-5); a soft ball thrown at a pillar tears
 // into separate lumps as its connections stretch beyond β·h (splitting, lines 6-8).
@@ -337,7 +298,7 @@ func TestGooMergesAndSplits(t *testing.T) {
 		}
 	}
 	after := cross()
-	lumps := components_(sim, 10)
+	lumps := len(sim.Goo.Lumps(10))
 	t.Logf("merging: %d connections across the contact after the first frame, %d after 0.5 s; %d lump(s)", before, after, lumps)
 	if after == 0 || after <= before {
 		t.Errorf("the touching balls gained no connections across the contact (%d → %d)", before, after)
@@ -365,7 +326,7 @@ func TestGooMergesAndSplits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	split := components_(w2.Sim(), 50)
+	split := len(w2.Sim().Goo.Lumps(50))
 	t.Logf("splitting: %d lumps of at least 50 particles after 0.6 s", split)
 	if split < 2 {
 		t.Errorf("the ball thrown at the pillar ends in %d lump(s), want at least 2", split)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // Stepper is what a Driver advances: a sluice World (see WorldStepper) or, in tests, anything
@@ -245,8 +246,8 @@ func (d *Driver) Dropped() float64             { return d.dropped }
 func (d *Driver) LastStats() *sluice.StepStats { return &d.last }
 func (d *Driver) StepsLastFrame() int          { return d.lastFrameRun }
 
-// WorldStepper drives a sluice World. Its drawn state holds the bodies that move — every phase
-// except Boundary, in ID order; static walls are drawn from their positions once.
+// WorldStepper drives a sluice World. Its drawn state holds the bodies that move (see Moves),
+// in ID order; static walls are drawn from their positions once.
 type WorldStepper struct {
 	W *sluice.World
 }
@@ -260,7 +261,7 @@ func (ws WorldStepper) Capture(s *State) {
 	s.X = s.X[:0]
 	s.Counts = s.Counts[:0]
 	for _, b := range ws.W.Bodies() {
-		if !Moves(b.Body.Phase) {
+		if !Moves(ws.W, b) {
 			continue
 		}
 		s.Counts = append(s.Counts, b.Particles.Len())
@@ -270,6 +271,8 @@ func (ws WorldStepper) Capture(s *State) {
 	}
 }
 
-// Moves reports whether a phase's particles move (and are interpolated); Boundary samples are
-// static.
-func Moves(p components.Phase) bool { return p != components.Boundary }
+// Moves reports whether a body's particles move (and are interpolated): every phase but
+// Boundary, and boundary bodies with a kinematic path (a moving board, a paddle).
+func Moves(w *sluice.World, b systems.BodyView) bool {
+	return b.Body.Phase != components.Boundary || w.Motion(b.Entity) != nil
+}

@@ -152,7 +152,7 @@ func (v *View) layout() error {
 	v.nMoving, v.nStatic = 0, 0
 	for _, b := range v.world.Bodies() {
 		s := slot{e: v.entity(b.Body.Name), phase: b.Body.Phase, count: b.Particles.Len()}
-		if Moves(b.Body.Phase) {
+		if Moves(v.world, b) {
 			s.offset = v.nMoving
 			v.nMoving += s.count
 			v.moving = append(v.moving, s)

@@ -100,9 +100,11 @@ func TestHugeSceneIsRefusedBeforeAllocating(t *testing.T) {
 
 func TestExampleScenesValidate(t *testing.T) {
 	files, _ := filepath.Glob("../examples/scenes/*.json")
-	if len(files) == 0 {
+	goo, _ := filepath.Glob("../examples/goo/scenes/*.json")
+	if len(files) == 0 || len(goo) == 0 {
 		t.Fatal("no example scenes found")
 	}
+	files = append(files, goo...)
 	for _, f := range files {
 		if _, err := Load(f); err != nil {
 			t.Errorf("%v", err)

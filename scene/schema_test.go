@@ -98,6 +98,8 @@ func loadSchema(t *testing.T) map[string]any {
 func TestSchemaAcceptsExampleScenes(t *testing.T) {
 	schema := loadSchema(t)
 	files, _ := filepath.Glob("../examples/scenes/*.json")
+	goo, _ := filepath.Glob("../examples/goo/scenes/*.json")
+	files = append(files, goo...)
 	for _, f := range append(files, "") {
 		var data []byte
 		if f == "" {

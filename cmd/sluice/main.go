@@ -105,7 +105,24 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d boundary boxes, %d boundary meshes, r = %g m, %g s)\n", args[0], len(s.Fluids), len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
+	goo := 0
+	for _, f := range s.Fluids {
+		if f.Material.Viscoelastic.Enabled {
+			goo++
+		}
+	}
+	for _, f := range s.Spheres {
+		if f.Material.Viscoelastic.Enabled {
+			goo++
+		}
+	}
+	for _, f := range s.Models {
+		if f.Material.Viscoelastic.Enabled {
+			goo++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 

@@ -20,6 +20,7 @@ package viscoelastic
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/par"
@@ -689,4 +690,48 @@ func (c *Connections) Import(n int, counts, js []int32, rs []float64, nf, nb int
 		}
 	}
 	return nil
+}
+
+// Lumps returns the sizes of the goo's separate pieces, largest first: the connected
+// components of the fluid connection graph with at least minSize particles (plain fluid
+// particles are not counted). Merging joins lumps, splitting (connections broken beyond β·h)
+// makes new ones.
+func (s *State) Lumps(minSize int) []int {
+	n := s.Len()
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i := 0; i < n; i++ {
+		js, _ := s.Conn.Of(i)
+		for _, j := range js {
+			if j >= 0 {
+				a, b := find(int32(i)), find(j)
+				if a != b {
+					parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+	}
+	size := make([]int, n)
+	for i := 0; i < n; i++ {
+		if s.Beta[i] != 0 {
+			size[find(int32(i))]++
+		}
+	}
+	var out []int
+	for _, c := range size {
+		if c >= minSize && c > 0 {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b int) int { return b - a })
+	return out
 }
