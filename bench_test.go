@@ -7,6 +7,7 @@ import (
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // benchDamBreak is the examples/dambreak scene (a 1.2 m water cube in a 3.2 × 2 × 1.2 m tank)
@@ -146,5 +147,54 @@ func BenchmarkDamBreakFirstSecond(b *testing.B) {
 		b.ReportMetric(float64(it)/float64(sub), "iterations")
 		b.ReportMetric(float64(sub)/float64(b.N), "substeps")
 		b.ReportMetric(100*errSum/float64(sub), "%densityError")
+	})
+}
+
+// BenchmarkGooDamBreak is the dam break with the water replaced by goo (c = 0.01, the paper's
+// other defaults: α = 1, β = 2, w = 0.001, γ = 1.01): ns per particle per substep of the whole
+// substep and of the ViscoelasticConnections stage alone, its share, pressure iterations and
+// connections per particle.
+func BenchmarkGooDamBreak(b *testing.B) {
+	sizes(b, func(b *testing.B, r float64) {
+		s := components.DefaultSolver()
+		s.ParticleRadius = r
+		w, err := sluice.NewWorld(s, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close()
+		if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true); err != nil {
+			b.Fatal(err)
+		}
+		m := components.DefaultMaterial()
+		m.Viscoelastic.Enabled, m.Viscoelastic.C = true, 0.01
+		if _, err := w.AddFluidBlock("goo", m, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < 12; i++ {
+			if _, err := w.Step(1.0 / 60); err != nil {
+				b.Fatal(err)
+			}
+		}
+		n := w.Sim().Fluid.Len()
+		sub, it := 0, 0
+		gooMs, conns := 0.0, 0
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			st, err := w.Step(w.Sim().NextDt())
+			if err != nil {
+				b.Fatal(err)
+			}
+			sub += st.Substeps
+			it += st.PressureIterationsTotal
+			gooMs += st.StageMs[systems.StageViscoelastic]
+			conns = st.GooConnections
+		}
+		total := float64(b.Elapsed().Nanoseconds())
+		b.ReportMetric(total/float64(sub)/float64(n), "ns/particle/step")
+		b.ReportMetric(gooMs*1e6/float64(sub)/float64(n), "goo-ns/particle/step")
+		b.ReportMetric(100*gooMs*1e6/total, "goo-%")
+		b.ReportMetric(float64(it)/float64(sub), "iterations")
+		b.ReportMetric(2*float64(conns)/float64(n), "connections/particle")
 	})
 }

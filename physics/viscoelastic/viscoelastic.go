@@ -60,6 +60,8 @@ type State struct {
 	blockKey  []float64 // per block: largest connection key
 	safeBreak float64   // (min β)·h: shorter connections cannot break
 	limMax    float64   // the largest connection distance of any pair (m)
+	keyMin    float64   // the smallest connection key of a goo particle
+	blockKMin []float64 // per block: smallest connection key
 	wMin      float64   // W at the largest connection distance, lowered by a margin
 	reg       []physics.Field
 	pass      passArgs
@@ -246,13 +248,14 @@ func (s *State) Step(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physic
 	s.pd = par.Grow(s.pd, n)
 	nblk := par.Blocks(n)
 	s.deferred = par.Grow(s.deferred, nblk)
-	s.blockBeta, s.blockKey = par.Grow(s.blockBeta, nblk), par.Grow(s.blockKey, nblk)
+	s.blockBeta, s.blockKey, s.blockKMin = par.Grow(s.blockBeta, nblk), par.Grow(s.blockKey, nblk), par.Grow(s.blockKMin, nblk)
 	s.pass.f, s.pass.b, s.pass.ff, s.pass.fb, s.pass.p = f, b, ff, fb, p
 	pool.For(n, s.pass.fnPrep)
-	bmin, kmax := math.Inf(1), -1.0
+	bmin, kmax, kmin := math.Inf(1), -1.0, math.Inf(1)
 	for b := 0; b < nblk; b++ {
-		bmin, kmax = min(bmin, s.blockBeta[b]), max(kmax, s.blockKey[b])
+		bmin, kmax, kmin = min(bmin, s.blockBeta[b]), max(kmax, s.blockKey[b]), min(kmin, s.blockKMin[b])
 	}
+	s.keyMin = kmin
 	h := p.Kernel.H
 	s.safeBreak = bmin * h
 	// The largest connection distance of any pair is limit(kmax, kmax); W there, lowered by
@@ -301,7 +304,7 @@ const capFactor = 1 - 1e-9
 // (α beyond 2 gives the same capped limit). It also records per block the smallest β and the
 // largest key, for the shortcuts of stepBlock.
 func (s *State) prepare(lo, hi, blk int) {
-	bmin, kmax := math.Inf(1), -1.0
+	bmin, kmax, kmin := math.Inf(1), -1.0, math.Inf(1)
 	f := s.pass.f
 	for i := lo; i < hi; i++ {
 		s.pd[i] = partner{x: f.X[i], c: s.C[i], m: f.M[i], gamma: s.Gamma[i], w: s.W[i], beta: s.Beta[i]}
@@ -314,9 +317,9 @@ func (s *State) prepare(lo, hi, blk int) {
 		default:
 			s.key[i] = min(s.Alpha[i], 2)
 		}
-		bmin, kmax = min(bmin, s.Beta[i]), max(kmax, s.key[i])
+		bmin, kmax, kmin = min(bmin, s.Beta[i]), max(kmax, s.key[i]), min(kmin, s.key[i])
 	}
-	s.blockBeta[blk], s.blockKey[blk] = bmin, kmax
+	s.blockBeta[blk], s.blockKey[blk], s.blockKMin[blk] = bmin, kmax, kmin
 }
 
 // limit returns the connection distance of a pair with keys a and b.
@@ -374,6 +377,7 @@ func (s *State) stepBlock(lo, hi, blk int) {
 		// Kept partners well inside the support (so surely in the neighbour lists), and those
 		// within their pair's connection distance (so surely among the candidates below).
 		keptInF, keptInB, keptNear := 0, 0, 0
+		allCap := keyI >= 10 || 0.5*(keyI+s.keyMin) >= capFactor
 		limB := capH
 		if keyI < 10 {
 			limB = min(keyI, capFactor) * h
@@ -401,7 +405,9 @@ func (s *State) stepBlock(lo, hi, blk int) {
 			if d2 < capH2 {
 				if j >= 0 {
 					keptInF++
-					if d2 < limMax2 {
+					if allCap {
+						keptNear++ // every pair of i connects within capFactor·h
+					} else if d2 < limMax2 {
 						if lim := limit(keyI, key[j], h); d2 < lim*lim {
 							keptNear++
 						}
