@@ -14,7 +14,12 @@ import (
 // at radius r (0.025: 12167 particles, 0.0125: 103823), advanced 0.2 s so the block is
 // collapsing, on one worker.
 func benchDamBreak(b *testing.B, r float64) *sluice.World {
-	w := newBenchDamBreak(b, r)
+	return warmDamBreak(b, r, components.DefaultMaterial())
+}
+
+// warmDamBreak is benchDamBreak with the block made of m.
+func warmDamBreak(b *testing.B, r float64, m components.Material) *sluice.World {
+	w := damBreakOf(b, r, m)
 	for i := 0; i < 12; i++ {
 		if _, err := w.Step(1.0 / 60); err != nil {
 			b.Fatal(err)
@@ -25,6 +30,11 @@ func benchDamBreak(b *testing.B, r float64) *sluice.World {
 
 // newBenchDamBreak builds the examples/dambreak scene at radius r on one worker.
 func newBenchDamBreak(b *testing.B, r float64) *sluice.World {
+	return damBreakOf(b, r, components.DefaultMaterial())
+}
+
+// damBreakOf builds the dam break at radius r on one worker with the block made of m.
+func damBreakOf(b *testing.B, r float64, m components.Material) *sluice.World {
 	s := components.DefaultSolver()
 	s.ParticleRadius = r
 	w, err := sluice.NewWorld(s, 1)
@@ -34,7 +44,7 @@ func newBenchDamBreak(b *testing.B, r float64) *sluice.World {
 	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
+	if _, err := w.AddFluidBlock("water", m, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
 		b.Fatal(err)
 	}
 	return w
@@ -156,26 +166,10 @@ func BenchmarkDamBreakFirstSecond(b *testing.B) {
 // connections per particle.
 func BenchmarkGooDamBreak(b *testing.B) {
 	sizes(b, func(b *testing.B, r float64) {
-		s := components.DefaultSolver()
-		s.ParticleRadius = r
-		w, err := sluice.NewWorld(s, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer w.Close()
-		if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true); err != nil {
-			b.Fatal(err)
-		}
 		m := components.DefaultMaterial()
 		m.Viscoelastic.Enabled, m.Viscoelastic.C = true, 0.01
-		if _, err := w.AddFluidBlock("goo", m, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
-			b.Fatal(err)
-		}
-		for i := 0; i < 12; i++ {
-			if _, err := w.Step(1.0 / 60); err != nil {
-				b.Fatal(err)
-			}
-		}
+		w := warmDamBreak(b, r, m)
+		defer w.Close()
 		n := w.Sim().Fluid.Len()
 		sub, it := 0, 0
 		gooMs, conns := 0.0, 0

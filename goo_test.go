@@ -474,13 +474,16 @@ func TestGooHotReload(t *testing.T) {
 		}
 	}
 	g := &w.Sim().Goo
-	low := 0
-	for _, c := range g.C {
-		if c < 0.03 {
-			low++
+	weakened := func() int { // particles whose c plasticity lowered below the initial 0.03
+		n := 0
+		for _, c := range g.C {
+			if c < 0.03 {
+				n++
+			}
 		}
+		return n
 	}
-	if low == 0 {
+	if weakened() == 0 {
 		t.Fatal("no particle's c was weakened: the test needs plasticity")
 	}
 	e := entityOf(t, w, "goo")
@@ -488,13 +491,7 @@ func TestGooHotReload(t *testing.T) {
 	if _, err := w.Step(frame); err != nil {
 		t.Fatal(err)
 	}
-	stay := 0
-	for _, c := range g.C {
-		if c < 0.03 {
-			stay++
-		}
-	}
-	if stay == 0 {
+	if weakened() == 0 {
 		t.Fatal("editing γ reset the weakened c")
 	}
 	w.Material(e).Viscoelastic.C, w.Material(e).Viscoelastic.W = 0.04, 0

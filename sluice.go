@@ -146,20 +146,19 @@ func (w *World) AddFluidParticles(name string, mat components.Material, x, v []m
 // block sampling, see physics.FluidBlock), all with velocity v.
 func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mgl64.Vec3) (Entity, error) {
 	x, err := physics.FluidBlock(lo, hi, w.sim.Settings.Spacing())
-	if err != nil {
-		return Entity{}, fmt.Errorf("body %q: %w", name, err)
-	}
-	vs := make([]mgl64.Vec3, len(x))
-	for i := range vs {
-		vs[i] = v
-	}
-	return w.AddFluidParticles(name, mat, x, vs)
+	return w.addSampled(name, mat, x, err, v)
 }
 
 // AddFluidSphere fills the ball of the given centre and radius with fluid particles at
 // spacing 2r (see physics.FluidSphere), all with velocity v.
 func (w *World) AddFluidSphere(name string, mat components.Material, center mgl64.Vec3, radius float64, v mgl64.Vec3) (Entity, error) {
 	x, err := physics.FluidSphere(center, radius, w.sim.Settings.Spacing())
+	return w.addSampled(name, mat, x, err, v)
+}
+
+// addSampled adds the fluid body sampled as x (or reports the sampler's error), all particles
+// with velocity v.
+func (w *World) addSampled(name string, mat components.Material, x []mgl64.Vec3, err error, v mgl64.Vec3) (Entity, error) {
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
