@@ -99,6 +99,11 @@ func (w *World) Settings() components.Solver { return w.sim.Settings }
 func (w *World) Time() float64 { return w.ecs.Clock.Time }
 
 func (w *World) add(name string, phase components.Phase, mat components.Material, p components.Particles) (Entity, error) {
+	return w.addBody(name, phase, mat, p, false)
+}
+
+// addBody creates a body; empty allows a body without particles (an emitter's).
+func (w *World) addBody(name string, phase components.Phase, mat components.Material, p components.Particles, empty bool) (Entity, error) {
 	if name == "" {
 		return Entity{}, fmt.Errorf("body name must not be empty")
 	}
@@ -108,7 +113,7 @@ func (w *World) add(name string, phase components.Phase, mat components.Material
 	if err := mat.Validate(fmt.Sprintf("bodies[%q].material", name)); err != nil {
 		return Entity{}, err
 	}
-	if p.Len() == 0 {
+	if p.Len() == 0 && !empty {
 		return Entity{}, fmt.Errorf("body %q: has no particles", name)
 	}
 	w.nextID++
@@ -200,6 +205,66 @@ func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3) (Entity, e
 	return w.AddBoundaryParticles(name, x)
 }
 
+// AddEmitter adds a fluid body that starts empty and grows from the emitter's nozzle: at each
+// Step, the layers due by then (see components.Emitter) are added with the emitter's velocity,
+// placed where they have flowed to since they left the nozzle.
+func (w *World) AddEmitter(name string, mat components.Material, em components.Emitter) (Entity, error) {
+	if err := em.Validate(fmt.Sprintf("bodies[%q].emitter", name), w.sim.Settings.Spacing()); err != nil {
+		return Entity{}, err
+	}
+	e, err := w.addBody(name, components.Fluid, mat, components.Particles{}, true)
+	if err != nil {
+		return Entity{}, err
+	}
+	em.Layers, em.Emitted = 0, 0
+	add := generic.NewMap1[components.Emitter](w.ecs.ECS)
+	add.Assign(e, &em)
+	return e, nil
+}
+
+// Emitter returns a body's emitter (its settings and how much it has emitted), or nil.
+func (w *World) Emitter(e Entity) *components.Emitter {
+	m := generic.NewMap[components.Emitter](w.ecs.ECS)
+	if !m.Has(e) {
+		return nil
+	}
+	return m.Get(e)
+}
+
+var emitterFilter = generic.NewFilter4[components.Body, components.Material, components.Particles, components.Emitter]()
+
+// emit adds to every emitter body the layers due by the current time and returns how many
+// particles it added. Each body only grows its own slices, so the order of bodies is free.
+func (w *World) emit() int {
+	t, sp := w.ecs.Clock.Time, w.sim.Settings.Spacing()
+	added := 0
+	q := emitterFilter.Query(w.ecs.ECS)
+	for q.Next() {
+		_, m, p, em := q.Get()
+		due := em.Due(t, sp)
+		if em.Layers >= due {
+			continue
+		}
+		layer := em.Layer(sp)
+		d := em.Direction.Normalize()
+		v := d.Mul(em.Speed)
+		for em.Layers < due && em.Emitted+len(layer) <= em.Budget {
+			tk := em.Start + float64(em.Layers)*sp/em.Speed
+			c := em.Center.Add(d.Mul(em.Speed * (t - tk)))
+			for _, o := range layer {
+				p.X = append(p.X, c.Add(o))
+				p.V = append(p.V, v)
+				p.Density = append(p.Density, m.RestDensity)
+				p.Pressure = append(p.Pressure, 0)
+			}
+			em.Layers++
+			em.Emitted += len(layer)
+			added += len(layer)
+		}
+	}
+	return added
+}
+
 // SetMotion makes a boundary body kinematic: from the next step it translates along the path
 // (piecewise-constant velocities, see components.Motion), and fluid and goo see its velocity.
 // A path with no keys makes the body static again. Pointers obtained earlier from Particles or
@@ -248,6 +313,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
 	s := w.sim
 	s.BeginStep()
+	emitted := w.emit()
 	if err := s.Gather(w.ecs); err != nil {
 		return StepStats{}, err
 	}
@@ -255,6 +321,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	n, err := w.ecs.Clock.Advance(frameDt, w.nextDt, w.substep)
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
+	st.Emitted = emitted
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }

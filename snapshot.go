@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/mlange-42/arche/generic"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/systems"
 )
@@ -21,7 +22,7 @@ import (
 // order with the goo's coefficients and connections, which is everything a substep reads that
 // it does not recompute; so a restored world continues bit-identically. Systems a game
 // inserted into the schedule are code, not state, and are not saved. Version 2 added the
-// kinematic paths and the goo state; version 1 files are refused.
+// kinematic paths, emitters and the goo state; version 1 files are refused.
 const (
 	snapshotMagic   = "SLUICEsn"
 	snapshotVersion = 2
@@ -83,6 +84,16 @@ func (w *World) Save(out io.Writer) error {
 			return err
 		}
 		e.bytes(js)
+		em := w.Emitter(b.Entity)
+		js, err = json.Marshal(em)
+		if err != nil {
+			return err
+		}
+		e.bytes(js)
+		if em != nil {
+			e.u64(uint64(em.Layers))
+			e.u64(uint64(em.Emitted))
+		}
 		p := b.Particles
 		n := p.Len()
 		e.u64(uint64(n))
@@ -199,6 +210,7 @@ type savedBody struct {
 	body components.Body
 	mat  components.Material
 	path []components.MotionKey
+	em   *components.Emitter
 	p    components.Particles
 }
 
@@ -254,6 +266,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		if err := json.Unmarshal(d.bytes(), &sb.path); d.err == nil && err != nil {
 			return nil, fmt.Errorf("%w: body %d motion: %v", ErrSnapshot, i, err)
 		}
+		if err := json.Unmarshal(d.bytes(), &sb.em); d.err == nil && err != nil {
+			return nil, fmt.Errorf("%w: body %d emitter: %v", ErrSnapshot, i, err)
+		}
+		if sb.em != nil {
+			sb.em.Layers, sb.em.Emitted = int(d.u64()), int(d.u64())
+		}
 		np := d.count(24)
 		sb.p.X = d.vecs(np)
 		if sb.body.Phase == components.Fluid {
@@ -299,6 +317,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		e, err := w.addWithID(sb.body, sb.mat, sb.p)
 		if err == nil && sb.path != nil {
 			err = w.SetMotion(e, components.Motion{Path: sb.path})
+		}
+		if err == nil && sb.em != nil {
+			if err = sb.em.Validate(fmt.Sprintf("bodies[%q].emitter", sb.body.Name), settings.Spacing()); err == nil {
+				add := generic.NewMap1[components.Emitter](w.ecs.ECS)
+				add.Assign(e, sb.em)
+			}
 		}
 		if err != nil {
 			w.Close()

@@ -22,6 +22,7 @@ type Scene struct {
 	FPS        float64           `json:"fps" unit:"1/s" default:"60" range:"[1,100000]" doc:"frames per simulated second: one World.Step (and one stats line) per frame"`
 	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block, sphere or model)"`
 	Spheres    []FluidSphere     `json:"fluidSpheres" doc:"fluid (or goo) balls"`
+	Emitters   []Emitter         `json:"emitters" doc:"fluid bodies that grow from a nozzle"`
 	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
 	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
 	Models     []FluidModel      `json:"fluidModels" doc:"fluid bodies read from particle files"`
@@ -120,6 +121,13 @@ type BoundaryBox struct {
 	Motion []components.MotionKey `json:"motion" doc:"kinematic path: the box translates with each key's velocity until its time, then rests (empty: static)"`
 }
 
+// Emitter is a fluid body that starts empty and grows from a nozzle (components.Emitter).
+type Emitter struct {
+	Name string `json:"name" required:"true" doc:"unique body name"`
+	components.Emitter
+	Material components.Material `json:"material" doc:"material of the emitted fluid"`
+}
+
 // FluidSphere is a ball of fluid (or goo) particles on the lattice of spacing 2r.
 type FluidSphere struct {
 	Name     string              `json:"name" required:"true" doc:"unique body name"`
@@ -179,8 +187,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere or fluid model is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model or emitter is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -229,6 +237,19 @@ func (s *Scene) Validate() error {
 			return &params.Error{Path: path + ".radius", Msg: fmt.Sprintf("%g m is below the particle spacing 2r = %g m", f.Radius, sp)}
 		}
 		if err := f.Material.Validate(path + ".material"); err != nil {
+			return err
+		}
+	}
+	for i := range s.Emitters {
+		e := &s.Emitters[i]
+		path := fmt.Sprintf("emitters[%d]", i)
+		if err := unique(path, e.Name); err != nil {
+			return err
+		}
+		if err := e.Emitter.Validate(path, s.Solver.Spacing()); err != nil {
+			return err
+		}
+		if err := e.Material.Validate(path + ".material"); err != nil {
 			return err
 		}
 	}
@@ -332,6 +353,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if _, err := w.AddFluidSphere(f.Name, f.Material, f.Center, f.Radius, f.Velocity); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("fluidSpheres[%d]: %w", i, err)
+		}
+	}
+	for i, e := range s.Emitters {
+		if _, err := w.AddEmitter(e.Name, e.Material, e.Emitter); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("emitters[%d]: %w", i, err)
 		}
 	}
 	return w, nil

@@ -46,6 +46,7 @@ type importer struct {
 	warnings []Warning
 	sc       Scene
 	used     map[string][2]float64 // material id → (ρ0, ν) once mapped
+	budget   map[string]int        // material id → maxEmitterParticles
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -203,7 +204,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	im := &importer{sc: Default(), used: map[string][2]float64{}}
+	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}}
 	sc := &im.sc
 	sc.Duration = 5 // SPlisHSPlasH runs until stopped; sluice needs an end (stopAt overrides)
 
@@ -234,19 +235,19 @@ func importData(data []byte) (*Scene, []Warning, error) {
 		{"FluidBlocks", func(o obj, i int) error { return im.fluidBlock(o, i, mats) }},
 		{"RigidBodies", im.rigidBody},
 		{"FluidModels", func(o obj, i int) error { return im.fluidModel(o, i, mats) }},
+		{"Emitters", func(o obj, i int) error { return im.emitter(o, i, mats) }},
 	}
 	for _, sec := range sections {
 		if err := eachObject(top, sec.key, sec.fn); err != nil {
 			return nil, im.warnings, err
 		}
 	}
-	for _, k := range []string{"Emitters", "AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
+	for _, k := range []string{"AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
 		if v, ok := take(top, k); ok {
 			if arr, isArr := v.([]any); isArr && len(arr) == 0 {
 				continue
 			}
 			what := map[string]string{
-				"Emitters":                       "emitters are not supported yet",
 				"AnimationFields":                "animation fields are not supported",
 				"TargetVelocityMotorHingeJoints": "rigid-body joints are not supported",
 				"Simulation":                     "the Simulation block (rigid-body solver settings) is not supported",
@@ -265,8 +266,8 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			im.warn(fmt.Sprintf("Materials[id=%q]", id), "not used by any fluid block sluice imports, ignored")
 		}
 	}
-	if len(sc.Fluids) == 0 && len(sc.Models) == 0 {
-		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block or fluid model"}
+	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 {
+		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter"}
 	}
 	if err := sc.Validate(); err != nil {
 		return nil, im.warnings, err
@@ -463,9 +464,17 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 			}
 		}
 	}
-	for k := range mo {
-		if strings.HasPrefix(k, "emitter") || k == "maxEmitterParticles" {
-			delete(mo, k) // emitter budgets; emitters themselves fail the import (order-free)
+	budget := 10000.0 // the reference's default maxEmitterParticles
+	if err := im.takeNum(mo, mp, "maxEmitterParticles", &budget); err != nil {
+		return 0, 0, err
+	}
+	im.budget[id] = int(budget)
+	if v, ok := take(mo, "emitterReuseParticles"); ok && v == true {
+		im.warn(mp+".emitterReuseParticles", "true: sluice does not recycle emitted particles; particles leaving the domain are removed and counted")
+	}
+	for _, k := range []string{"emitterBoxMin", "emitterBoxMax"} {
+		if _, ok := take(mo, k); ok {
+			im.warn(mp+"."+k, "the emitter box is not used: particles leaving the simulation domain are removed and counted")
 		}
 	}
 	im.leftovers(mo, mp)
@@ -505,6 +514,63 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Fluids = append(im.sc.Fluids, fb)
+	return nil
+}
+
+// emitter maps an emitter: width and height count particles (spacing 2r), type 0 is a box and
+// 1 a circle, the nozzle emits along its rotated x axis with its height along the rotated y
+// axis, at velocity m/s from emitStartTime to emitEndTime, up to the material's
+// maxEmitterParticles.
+func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
+	p := fmt.Sprintf("Emitters[%d]", i)
+	pl, err := im.placement(b, p)
+	if err != nil {
+		return err
+	}
+	if pl.Scale != (mgl64.Vec3{1, 1, 1}) {
+		im.warn(p+".scale", "%v: an emitter is not scaled", pl.Scale)
+	}
+	width, height, speed, typ, start, stop := 5.0, 5.0, 1.0, 0.0, 0.0, 1e6
+	for _, kv := range []struct {
+		k string
+		d *float64
+	}{{"width", &width}, {"height", &height}, {"velocity", &speed}, {"type", &typ}, {"emitStartTime", &start}, {"emitEndTime", &stop}} {
+		if _, given := b[kv.k]; !given && (kv.k == "width" || kv.k == "velocity") {
+			im.warn(p+"."+kv.k, "not given: %g is used", *kv.d)
+		}
+		if err := im.takeNum(b, p, kv.k, kv.d); err != nil {
+			return err
+		}
+	}
+	rho0, nu, err := im.bodyMaterial(b, mats, p)
+	if err != nil {
+		return err
+	}
+	id, _ := b["id"].(string)
+	if id == "" {
+		id = "Fluid"
+	}
+	axes := []mgl64.Vec3{{1, 0, 0}, {0, 1, 0}}
+	rot := Placement{Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: pl.RotationAxis, RotationAngle: pl.RotationAngle}
+	if err := rot.apply(axes); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	sp := im.sc.Solver.Spacing()
+	e := Emitter{Name: fmt.Sprintf("emitter%d", i)}
+	e.Shape = map[float64]string{0: "box", 1: "circle"}[typ]
+	if e.Shape == "" {
+		return &UnsupportedError{p + ".type", fmt.Sprintf("%g: only 0 (box) and 1 (circle) emitters exist", typ)}
+	}
+	e.Center, e.Direction, e.Up = pl.Translation, axes[0], axes[1]
+	e.Width, e.Height, e.Speed, e.Start, e.Stop = width*sp, height*sp, speed, start, min(stop, 1e6)
+	e.Budget = im.budget[id]
+	if e.Budget < 1 {
+		e.Budget = 1
+	}
+	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
+	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
+	im.leftovers(b, p)
+	im.sc.Emitters = append(im.sc.Emitters, e)
 	return nil
 }
 

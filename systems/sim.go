@@ -59,6 +59,7 @@ type Sim struct {
 	numax     float64 // largest kinematic viscosity of the fluid bodies (m²/s)
 	acc       StepStats
 	motions   *generic.Map[components.Motion]
+	emitters  *generic.Map[components.Emitter]
 	moving    bool // some boundary body has a Motion
 	gooOn     bool
 	gooLast   []gooC
@@ -75,6 +76,7 @@ type bodySlot struct {
 	mat    *components.Material
 	p      *components.Particles
 	motion *components.Motion // kinematic path of a boundary body, or nil
+	emit   *components.Emitter // nozzle of an emitter body, or nil
 	bLo    int                // first packed boundary index of a boundary body
 }
 
@@ -115,7 +117,8 @@ func (s *Sim) Gather(w *ecs.World) error {
 	s.bodies = s.bodies[:0]
 	if s.motions == nil {
 		m := generic.NewMap[components.Motion](w.ECS)
-		s.motions = &m
+		em := generic.NewMap[components.Emitter](w.ECS)
+		s.motions, s.emitters = &m, &em
 	}
 	q := bodyFilter.Query(w.ECS)
 	for q.Next() {
@@ -124,6 +127,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 		slot := bodySlot{entity: e, body: b, mat: m, p: p}
 		if s.motions.Has(e) {
 			slot.motion = s.motions.Get(e)
+		}
+		if s.emitters.Has(e) {
+			slot.emit = s.emitters.Get(e)
 		}
 		s.bodies = append(s.bodies, slot)
 	}
@@ -390,6 +396,11 @@ func (s *Sim) autoDomain() {
 	for _, b := range s.bodies {
 		for _, x := range b.p.X {
 			extend(x)
+		}
+		if em := b.emit; em != nil { // an emitter's body may still be empty: its nozzle counts
+			r := max(em.Width, em.Height)
+			extend(em.Center.Sub(physics.Vec3{r, r, r}))
+			extend(em.Center.Add(physics.Vec3{r, r, r}))
 		}
 	}
 	if lo[0] > hi[0] {

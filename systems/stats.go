@@ -24,6 +24,7 @@ type StepStats struct {
 	Bodies                  []BodyStats        `json:"bodies"`                   // per body, in ID order
 	StageMs                 map[string]float64 `json:"stageMs"`                  // wall ms per stage, summed over substeps
 	Removed                 []Removal          `json:"removed,omitempty"`        // particles removed for leaving the domain
+	Emitted                 int                `json:"emitted,omitempty"`        // particles emitters added at the start of the step
 	GooConnections          int                `json:"gooConnections,omitempty"` // goo connections at the end of the step (a fluid pair counts once)
 	GooDeferred             int                `json:"gooDeferred,omitempty"`    // candidate goo connections postponed for a full candidate buffer (0 in practice)
 	WallMs                  float64            `json:"wallMs"`                   // wall ms of the whole step
