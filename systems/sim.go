@@ -75,9 +75,9 @@ type bodySlot struct {
 	body   *components.Body
 	mat    *components.Material
 	p      *components.Particles
-	motion *components.Motion // kinematic path of a boundary body, or nil
+	motion *components.Motion  // kinematic path of a boundary body, or nil
 	emit   *components.Emitter // nozzle of an emitter body, or nil
-	bLo    int                // first packed boundary index of a boundary body
+	bLo    int                 // first packed boundary index of a boundary body
 }
 
 type layoutEntry struct {
