@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N | --export-fps F] [--workers N]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -35,7 +35,7 @@ import (
 )
 
 const usage = `usage:
-  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N] [--workers N] [--fps F] [--save SNAP]
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
@@ -141,6 +141,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	statsPath := fs.String("stats", "", "file for per-frame statistics (JSON lines)")
 	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
 	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
+	exportFPS := fs.Float64("export-fps", 0, "export frames at this rate per simulated second instead of every N-th frame (the first and last are always written)")
 	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
 	save := fs.String("save", "", "write a snapshot of the final state to this file (continue it with sluice resume)")
 	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; 60 when resuming)")
@@ -155,6 +156,14 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	}
 	if *every < 1 {
 		return fmt.Errorf("--every %d must be ≥ 1", *every)
+	}
+	everySet := false
+	fs.Visit(func(f *flag.Flag) { everySet = everySet || f.Name == "every" })
+	if *exportFPS < 0 || math.IsNaN(*exportFPS) || math.IsInf(*exportFPS, 0) {
+		return fmt.Errorf("--export-fps %g must be a rate > 0", *exportFPS)
+	}
+	if *exportFPS > 0 && everySet {
+		return errors.New("--every and --export-fps both choose the exported frames: give one")
 	}
 	var format scene.Format
 	if *export != "" || *out != "" {
@@ -237,6 +246,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	}
 	frames := max(1, int(math.Ceil(simDuration*frameRate-1e-9)))
 	frameDt := simDuration / float64(frames)
+	lastExport := 0
 	bar := newProgress(stderr, frames)
 	start := time.Now()
 	var iters, errSum float64
@@ -263,7 +273,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			stats.Write(line)
 			stats.WriteByte('\n')
 		}
-		if i%*every == 0 || i == frames {
+		if due := exportDue(i, *every, *exportFPS, frameDt, &lastExport); due || i == frames {
 			if err := exportFrame(i); err != nil {
 				return err
 			}
@@ -283,6 +293,22 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	fmt.Fprintf(stdout, "pressure iterations %.2f per substep, average density error %.4f %%, %d particles removed\n",
 		iters/float64(max(substeps, 1)), 100*errSum/float64(max(substeps, 1)), removed)
 	return nil
+}
+
+// exportDue reports whether frame i (i·frameDt after the run's start) is exported: every N-th
+// frame, or with a rate, the first frame at or after each multiple of 1/rate (lastExport holds
+// the last multiple written). The multiples are counted from frame numbers, so the choice does
+// not drift with round-off.
+func exportDue(i, every int, rate, frameDt float64, lastExport *int) bool {
+	if rate <= 0 {
+		return i%every == 0
+	}
+	k := int(math.Floor(float64(i)*frameDt*rate + 1e-9))
+	if k > *lastExport {
+		*lastExport = k
+		return true
+	}
+	return false
 }
 
 // progress draws a bar on a terminal, or prints a line every 10 % when stderr is a file/pipe.

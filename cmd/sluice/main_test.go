@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,32 @@ func TestRunWritesStatsAndFrames(t *testing.T) {
 	}
 	if lines != 5 {
 		t.Fatalf("%d stats lines, want one per frame (5)", lines)
+	}
+}
+
+func TestRunExportsAtAFrameRate(t *testing.T) {
+	// 5 frames of 0.02 s exported at 20 per second: the frames at or after each 0.05 s,
+	// i.e. 0, 3 (0.06 s) and the final 5 (0.1 s); frames 1, 2 and 4 are skipped.
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	if err := os.WriteFile(scenePath, []byte(tiny), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", scenePath, "--out", dir, "--export", "csv", "--export-fps", "20"}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	for i := 0; i <= 5; i++ {
+		_, err := os.Stat(filepath.Join(dir, fmt.Sprintf("tiny_%06d.csv", i)))
+		if want := i == 0 || i == 3 || i == 5; want != (err == nil) {
+			t.Errorf("frame %d exported: %v, want %v", i, err == nil, want)
+		}
+	}
+	for _, args := range [][]string{{"--export-fps", "-1"}, {"--export-fps", "20", "--every", "2"}} {
+		err := run(append([]string{"run", scenePath, "--out", dir}, args...), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), "--export-fps") {
+			t.Errorf("%v: error %v, want one naming --export-fps", args, err)
+		}
 	}
 }
 
