@@ -173,21 +173,23 @@ func (p *Particles) Len() int { return len(p.X) }
 
 // Solver holds the world's solver and time-stepping settings, a resource of the world.
 type Solver struct {
-	ParticleRadius float64    `json:"particleRadius" unit:"m" default:"0.025" range:"(0,10]" doc:"particle radius r: spacing 2r, kernel support radius 4r"`
-	Kernel         string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
-	Gravity        mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
-	MaxError       float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH stop criterion η: average density error as a fraction of ρ0 (0.001 = 0.1 %)"`
-	MinIterations  int        `json:"minIterations" default:"2" range:"[1,1000]" doc:"minimum pressure iterations per solve (the paper uses 2)"`
-	MaxIterations  int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"maximum pressure iterations per solve"`
-	Omega          float64    `json:"omega" unit:"1" default:"0.5" range:"(0,1]" doc:"relaxation factor ω of the relaxed Jacobi iteration (paper: 0.5)"`
-	CFL            float64    `json:"cfl" unit:"1" default:"0.4" range:"(0,1]" doc:"CFL factor λ in dt = λ·2r/v_max"`
-	DtMin          float64    `json:"dtMin" unit:"s" default:"1e-5" range:"(0,1]" doc:"smallest substep"`
-	DtMax          float64    `json:"dtMax" unit:"s" default:"0.005" range:"(0,1]" doc:"largest substep"`
-	XSPH           float64    `json:"xsph" unit:"1" default:"0" range:"[0,1]" doc:"XSPH velocity smoothing factor ε (0 = off)"`
-	BoundaryLayers int        `json:"boundaryLayers" default:"2" range:"[1,4]" doc:"sample layers of every wall (Akinci 2012 uses one; two keep fast splashes from squeezing through)"`
-	SortEvery      int        `json:"sortEvery" default:"32" range:"[1,1000000]" doc:"z-order sort of the particle arrays every k substeps (memory locality)"`
-	DomainMin      mgl64.Vec3 `json:"domainMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the simulation domain; particles leaving it are removed and reported (domainMin = domainMax = 0: automatic, the bodies' bounds widened by half their size)"`
-	DomainMax      mgl64.Vec3 `json:"domainMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the simulation domain"`
+	ParticleRadius  float64    `json:"particleRadius" unit:"m" default:"0.025" range:"(0,10]" doc:"particle radius r: spacing 2r, kernel support radius 4r"`
+	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
+	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
+	MaxError        float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH stop criterion η: average density error as a fraction of ρ0 (0.001 = 0.1 %)"`
+	MinIterations   int        `json:"minIterations" default:"2" range:"[1,1000]" doc:"minimum pressure iterations per solve (the paper uses 2)"`
+	MaxIterations   int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"maximum pressure iterations per solve"`
+	Omega           float64    `json:"omega" unit:"1" default:"0.5" range:"(0,1]" doc:"relaxation factor ω of the relaxed Jacobi iteration (paper: 0.5)"`
+	CFL             float64    `json:"cfl" unit:"1" default:"0.4" range:"(0,1]" doc:"CFL factor λ in dt = λ·2r/v_max"`
+	DtMin           float64    `json:"dtMin" unit:"s" default:"1e-5" range:"(0,1]" doc:"smallest substep"`
+	DtMax           float64    `json:"dtMax" unit:"s" default:"0.005" range:"(0,1]" doc:"largest substep"`
+	XSPH            float64    `json:"xsph" unit:"1" default:"0" range:"[0,1]" doc:"XSPH velocity smoothing factor ε (0 = off)"`
+	BoundaryLayers  int        `json:"boundaryLayers" default:"2" range:"[1,4]" doc:"sample layers of every wall (Akinci 2012 uses one; two keep fast splashes from squeezing through)"`
+	RigidIterations int        `json:"rigidIterations" default:"10" range:"[1,1000]" doc:"rigid-body contact solver: velocity iterations per substep (more: stiffer stacks)"`
+	RigidRelax      int        `json:"rigidRelax" default:"4" range:"[0,1000]" doc:"rigid-body contact solver: iterations after the position update that remove the push-out velocity"`
+	SortEvery       int        `json:"sortEvery" default:"32" range:"[1,1000000]" doc:"z-order sort of the particle arrays every k substeps (memory locality)"`
+	DomainMin       mgl64.Vec3 `json:"domainMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the simulation domain; particles leaving it are removed and reported (domainMin = domainMax = 0: automatic, the bodies' bounds widened by half their size)"`
+	DomainMax       mgl64.Vec3 `json:"domainMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the simulation domain"`
 }
 
 // DefaultSolver returns the declared defaults.

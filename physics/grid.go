@@ -20,6 +20,10 @@ const maxCoord = 1<<21 - 1
 // callers may apply to their particle arrays for memory locality.
 type Grid struct {
 	H float64 // cell size (m)
+	// NoSelf skips the adjacency of the grid's cells to each other in Build, for a grid that
+	// is only ever searched from another grid's points (the boundary grid, rebuilt every
+	// substep while rigid bodies move).
+	NoSelf bool
 
 	origin [3]int32 // absolute coordinate of the lowest occupied cell on each axis
 	extent [3]int32 // occupied cell range on each axis, relative to origin
@@ -146,8 +150,10 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 		g.dense = g.dense[:0]
 		g.buildTable(nc)
 	}
-	g.self = grow(g.self, 27*nc)
-	g.Adjacent(g, g.self, pool)
+	if !g.NoSelf {
+		g.self = grow(g.self, 27*nc)
+		g.Adjacent(g, g.self, pool)
+	}
 	g.x = nil
 	return nil
 }

@@ -6,12 +6,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/boundary"
 )
 
 // Mesh is a triangle mesh: vertex positions and triangles as vertex index triples.
@@ -115,70 +114,10 @@ func (m *Mesh) Transform(scale, axis mgl64.Vec3, angle float64, translation mgl6
 	return nil
 }
 
-// SampleSurface places points on every triangle at spacing about s (a barycentric lattice
-// dividing the longest edge into whole steps) and repeats them in further layers, each s
-// further along the triangle's normal when outward, or against it otherwise, and thins the
-// points to one per cell of side s/2 (merging the coincident samples of shared edges), sorted,
-// so the sampling is deterministic.
+// SampleSurface places points on every triangle at spacing about s in layers, each s further
+// along the triangle's normal when outward, or against it otherwise (see boundary.Mesh).
 func (m *Mesh) SampleSurface(s float64, layers int, outward bool) []mgl64.Vec3 {
-	var pts []mgl64.Vec3
-	for _, t := range m.Tris {
-		if len(pts) > physics.MaxSamples {
-			break // the caller reports the oversize sampling
-		}
-		a, b, c := m.V[t[0]], m.V[t[1]], m.V[t[2]]
-		ab, ac := b.Sub(a), c.Sub(a)
-		n := ab.Cross(ac)
-		nl := n.Len()
-		if nl == 0 {
-			continue // degenerate triangle
-		}
-		n = n.Mul(1 / nl)
-		if !outward {
-			n = n.Mul(-1)
-		}
-		longest := max(ab.Len(), ac.Len(), c.Sub(b).Len())
-		k := max(1, int(math.Ceil(longest/s)))
-		for l := 0; l < layers; l++ {
-			off := n.Mul(float64(l) * s)
-			for i := 0; i <= k; i++ {
-				for j := 0; i+j <= k; j++ {
-					u, v := float64(i)/float64(k), float64(j)/float64(k)
-					pts = append(pts, a.Add(ab.Mul(u)).Add(ac.Mul(v)).Add(off))
-				}
-			}
-		}
-	}
-	// Thin to at most one point per cell of side s/2: a fine mesh (tens of thousands of tiny
-	// triangles) would otherwise put thousands of samples in a kernel support. Two samples a
-	// spacing apart never share such a cell (its diagonal is 0.87 s), so the regular samples of
-	// large faces all stay; coincident samples on shared edges merge. Sorting by the cell, then
-	// by position, keeps the result independent of the triangle order's accidents.
-	q := 0.5 * s
-	key := func(p mgl64.Vec3) [3]int64 {
-		return [3]int64{int64(math.Floor(p[0] / q)), int64(math.Floor(p[1] / q)), int64(math.Floor(p[2] / q))}
-	}
-	slices.SortFunc(pts, func(x, y mgl64.Vec3) int {
-		kx, ky := key(x), key(y)
-		for d := 0; d < 3; d++ {
-			if kx[d] != ky[d] {
-				if kx[d] < ky[d] {
-					return -1
-				}
-				return 1
-			}
-		}
-		for d := 0; d < 3; d++ {
-			if x[d] != y[d] {
-				if x[d] < y[d] {
-					return -1
-				}
-				return 1
-			}
-		}
-		return 0
-	})
-	return slices.CompactFunc(pts, func(x, y mgl64.Vec3) bool { return key(x) == key(y) })
+	return boundary.Mesh(m.V, m.Tris, s, layers, 0, outward)
 }
 
 // Closed reports whether every edge is shared by exactly two triangles (a watertight mesh).

@@ -131,7 +131,7 @@ func (s *Sim) remapGoo(order []int32, oldN int) {
 // from its path; with advance it also moves the samples to their positions at t+dt.
 func (s *Sim) moveBoundaries(t, dt float64, advance bool) {
 	for _, b := range s.bodies {
-		if b.motion == nil || b.body.Phase != components.Boundary {
+		if b.motion == nil || b.body.Phase != components.Boundary || b.rigid != nil {
 			continue
 		}
 		d := b.motion.Displacement(t + dt).Sub(b.motion.Displacement(t))

@@ -21,6 +21,7 @@ import (
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/physics/viscoelastic"
 )
 
@@ -35,6 +36,7 @@ type Sim struct {
 	Pressure *iisph.Solver
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
+	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -60,6 +62,7 @@ type Sim struct {
 	acc       StepStats
 	motions   *generic.Map[components.Motion]
 	emitters  *generic.Map[components.Emitter]
+	rigids    *generic.Map[components.RigidBody]
 	moving    bool // some boundary body has a Motion
 	gooOn     bool
 	gooLast   []gooC
@@ -68,6 +71,16 @@ type Sim struct {
 	gooSrc    []int32
 	bInv      []int32 // old → new boundary index after a boundary repack (nil: unchanged)
 	prevIDs   []uint32
+
+	rigidSlots []int          // rigid solver body → slot in bodies
+	bSlots     []int          // boundary body (in ID order) → slot in bodies
+	bOwner     []int32        // packed boundary sample → boundary body
+	staticIDs  []int32        // packed boundary samples of walls (not rigid bodies)
+	bCenters   []physics.Vec3 // torque centre of each boundary body
+	loads      rigid.Loads
+	loadSum    []physics.Vec3 // ∫ fluid force dt over the step, per boundary body
+	loadTime   float64
+	wallsMove  bool // some wall (not a rigid body) has a motion path
 }
 
 type bodySlot struct {
@@ -77,6 +90,7 @@ type bodySlot struct {
 	p      *components.Particles
 	motion *components.Motion  // kinematic path of a boundary body, or nil
 	emit   *components.Emitter // nozzle of an emitter body, or nil
+	rigid  *components.RigidBody
 	bLo    int                 // first packed boundary index of a boundary body
 }
 
@@ -98,6 +112,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	kind, _ := physics.ParseKernel(s.Kernel)
 	kr := physics.NewKernel(kind, s.SupportRadius())
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
+	sim.boundGrid.NoSelf = true
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
 	if s.DomainMin != s.DomainMax {
 		sim.DomainMin, sim.DomainMax, sim.domainSet = s.DomainMin, s.DomainMax, true
@@ -118,7 +133,8 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if s.motions == nil {
 		m := generic.NewMap[components.Motion](w.ECS)
 		em := generic.NewMap[components.Emitter](w.ECS)
-		s.motions, s.emitters = &m, &em
+		rm := generic.NewMap[components.RigidBody](w.ECS)
+		s.motions, s.emitters, s.rigids = &m, &em, &rm
 	}
 	q := bodyFilter.Query(w.ECS)
 	for q.Next() {
@@ -131,11 +147,14 @@ func (s *Sim) Gather(w *ecs.World) error {
 		if s.emitters.Has(e) {
 			slot.emit = s.emitters.Get(e)
 		}
+		if s.rigids.Has(e) {
+			slot.rigid = s.rigids.Get(e)
+		}
 		s.bodies = append(s.bodies, slot)
 	}
 	slices.SortFunc(s.bodies, func(a, b bodySlot) int { return int(a.body.ID) - int(b.body.ID) })
 	var fl, bl []layoutEntry
-	s.moving = false
+	s.moving, s.wallsMove = false, false
 	bLo := 0
 	for i := range s.bodies {
 		b := &s.bodies[i]
@@ -147,6 +166,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 					return err
 				}
 				s.moving = s.moving || len(b.motion.Path) > 0
+				s.wallsMove = s.wallsMove || (len(b.motion.Path) > 0 && b.rigid == nil)
 			}
 		}
 	}
@@ -167,6 +187,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.validateMaterials(); err != nil {
 		return err
 	}
+	s.gatherRigid()
 	s.bInv = nil
 	if !slices.Equal(bl, s.bLayout) {
 		s.bInv = remapByKey(s.bLayout, bl, s.bInv)
@@ -174,6 +195,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 			return err
 		}
 		s.bLayout = bl
+		s.packBoundaryOwners()
 	}
 	repacked := false
 	var src []int32
@@ -373,13 +395,37 @@ func (s *Sim) packBoundary() error {
 		}
 	}
 	b.V = make([]physics.Vec3, len(b.X))
-	if err := physics.BoundaryVolumes(b, &s.Kernel, s.Kernel.WallVolumeScale(s.Settings.Spacing(), s.Settings.BoundaryLayers), &s.volGrid, &s.volNb, s.pool); err != nil {
+	b.Vol = make([]float64, len(b.X))
+	// Walls' volumes come from all wall samples together (walls meeting at a corner see each
+	// other); a rigid body's from its own samples alone, computed once when it was made, so
+	// they stay the same wherever it moves (Akinci et al. 2012, Sec. 3).
+	var walls physics.BoundarySet
+	for _, bs := range s.bodies {
+		if bs.body.Phase == components.Boundary && bs.rigid == nil {
+			walls.X = append(walls.X, bs.p.X...)
+		}
+	}
+	if err := physics.BoundaryVolumes(&walls, &s.Kernel, s.Kernel.WallVolumeScale(s.Settings.Spacing(), s.Settings.BoundaryLayers), &s.volGrid, &s.volNb, s.pool); err != nil {
 		return err
+	}
+	k, w := 0, 0
+	for _, bs := range s.bodies {
+		if bs.body.Phase != components.Boundary {
+			continue
+		}
+		n := bs.p.Len()
+		if bs.rigid != nil {
+			copy(b.Vol[k:k+n], bs.rigid.Volumes)
+		} else {
+			copy(b.Vol[k:k+n], walls.Vol[w:w+n])
+			w += n
+		}
+		k += n
 	}
 	if b.Len() > 0 {
 		return s.boundGrid.Build(b.X, s.Kernel.H, s.pool)
 	}
-	s.boundGrid = physics.Grid{}
+	s.boundGrid = physics.Grid{NoSelf: true}
 	return nil
 }
 
@@ -425,11 +471,12 @@ func (s *Sim) Scatter() {
 	}
 	if s.moving {
 		for _, b := range s.bodies {
-			if b.motion != nil && b.body.Phase == components.Boundary {
+			if b.motion != nil && b.body.Phase == components.Boundary && b.rigid == nil {
 				copy(b.p.X, s.Bound.X[b.bLo:b.bLo+b.p.Len()])
 			}
 		}
 	}
+	s.scatterRigid()
 	if len(s.removed) == 0 {
 		return
 	}
@@ -489,6 +536,9 @@ func (s *Sim) NextDt() float64 {
 		dt = s.Settings.CFL * s.Settings.Spacing() / vmax
 	}
 	dt = min(max(dt, s.Settings.DtMin), s.Settings.DtMax)
+	if vr := s.rigidSpeed(); vr > 0 {
+		dt = min(dt, max(s.Settings.CFL*s.Settings.Spacing()/vr, s.Settings.DtMin))
+	}
 	if s.numax > 0 {
 		dt = min(dt, 0.125*s.Kernel.H*s.Kernel.H/s.numax)
 	}

@@ -63,6 +63,10 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 	}
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, false)
+		s.placeRigid(ctx.Time, ctx.Dt)
+		if s.wallsMove && len(s.Rigid.Bodies) > 0 {
+			s.Rigid.SetStatic(s.Bound.X, s.Bound.V, s.staticIDs, 2*s.Settings.Spacing())
+		}
 		if err := s.boundGrid.Build(s.Bound.X, h, s.pool); err != nil {
 			return fmt.Errorf("moving boundary: %w", err)
 		}
@@ -131,6 +135,7 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 	if !r.Converged {
 		a.UnconvergedSolves++
 	}
+	s.boundaryLoads(ctx.Dt)
 	return nil
 }
 
@@ -147,6 +152,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)
 	}
+	s.stepRigid(ctx.Dt)
 	lo, hi := s.DomainMin, s.DomainMax
 	bad, out := -1, 0
 	for k := range f.X {

@@ -30,6 +30,7 @@ type StepStats struct {
 	WallMs                  float64            `json:"wallMs"`                   // wall ms of the whole step
 	solves                  int
 	errSum                  float64
+	rigidContacts           int
 }
 
 // BodyStats is a body's particle count and bounding box.
@@ -39,6 +40,11 @@ type BodyStats struct {
 	Count int        `json:"count"`
 	Min   [3]float64 `json:"min"`
 	Max   [3]float64 `json:"max"`
+	// Load is the fluid's pressure force on a boundary body (a wall or a rigid body), averaged
+	// over the step's substeps (N).
+	Load *[3]float64 `json:"load,omitempty"`
+	// Rigid is a rigid body's pose and motion at the end of the step.
+	Rigid *RigidStats `json:"rigid,omitempty"`
 }
 
 // Removal counts the particles of one body that left the domain during a step.
@@ -59,7 +65,11 @@ func (a *StepStats) noteRemoval(body string, t float64) {
 }
 
 // BeginStep resets the per-step accumulators.
-func (s *Sim) BeginStep() { s.acc = StepStats{} }
+func (s *Sim) BeginStep() {
+	s.acc = StepStats{}
+	clear(s.loadSum)
+	s.loadTime = 0
+}
 
 // EndStep completes the statistics of a step after Scatter.
 func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ecs.StageTime) StepStats {
@@ -93,6 +103,19 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 					bs.Min[d], bs.Max[d] = min(bs.Min[d], x[d]), max(bs.Max[d], x[d])
 				}
 			}
+		}
+		if b.body.Phase == components.Boundary && s.loadTime > 0 {
+			for o, slot := range s.bSlots {
+				if s.bodies[slot].body == b.body {
+					l := s.loadSum[o].Mul(1 / s.loadTime)
+					bs.Load = &[3]float64{l[0], l[1], l[2]}
+				}
+			}
+		}
+		if rb := b.rigid; rb != nil {
+			st := &rb.State
+			bs.Rigid = &RigidStats{Position: st.X, Orientation: st.Q, Velocity: st.V, AngularVelocity: st.W,
+				Submerged: rb.Submerged, Contacts: a.rigidContacts}
 		}
 		a.Bodies = append(a.Bodies, bs)
 	}

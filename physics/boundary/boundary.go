@@ -6,8 +6,10 @@
 package boundary
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sluicephysics/sluice/physics"
 )
@@ -106,4 +108,64 @@ func Rect(origin, u, v physics.Vec3, s float64, layers int) ([]physics.Vec3, err
 		}
 	}
 	return out, nil
+}
+
+// Mesh places points on every triangle of a mesh at spacing about s (a barycentric lattice
+// dividing the longest edge into whole steps) in layers at distances first, first+s, … along
+// the triangle's normal when outward, or against it otherwise, and thins the points to one per
+// cell of side s/2 (merging the coincident samples of shared edges), sorted, so the sampling
+// is deterministic. Normals follow the winding: counter-clockwise seen from outside points out.
+func Mesh(v []physics.Vec3, tris [][3]int32, s float64, layers int, first float64, outward bool) []physics.Vec3 {
+	var pts []physics.Vec3
+	for _, t := range tris {
+		if len(pts) > physics.MaxSamples {
+			break // the caller reports the oversize sampling
+		}
+		a, b, c := v[t[0]], v[t[1]], v[t[2]]
+		ab, ac := b.Sub(a), c.Sub(a)
+		n := ab.Cross(ac)
+		nl := n.Len()
+		if nl == 0 {
+			continue // degenerate triangle
+		}
+		n = n.Mul(1 / nl)
+		if !outward {
+			n = n.Mul(-1)
+		}
+		longest := max(ab.Len(), ac.Len(), c.Sub(b).Len())
+		k := max(1, int(math.Ceil(longest/s)))
+		for l := 0; l < layers; l++ {
+			off := n.Mul(first + float64(l)*s)
+			for i := 0; i <= k; i++ {
+				for j := 0; i+j <= k; j++ {
+					u, w := float64(i)/float64(k), float64(j)/float64(k)
+					pts = append(pts, a.Add(ab.Mul(u)).Add(ac.Mul(w)).Add(off))
+				}
+			}
+		}
+	}
+	// Thin to at most one point per cell of side s/2: a fine mesh (tens of thousands of tiny
+	// triangles) would otherwise put thousands of samples in a kernel support. Two samples a
+	// spacing apart never share such a cell (its diagonal is 0.87 s), so the regular samples of
+	// large faces all stay; coincident samples on shared edges merge. Sorting by the cell, then
+	// by position, keeps the result independent of the triangle order's accidents.
+	q := 0.5 * s
+	key := func(p physics.Vec3) [3]int64 {
+		return [3]int64{int64(math.Floor(p[0] / q)), int64(math.Floor(p[1] / q)), int64(math.Floor(p[2] / q))}
+	}
+	slices.SortFunc(pts, func(x, y physics.Vec3) int {
+		kx, ky := key(x), key(y)
+		for d := 0; d < 3; d++ {
+			if kx[d] != ky[d] {
+				return cmp.Compare(kx[d], ky[d])
+			}
+		}
+		for d := 0; d < 3; d++ {
+			if x[d] != y[d] {
+				return cmp.Compare(x[d], y[d])
+			}
+		}
+		return 0
+	})
+	return slices.CompactFunc(pts, func(x, y physics.Vec3) bool { return key(x) == key(y) })
 }

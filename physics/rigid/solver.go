@@ -1,0 +1,544 @@
+package rigid
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Motion says how a body moves.
+type Motion uint8
+
+const (
+	// Static bodies never move.
+	Static Motion = iota
+	// Kinematic bodies move with the velocities their owner sets (a scripted paddle): the
+	// fluid and other bodies push against them, they are not pushed back.
+	Kinematic
+	// Dynamic bodies move under gravity, the fluid's pressure, contacts and applied forces.
+	Dynamic
+)
+
+// String returns the motion's scene name.
+func (m Motion) String() string {
+	switch m {
+	case Static:
+		return "static"
+	case Kinematic:
+		return "kinematic"
+	case Dynamic:
+		return "dynamic"
+	}
+	return "motion(?)"
+}
+
+// Body is the solver's state of one rigid body. X is the centre of mass, the body frame's
+// origin; Q turns body axes into world axes.
+type Body struct {
+	Motion      Motion
+	Shape       *Shape
+	Mass        float64
+	Inertia     Mat3 // about the centre of mass, body axes (kg m²)
+	InvMass     float64
+	InvInertia  Mat3 // body axes; zero for static and kinematic bodies
+	X           Vec3
+	Q           Quat
+	V, W        Vec3    // linear and angular velocity (world)
+	LinDamping  float64 // 1/s
+	AngDamping  float64 // 1/s
+	Friction    float64 // Coulomb μ
+	Restitution float64
+	Force       Vec3 // applied force (N, world, through the centre of mass), held until changed
+	Torque      Vec3 // applied torque (N m, world)
+
+	// FluidForce and FluidTorque are the fluid's pressure force on the body's samples in the
+	// current substep (about the centre of mass), set by PressureForces.
+	FluidForce, FluidTorque Vec3
+
+	Samples []Vec3 // boundary samples, body frame, the Outer samples of the first layer first
+	Outer   int
+	Reach   float64 // largest distance of the surface from the centre of mass (m)
+
+	r    Mat3 // rotation of Q, this substep
+	invI Mat3 // world inverse inertia, this substep
+}
+
+// Frame returns the body's rotation matrix for its current orientation.
+func (b *Body) Frame() Mat3 { return b.Q.Matrix() }
+
+// ToWorld returns the world position of a body-frame point.
+func (b *Body) ToWorld(p Vec3) Vec3 {
+	r := b.Q.Matrix()
+	return add(b.X, r.MulVec(p))
+}
+
+// PointVelocity returns the velocity of the body's material point at world position p.
+func (b *Body) PointVelocity(p Vec3) Vec3 { return add(b.V, cross(b.W, sub(p, b.X))) }
+
+// Params are the contact solver's settings.
+type Params struct {
+	Iterations int     // velocity iterations per substep (with position bias)
+	Relax      int     // iterations after the position update, without bias
+	Radius     float64 // radius of every sample (half the particle spacing, m)
+	Gravity    Vec3
+}
+
+// Contact constants. A contact is speculative while its surfaces are still apart: it lets the
+// bodies close the gap within the substep but not pass (Catto's speculative contacts), so a
+// fast body cannot tunnel through a wall one spacing thick.
+const (
+	// baumgarte is the fraction of a penetration removed per substep through the bias
+	// velocity; the relax iterations afterwards take the bias energy back out (Box2D v3's soft
+	// step), so pushing out does not make bodies jump.
+	baumgarte = 0.2
+	// slopFraction of the sample radius is left as allowed penetration so resting contacts do
+	// not flicker in and out.
+	slopFraction = 0.1
+	// restitutionThreshold (m/s): slower approaches do not bounce, so resting contacts stay at
+	// rest.
+	restitutionThreshold = 0.5
+	// speculativeFraction of the sample radius is the least margin at which contacts are kept.
+	speculativeFraction = 0.5
+	// maxPushOut (m/s) caps the bias velocity, so a body placed deep inside another is
+	// separated over several substeps instead of being shot out.
+	maxPushOut = 1.0
+)
+
+// contact is one sample of body a (or a static wall sample when a < 0) against the surface of
+// body b. n points from b towards a; impulses push a along +n and b along −n.
+type contact struct {
+	key        uint64
+	a, b       int32
+	n          Vec3
+	ra, rb     Vec3 // contact point relative to the centres of mass
+	va         Vec3 // velocity of a static wall sample (a < 0)
+	d          float64
+	mn, m1, m2 float64
+	t1, t2     Vec3
+	ln, l1, l2 float64
+	vn0        float64
+	maxLn      float64
+	mu, e      float64
+}
+
+// Solver integrates the bodies and resolves their contacts. Its results depend only on the
+// order of Bodies and of the static samples, never on worker counts: contacts are generated
+// and solved sequentially in a fixed order.
+type Solver struct {
+	Params
+	Bodies []Body
+
+	staticX, staticV []Vec3
+	static           pointIndex
+	contacts         []contact
+	cache            []cached
+	scratch          []int32
+}
+
+type cached struct {
+	key        uint64
+	ln, l1, l2 float64
+}
+
+// Contacts returns the number of contacts of the last substep.
+func (s *Solver) Contacts() int { return len(s.contacts) }
+
+// SetStatic gives the solver the wall samples that dynamic bodies collide with: the entries
+// ids of x and v (positions and velocities, kept by reference), indexed in cells of the given
+// size. Call it again when the walls move.
+func (s *Solver) SetStatic(x, v []Vec3, ids []int32, cell float64) {
+	s.staticX, s.staticV = x, v
+	s.static.build(x, ids, cell)
+}
+
+// Step advances every body by dt: forces, contacts, positions (see the package comment).
+func (s *Solver) Step(dt float64) {
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		b.r = b.Q.Matrix()
+		if b.Motion == Dynamic {
+			b.invI = rotateInertia(&b.r, &b.InvInertia)
+			s.integrateVelocity(b, dt)
+		} else {
+			b.invI = Mat3{}
+		}
+	}
+	s.collide(dt)
+	s.prepare(dt)
+	for it := 0; it < s.Iterations; it++ {
+		s.solve(dt, true)
+	}
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		if b.Motion == Static {
+			continue
+		}
+		b.X = add(b.X, scale(b.V, dt))
+		b.Q = b.Q.Integrate(b.W, dt)
+	}
+	for it := 0; it < s.Relax; it++ {
+		s.solve(dt, false)
+	}
+	s.restitution()
+	s.store()
+}
+
+// integrateVelocity applies gravity, the applied and fluid forces and torques, and damping:
+// v += Δt (g + F/m), ω += Δt I⁻¹ (τ − ω × Iω) with the world inertia I = R I_body Rᵀ (Euler's
+// equations; the gyroscopic term keeps a free spinning body's angular momentum).
+func (s *Solver) integrateVelocity(b *Body, dt float64) {
+	f := add(b.Force, b.FluidForce)
+	b.V = add(b.V, scale(add(s.Gravity, scale(f, b.InvMass)), dt))
+	iw := rotateInertia(&b.r, &b.Inertia)
+	l := iw.MulVec(b.W)
+	tau := sub(add(b.Torque, b.FluidTorque), cross(b.W, l))
+	b.W = add(b.W, scale(b.invI.MulVec(tau), dt))
+	if b.LinDamping > 0 {
+		b.V = scale(b.V, 1/(1+dt*b.LinDamping))
+	}
+	if b.AngDamping > 0 {
+		b.W = scale(b.W, 1/(1+dt*b.AngDamping))
+	}
+}
+
+// collide finds the contacts of this substep: each dynamic body's surface against the static
+// wall samples near it, and, for each pair of bodies whose bounding spheres come within the
+// margin, the outer samples of each against the other's signed distance.
+func (s *Solver) collide(dt float64) {
+	s.contacts = s.contacts[:0]
+	r := s.Radius
+	for i := range s.Bodies {
+		a := &s.Bodies[i]
+		if a.Motion != Dynamic {
+			continue
+		}
+		margin := s.margin(a, nil, dt)
+		reach := a.Reach + r + margin
+		s.scratch = s.static.query(a.X, reach, s.staticX, s.scratch[:0])
+		for _, k := range s.scratch {
+			p := s.staticX[k]
+			pb := a.r.MulTVec(sub(p, a.X))
+			d, nb := a.Shape.Distance(pb)
+			d -= r
+			if d >= margin {
+				continue
+			}
+			if d > 0 {
+				ok, nq := s.closes(a, nil, p, s.staticV[k], dt)
+				if !ok {
+					continue
+				}
+				nb = nq
+			}
+			n := a.r.MulVec(nb)
+			c := contact{key: key(0, uint32(k), uint32(i)+1), a: -1, b: int32(i), n: n, d: d, va: s.staticV[k]}
+			c.rb = sub(sub(p, scale(n, r)), a.X)
+			c.mu, c.e = a.Friction, a.Restitution
+			s.contacts = append(s.contacts, c)
+		}
+	}
+	for i := range s.Bodies {
+		a := &s.Bodies[i]
+		for j := i + 1; j < len(s.Bodies); j++ {
+			b := &s.Bodies[j]
+			if a.Motion != Dynamic && b.Motion != Dynamic {
+				continue
+			}
+			margin := s.margin(a, b, dt)
+			if norm(sub(a.X, b.X)) > a.Reach+b.Reach+2*r+margin {
+				continue
+			}
+			s.samplesAgainst(i, j, margin, dt)
+			s.samplesAgainst(j, i, margin, dt)
+		}
+	}
+}
+
+// samplesAgainst adds the contacts of body i's outer samples with body j's surface.
+func (s *Solver) samplesAgainst(i, j int, margin, dt float64) {
+	a, b := &s.Bodies[i], &s.Bodies[j]
+	r := s.Radius
+	for k, sb := range a.Samples[:a.Outer] {
+		p := add(a.X, a.r.MulVec(sb))
+		if norm(sub(p, b.X)) > b.Reach+r+margin {
+			continue
+		}
+		pb := b.r.MulTVec(sub(p, b.X))
+		d, nb := b.Shape.Distance(pb)
+		d -= r
+		if d >= margin {
+			continue
+		}
+		if d > 0 {
+			ok, nq := s.closes(b, a, p, Vec3{}, dt)
+			if !ok {
+				continue
+			}
+			nb = nq
+		}
+		n := b.r.MulVec(nb)
+		cp := sub(p, scale(n, r))
+		c := contact{key: key(uint32(i)+1, uint32(k), uint32(j)+1), a: int32(i), b: int32(j), n: n, d: d}
+		c.ra, c.rb = sub(cp, a.X), sub(cp, b.X)
+		c.mu = math.Sqrt(a.Friction * b.Friction)
+		c.e = max(a.Restitution, b.Restitution)
+		s.contacts = append(s.contacts, c)
+	}
+}
+
+// closes reports whether the sample at p (of body other, or a wall sample moving with vw when
+// other is nil) would reach the surface of body b within dt at the current velocities: the
+// exact test, with b's full signed distance at the predicted relative position. A speculative
+// contact is kept only then, with the normal (body frame) where it would touch. Linearising
+// instead (the normal speed against the gap at the current normal) wrongly stops a box
+// sliding over a sampled floor at each sample its leading edge passes over: the sample
+// approaches the edge's rounded normal but slides under the flat face.
+func (s *Solver) closes(b, other *Body, p, vw Vec3, dt float64) (bool, Vec3) {
+	vp := vw
+	if other != nil {
+		vp = other.PointVelocity(p)
+	}
+	// the sample's motion relative to b over dt, in b's frame at the end of the substep
+	rel := sub(vp, b.PointVelocity(p))
+	q := add(p, scale(rel, dt))
+	d, n := b.Shape.Distance(b.r.MulTVec(sub(q, b.X)))
+	return d-s.Radius < 0, n
+}
+
+// margin is the distance within which contacts are kept: what the bodies can close in one
+// substep at their current speeds (their surfaces' fastest points), at least half a sample
+// radius.
+func (s *Solver) margin(a, b *Body, dt float64) float64 {
+	v := norm(a.V) + norm(a.W)*a.Reach
+	if b != nil {
+		v += norm(b.V) + norm(b.W)*b.Reach
+	}
+	return max(speculativeFraction*s.Radius, 2*v*dt)
+}
+
+func key(a, sample, b uint32) uint64 {
+	return uint64(a)<<52 | uint64(sample)<<16 | uint64(b)
+}
+
+// prepare computes each contact's effective masses and tangents, records the approach speed
+// for restitution, and warm-starts it with the impulses the same contact had last substep.
+func (s *Solver) prepare(dt float64) {
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		n := c.n
+		t1 := cross(n, Vec3{1, 0, 0})
+		if norm(t1) < 0.5 {
+			t1 = cross(n, Vec3{0, 1, 0})
+		}
+		t1 = scale(t1, 1/norm(t1))
+		c.t1, c.t2 = t1, cross(n, t1)
+		c.mn = s.effMass(c, n)
+		c.m1 = s.effMass(c, c.t1)
+		c.m2 = s.effMass(c, c.t2)
+		c.vn0 = dot(s.relVel(c), n)
+		if i, ok := slices.BinarySearchFunc(s.cache, c.key, func(x cached, k uint64) int { return cmp.Compare(x.key, k) }); ok {
+			w := s.cache[i]
+			c.ln, c.l1, c.l2 = w.ln, w.l1, w.l2
+			s.apply(c, add(add(scale(n, c.ln), scale(c.t1, c.l1)), scale(c.t2, c.l2)))
+		}
+	}
+}
+
+// effMass is 1/(m_a⁻¹ + m_b⁻¹ + (I_a⁻¹(r_a×d))·(r_a×d) + (I_b⁻¹(r_b×d))·(r_b×d)).
+func (s *Solver) effMass(c *contact, d Vec3) float64 {
+	k := 0.0
+	if c.a >= 0 {
+		a := &s.Bodies[c.a]
+		rn := cross(c.ra, d)
+		k += a.InvMass + dot(a.invI.MulVec(rn), rn)
+	}
+	b := &s.Bodies[c.b]
+	rn := cross(c.rb, d)
+	k += b.InvMass + dot(b.invI.MulVec(rn), rn)
+	if k <= 0 {
+		return 0
+	}
+	return 1 / k
+}
+
+// relVel is the velocity of a's contact point relative to b's.
+func (s *Solver) relVel(c *contact) Vec3 {
+	va := c.va
+	if c.a >= 0 {
+		a := &s.Bodies[c.a]
+		va = add(a.V, cross(a.W, c.ra))
+	}
+	b := &s.Bodies[c.b]
+	return sub(va, add(b.V, cross(b.W, c.rb)))
+}
+
+// apply adds impulse p to a and −p to b at the contact point.
+func (s *Solver) apply(c *contact, p Vec3) {
+	if c.a >= 0 {
+		a := &s.Bodies[c.a]
+		if a.Motion == Dynamic {
+			a.V = add(a.V, scale(p, a.InvMass))
+			a.W = add(a.W, a.invI.MulVec(cross(c.ra, p)))
+		}
+	}
+	b := &s.Bodies[c.b]
+	if b.Motion == Dynamic {
+		b.V = sub(b.V, scale(p, b.InvMass))
+		b.W = sub(b.W, b.invI.MulVec(cross(c.rb, p)))
+	}
+}
+
+// solve makes one Gauss-Seidel pass over the contacts: the normal impulse drives the normal
+// velocity to its target (close a gap no faster than it closes within the substep; with bias,
+// push a penetration deeper than the slop out at the Baumgarte rate), clamped to push only;
+// then the friction impulse, clamped to the Coulomb disk |λ_t| ≤ μ λ_n.
+func (s *Solver) solve(dt float64, bias bool) {
+	slop := slopFraction * s.Radius
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		var target float64
+		switch {
+		case c.d > 0:
+			target = -c.d / dt
+		case bias:
+			target = min(maxPushOut, baumgarte*max(0, -c.d-slop)/dt)
+		}
+		v := s.relVel(c)
+		dl := -c.mn * (dot(v, c.n) - target)
+		l := max(0, c.ln+dl)
+		dl, c.ln = l-c.ln, l
+		c.maxLn = max(c.maxLn, l)
+		if dl != 0 {
+			s.apply(c, scale(c.n, dl))
+		}
+		if c.mu == 0 {
+			continue
+		}
+		v = s.relVel(c)
+		l1 := c.l1 - c.m1*dot(v, c.t1)
+		l2 := c.l2 - c.m2*dot(v, c.t2)
+		if lim := c.mu * c.ln; l1*l1+l2*l2 > lim*lim {
+			f := lim / math.Sqrt(l1*l1+l2*l2)
+			l1, l2 = l1*f, l2*f
+		}
+		d1, d2 := l1-c.l1, l2-c.l2
+		c.l1, c.l2 = l1, l2
+		s.apply(c, add(scale(c.t1, d1), scale(c.t2, d2)))
+	}
+}
+
+// restitution gives the contacts that were hit faster than restitutionThreshold and pushed
+// in this substep the normal velocity −e·v_n0 of their approach (Newton's impact law).
+func (s *Solver) restitution() {
+	for it := 0; it < max(1, s.Relax); it++ {
+		for k := range s.contacts {
+			c := &s.contacts[k]
+			if c.e == 0 || c.vn0 > -restitutionThreshold || c.maxLn == 0 {
+				continue
+			}
+			v := dot(s.relVel(c), c.n)
+			dl := -c.mn * (v + c.e*c.vn0)
+			l := max(0, c.ln+dl)
+			dl, c.ln = l-c.ln, l
+			if dl != 0 {
+				s.apply(c, scale(c.n, dl))
+			}
+		}
+	}
+}
+
+// store keeps this substep's impulses, sorted by contact key, to warm-start the next.
+func (s *Solver) store() {
+	s.cache = s.cache[:0]
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		s.cache = append(s.cache, cached{c.key, c.ln, c.l1, c.l2})
+	}
+	slices.SortFunc(s.cache, func(x, y cached) int { return cmp.Compare(x.key, y.key) })
+}
+
+// Cache returns the warm-start impulses (for snapshots): keys and the three impulses each.
+func (s *Solver) Cache() (keys []uint64, impulses []float64) {
+	for _, c := range s.cache {
+		keys = append(keys, c.key)
+		impulses = append(impulses, c.ln, c.l1, c.l2)
+	}
+	return keys, impulses
+}
+
+// SetCache restores warm-start impulses saved by Cache.
+func (s *Solver) SetCache(keys []uint64, impulses []float64) {
+	s.cache = s.cache[:0]
+	for i, k := range keys {
+		s.cache = append(s.cache, cached{k, impulses[3*i], impulses[3*i+1], impulses[3*i+2]})
+	}
+}
+
+// pointIndex finds the points within a distance of a position: points sorted by cell, with
+// the sorted list of occupied cells.
+type pointIndex struct {
+	cell  float64
+	keys  []uint64 // occupied cells, sorted
+	start []int32  // points of keys[c] are idx[start[c]:start[c+1]]
+	idx   []int32
+}
+
+const cellBias = 1 << 20
+
+func cellKey(x, y, z int64) uint64 {
+	return uint64(x+cellBias)<<42 | uint64(y+cellBias)<<21 | uint64(z+cellBias)
+}
+
+func (pi *pointIndex) build(x []Vec3, ids []int32, cell float64) {
+	pi.cell = cell
+	pi.idx = pi.idx[:0]
+	type kp struct {
+		k uint64
+		i int32
+	}
+	kps := make([]kp, len(ids))
+	for n, i := range ids {
+		p := x[i]
+		kps[n] = kp{cellKey(int64(math.Floor(p[0]/cell)), int64(math.Floor(p[1]/cell)), int64(math.Floor(p[2]/cell))), i}
+	}
+	slices.SortStableFunc(kps, func(a, b kp) int { return cmp.Compare(a.k, b.k) })
+	pi.keys, pi.start = pi.keys[:0], pi.start[:0]
+	for n, e := range kps {
+		if n == 0 || e.k != kps[n-1].k {
+			pi.keys = append(pi.keys, e.k)
+			pi.start = append(pi.start, int32(n))
+		}
+		pi.idx = append(pi.idx, e.i)
+	}
+	pi.start = append(pi.start, int32(len(kps)))
+}
+
+// query appends the points within rad of c, in cell order.
+func (pi *pointIndex) query(c Vec3, rad float64, x []Vec3, out []int32) []int32 {
+	if len(pi.keys) == 0 {
+		return out
+	}
+	var lo, hi [3]int64
+	for d := 0; d < 3; d++ {
+		lo[d] = int64(math.Floor((c[d] - rad) / pi.cell))
+		hi[d] = int64(math.Floor((c[d] + rad) / pi.cell))
+	}
+	r2 := rad * rad
+	for ix := lo[0]; ix <= hi[0]; ix++ {
+		for iy := lo[1]; iy <= hi[1]; iy++ {
+			// the cells of one (x, y) column are contiguous in key order
+			k0, k1 := cellKey(ix, iy, lo[2]), cellKey(ix, iy, hi[2])
+			a, _ := slices.BinarySearch(pi.keys, k0)
+			for q := a; q < len(pi.keys) && pi.keys[q] <= k1; q++ {
+				for _, i := range pi.idx[pi.start[q]:pi.start[q+1]] {
+					p := x[i]
+					dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
+					if dx*dx+dy*dy+dz*dz <= r2 {
+						out = append(out, i)
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,346 @@
+package sluice_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
+)
+
+// rigidWorld is a world at r = 1 cm for rigid-body tests, with the given gravity.
+func rigidWorld(t *testing.T, g mgl64.Vec3) *sluice.World {
+	t.Helper()
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.01
+	s.Gravity = g
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	return w
+}
+
+func mustRigid(t *testing.T, w *sluice.World, name string, d components.RigidBody) sluice.Entity {
+	t.Helper()
+	e, err := w.AddRigidBody(name, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func steps(t *testing.T, w *sluice.World, n int, each func(sluice.StepStats)) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if each != nil {
+			each(st)
+		}
+	}
+}
+
+// TestRigidFreeFallAndForce: a dynamic body falls with v = g t, and a constant force F acting
+// for 1 s without gravity changes its velocity by F/m; semi-implicit Euler integrates a
+// constant acceleration's velocity exactly, so both hold to round-off.
+func TestRigidFreeFallAndForce(t *testing.T) {
+	const roundOff = 1e-9 // relative: sums of a few hundred substeps
+	g := mgl64.Vec3{0, -9.81, 0}
+	w := rigidWorld(t, g)
+	d := components.DefaultRigidBody()
+	d.Shape, d.Radius = "sphere", 0.05
+	ball := mustRigid(t, w, "ball", d)
+	steps(t, w, 60, nil)
+	v := w.RigidBody(ball).State.V
+	if e := v.Sub(g.Mul(w.Time())).Len() / (9.81 * w.Time()); e > roundOff {
+		t.Errorf("free fall: v = %v after %g s, want %v (relative error %.3g)", v, w.Time(), g.Mul(w.Time()), e)
+	}
+
+	w2 := rigidWorld(t, mgl64.Vec3{})
+	d.Shape, d.Size = "box", mgl64.Vec3{0.1, 0.2, 0.3}
+	box := mustRigid(t, w2, "box", d)
+	rb := w2.RigidBody(box)
+	f := mgl64.Vec3{3, -2, 1}
+	rb.State.Force = f
+	steps(t, w2, 60, nil)
+	m := w2.RigidBody(box).State.Mass
+	if math.Abs(m-1000*0.1*0.2*0.3) > 1e-12 {
+		t.Fatalf("mass %g, want %g", m, 6.0)
+	}
+	dv := w2.RigidBody(box).State.V
+	if e := dv.Sub(f.Mul(w2.Time()/m)).Len() / (f.Len() / m); e > roundOff {
+		t.Errorf("force %v for %g s: Δv = %v, want %v", f, w2.Time(), dv, f.Mul(w2.Time()/m))
+	}
+}
+
+// TestRigidTorque: a torque about a principal axis of a box spins it up at τ/I; on an
+// L-shaped (off-centre) mesh the angular acceleration is I⁻¹τ with the full tensor, whose
+// products of inertia turn ω away from τ. Both are checked in the first small rotation,
+// before the gyroscopic term matters.
+func TestRigidTorque(t *testing.T) {
+	const tol = 1e-3 // ω after 1/60 s: the gyroscopic term ω×Iω is second order in t
+	w := rigidWorld(t, mgl64.Vec3{})
+	d := components.DefaultRigidBody()
+	d.Size = mgl64.Vec3{0.2, 0.1, 0.3}
+	box := mustRigid(t, w, "box", d)
+	tau := mgl64.Vec3{0, 0, 0.05}
+	w.RigidBody(box).State.Torque = tau
+	steps(t, w, 1, nil)
+	st := w.RigidBody(box).State
+	m := st.Mass
+	izz := m / 12 * (0.2*0.2 + 0.1*0.1)
+	want := tau[2] / izz * w.Time()
+	if e := math.Abs(st.W[2]/want - 1); e > tol {
+		t.Errorf("box: ω_z = %g after %g s, τ/I t = %g", st.W[2], w.Time(), want)
+	}
+
+	// an L of two boxes: [0,0.3]×[0,0.1]×[0,0.1] and [0,0.1]×[0.1,0.3]×[0,0.1]
+	lmesh := lShape()
+	d.Shape, d.Mesh, d.Position = "mesh", &lmesh, mgl64.Vec3{1, 0, 0}
+	l := mustRigid(t, w, "L", d)
+	w.RigidBody(l).State.Torque = tau
+	t0 := w.Time()
+	steps(t, w, 1, nil)
+	lb := w.RigidBody(l).State
+	mp, err := lmesh.Properties(d.Density)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp.Inertia[1] == 0 {
+		t.Fatal("the L should have a product of inertia I_xy")
+	}
+	inv, _ := mp.Inertia.Inverse()
+	alpha := inv.MulVec(tau)
+	for k := 0; k < 3; k++ {
+		want := alpha[k] * (w.Time() - t0)
+		if math.Abs(lb.W[k]-want) > tol*alpha.Len()*(w.Time()-t0) {
+			t.Errorf("L: ω[%d] = %g, I⁻¹τ t = %g", k, lb.W[k], want)
+		}
+	}
+	// the mass centre of the L: (0.3·0.15 + 0.2·0.05)/0.5 = 0.11 in x, (0.3·0.05 + 0.2·0.2)/0.5 = 0.11 in y
+	if math.Abs(mp.Center[0]-0.11) > 1e-12 || math.Abs(mp.Center[1]-0.11) > 1e-12 {
+		t.Errorf("L centre of mass %v, want [0.11 0.11 0.05]", mp.Center)
+	}
+}
+
+// lShape is the closed mesh of an L-shaped prism (extruded along z from 0 to 0.1).
+func lShape() rigid.Shape {
+	outline := [][2]float64{{0, 0}, {0.3, 0}, {0.3, 0.1}, {0.1, 0.1}, {0.1, 0.3}, {0, 0.3}}
+	var v []mgl64.Vec3
+	for _, z := range []float64{0, 0.1} {
+		for _, p := range outline {
+			v = append(v, mgl64.Vec3{p[0], p[1], z})
+		}
+	}
+	n := int32(len(outline))
+	var tris [][3]int32
+	// caps: the L split into two convex quads (0,1,2,3) and (0,3,4,5)
+	for _, q := range [][4]int32{{0, 1, 2, 3}, {0, 3, 4, 5}} {
+		tris = append(tris, [3]int32{q[0], q[2], q[1]}, [3]int32{q[0], q[3], q[2]})                         // bottom, facing −z
+		tris = append(tris, [3]int32{q[0] + n, q[1] + n, q[2] + n}, [3]int32{q[0] + n, q[2] + n, q[3] + n}) // top
+	}
+	for i := int32(0); i < n; i++ {
+		j := (i + 1) % n
+		tris = append(tris, [3]int32{i, j, j + n}, [3]int32{i, j + n, i + n})
+	}
+	return rigid.Shape{Kind: rigid.Mesh, V: v, Tris: tris}
+}
+
+// TestRigidBounce: a ball of restitution 0.5 dropped from 1 m rebounds to e²·1 m = 0.25 m.
+func TestRigidBounce(t *testing.T) {
+	const tol = 0.10 // the issue's ±10 %
+	const r = 0.01   // contact distance: the samples' radius
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	if _, err := w.AddBoundaryBox("floor", mgl64.Vec3{-0.5, -0.1, -0.5}, mgl64.Vec3{0.5, 0, 0.5}, false); err != nil {
+		t.Fatal(err)
+	}
+	d := components.DefaultRigidBody()
+	d.Shape, d.Radius, d.Restitution = "sphere", 0.1, 0.5
+	d.Position = mgl64.Vec3{0, r + 1 + 0.1, 0}
+	ball := mustRigid(t, w, "ball", d)
+	up, peak := false, 0.0
+	steps(t, w, 75, func(sluice.StepStats) {
+		s := w.RigidBody(ball).State
+		if s.V[1] > 0 {
+			up = true
+		}
+		if up {
+			peak = max(peak, s.X[1]-0.1-r)
+		}
+	})
+	if !up || math.Abs(peak/0.25-1) > tol {
+		t.Errorf("rebound height %.4f m, want 0.25 m ± %g %%", peak, 100*tol)
+	}
+}
+
+// TestRigidSlopeFriction: on a 35° slope (tan 35° = 0.70) a box with μ = 0.3 slides, one with
+// μ = 0.8 stays. The sliding one moves with a = g(sin θ − μ cos θ) while on the slope.
+func TestRigidSlopeFriction(t *testing.T) {
+	const stay = 0.002 // m over 0.5 s: static friction holds to the contact solver's creep
+	const slideTol = 0.15
+	a := 35 * math.Pi / 180
+	for _, mu := range []float64{0.3, 0.8} {
+		w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+		u := mgl64.Vec3{math.Cos(a), math.Sin(a), 0}.Mul(1.5)
+		if _, err := w.AddBoundaryRect("slope", mgl64.Vec3{0, 0, 0.2}, u, mgl64.Vec3{0, 0, -0.4}); err != nil {
+			t.Fatal(err)
+		}
+		d := components.DefaultRigidBody()
+		d.Size, d.Friction = mgl64.Vec3{0.1, 0.1, 0.1}, mu
+		n := mgl64.Vec3{-math.Sin(a), math.Cos(a), 0}
+		d.Position = u.Normalize().Mul(1.2).Add(n.Mul(0.05 + 0.01))
+		q := mgl64.QuatRotate(a, mgl64.Vec3{0, 0, 1})
+		d.Orientation = [4]float64{q.W, q.V[0], q.V[1], q.V[2]}
+		box := mustRigid(t, w, "box", d)
+		x0 := w.RigidBody(box).State.X
+		steps(t, w, 30, nil)
+		moved := w.RigidBody(box).State.X.Sub(x0).Len()
+		want := 0.5 * 9.81 * (math.Sin(a) - mu*math.Cos(a)) * w.Time() * w.Time()
+		if mu == 0.8 && moved > stay {
+			t.Errorf("μ = 0.8: the box moved %.4f m on a 35° slope", moved)
+		}
+		if mu == 0.3 && math.Abs(moved/want-1) > slideTol {
+			t.Errorf("μ = 0.3: the box slid %.4f m in %.2f s, g(sin θ − μ cos θ)t²/2 = %.4f m", moved, w.Time(), want)
+		}
+	}
+}
+
+// TestRigidStack: five boxes stacked on the floor stand for 5 s: the top one drifts less than
+// one particle radius.
+func TestRigidStack(t *testing.T) {
+	const drift = 0.01 // one particle radius
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	if _, err := w.AddBoundaryBox("floor", mgl64.Vec3{-0.5, -0.1, -0.5}, mgl64.Vec3{0.5, 0, 0.5}, false); err != nil {
+		t.Fatal(err)
+	}
+	var boxes []sluice.Entity
+	for i := 0; i < 5; i++ {
+		d := components.DefaultRigidBody()
+		d.Size = mgl64.Vec3{0.1, 0.1, 0.1}
+		d.Position = mgl64.Vec3{0, 0.01 + 0.05 + 0.1*float64(i), 0}
+		boxes = append(boxes, mustRigid(t, w, "box"+string(rune('0'+i)), d))
+	}
+	x0 := w.RigidBody(boxes[4]).State.X
+	steps(t, w, 300, nil)
+	for i, b := range boxes {
+		x := w.RigidBody(b).State.X
+		want := mgl64.Vec3{0, 0.01 + 0.05 + 0.1*float64(i), 0}
+		if d := x.Sub(want).Len(); d > drift {
+			t.Errorf("box %d drifted %.4f m in 5 s (top started at %v)", i, d, x0)
+		}
+	}
+}
+
+// TestRigidBadInput: non-positive density or mass, a non-closed mesh, a degenerate inertia
+// tensor and a non-unit quaternion are rejected with the body and field named.
+func TestRigidBadInput(t *testing.T) {
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	open := lShape()
+	open.Tris = open.Tris[:len(open.Tris)-1]
+	cases := []struct {
+		name string
+		edit func(*components.RigidBody)
+		want string
+	}{
+		{"zero density", func(d *components.RigidBody) { d.Density = 0 }, `bodies["zero density"].density`},
+		{"negative mass", func(d *components.RigidBody) { d.Mass = -1 }, `bodies["negative mass"].mass`},
+		{"open mesh", func(d *components.RigidBody) { d.Shape, d.Mesh = "mesh", &open }, `bodies["open mesh"].file: mesh is not closed`},
+		{"flat inertia", func(d *components.RigidBody) { d.Inertia = mgl64.Vec3{1, 1, 0} }, `bodies["flat inertia"].inertia[2]`},
+		{"impossible inertia", func(d *components.RigidBody) { d.Inertia = mgl64.Vec3{1, 1, 3} }, `bodies["impossible inertia"].inertia[2]`},
+		{"long quaternion", func(d *components.RigidBody) { d.Orientation = [4]float64{1, 0.1, 0, 0} }, `bodies["long quaternion"].orientation`},
+		{"thin box", func(d *components.RigidBody) { d.Size = mgl64.Vec3{0.2, 0.01, 0.2} }, `bodies["thin box"].size`},
+		{"bad type", func(d *components.RigidBody) { d.Type = "floaty" }, `bodies["bad type"].type`},
+	}
+	for _, c := range cases {
+		d := components.DefaultRigidBody()
+		c.edit(&d)
+		_, err := w.AddRigidBody(c.name, d)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to name %s", c.name, err, c.want)
+		}
+	}
+}
+
+// floatRun drops a 10 cm cube of the given density into a 40 cm tank filled to 25 cm (r = 1 cm,
+// about 4200 particles) at the height y0 of its centre, runs it for the given time and returns
+// the world, the cube and the tank.
+func floatRun(t *testing.T, rho, y0, seconds float64, each func(w *sluice.World, cube sluice.Entity, st sluice.StepStats)) {
+	t.Helper()
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.5, 0.4}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.25, 0.4}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	d := components.DefaultRigidBody()
+	d.Size, d.Density, d.Position = mgl64.Vec3{0.1, 0.1, 0.1}, rho, mgl64.Vec3{0.2, y0, 0.2}
+	cube := mustRigid(t, w, "cube", d)
+	if w.RigidBody(cube).Displaced == 0 {
+		t.Fatal("the cube displaced no water")
+	}
+	steps(t, w, int(seconds*60+0.5), func(st sluice.StepStats) { each(w, cube, st) })
+}
+
+// TestArchimedes: after settling, a cube of density 500 kg/m³ floats with half its volume
+// below the water surface, one of 1000 kg/m³ stays at its initial depth, one of 2000 kg/m³
+// rests on the floor; and the tank carries the weight of the water plus the floating cube.
+func TestArchimedes(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("3 × 2.5 s of a 4200-particle tank: skipped in -short and under -race")
+	}
+	const fracTol = 0.05   // the issue's 50 % ± 5 %
+	const loadTol = 0.02   // the issue's 2 %
+	const driftRate = 0.01 // m/s: one particle radius per second
+	const levelTol = 0.005 // m: the hydrostatic surface against the top particle centres
+	const restSpeed = 0.05 // m/s: "at rest" on the floor
+	const seconds = 2.5    // the cube settles within 1.5 s; the last second is averaged
+	const g, rho0 = 9.81, 1000.0
+	for _, rho := range []float64{500, 1000, 2000} {
+		y0 := map[float64]float64{500: 0.25, 1000: 0.15, 2000: 0.1}[rho]
+		var frac, load, weight, n float64
+		var y, vy float64
+		floatRun(t, rho, y0, seconds, func(w *sluice.World, cube sluice.Entity, st sluice.StepStats) {
+			rb := w.RigidBody(cube)
+			y, vy = rb.State.X[1], rb.State.V[1]
+			if st.T < seconds-1 {
+				return
+			}
+			n++
+			frac += rb.Submerged
+			load += -st.Bodies[0].Load[1]
+			water := w.Particles(w.Bodies()[1].Entity)
+			weight = float64(water.Len())*w.Sim().Volume0*rho0*g + rb.State.Mass*g
+		})
+		frac, load = frac/n, load/n
+		switch rho {
+		case 500:
+			if math.Abs(frac-0.5) > fracTol {
+				t.Errorf("ρ = 500: %.1f %% below the surface, want 50 ± %g %%", 100*frac, 100*fracTol)
+			}
+			fallthrough
+		case 1000:
+			if e := math.Abs(load/weight - 1); e > loadTol {
+				t.Errorf("ρ = %g: the tank carries %.2f N, water and cube weigh %.2f N (%.2f %% off)", rho, load, weight, 100*e)
+			}
+		}
+		switch rho {
+		case 1000:
+			if r := math.Abs(y-y0) / seconds; r > driftRate {
+				t.Errorf("ρ = 1000: drifted %.4f m in %g s (%.4f m/s)", y-y0, seconds, r)
+			}
+		case 2000:
+			if bottom := y - 0.05; bottom > 0.01+0.02 || math.Abs(vy) > restSpeed {
+				t.Errorf("ρ = 2000: bottom at %.4f m moving at %.3f m/s, want on the floor (contact at 0.01 m, within one spacing) at rest", bottom, vy)
+			}
+		}
+		t.Logf("ρ = %g: y = %.4f m, submerged %.3f, tank load %.2f N for %.2f N of weight", rho, y, frac, load, weight)
+	}
+}

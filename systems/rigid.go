@@ -1,0 +1,207 @@
+package systems
+
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/rigid"
+)
+
+// Rigid bodies in the step (DESIGN §4). A rigid body is a boundary body with a RigidBody
+// component: its samples sit in the packed BoundarySet like a wall's, with their own volumes.
+//   - NeighborSearch places every moving body's samples at its pose and gives them the body's
+//     velocity at their position, so the pressure solve sees a moving wall (v_b, Ihmsen 2014
+//     Sec. 4).
+//   - PressureSolve then sums the fluid's pressure force on every boundary body's samples
+//     (rigid.Loads): the dynamic bodies' forces and torques drive them, the walls' loads are
+//     reported.
+//   - Integration advances the bodies (forces, contacts, positions) after the fluid.
+
+// RigidStats is a rigid body's state at the end of a step.
+type RigidStats struct {
+	Position        [3]float64 `json:"position"`        // centre of mass (m)
+	Orientation     [4]float64 `json:"orientation"`     // unit quaternion [w, x, y, z]
+	Velocity        [3]float64 `json:"velocity"`        // m/s
+	AngularVelocity [3]float64 `json:"angularVelocity"` // rad/s
+	Submerged       float64    `json:"submerged"`       // fraction of the volume below the water around it
+	Contacts        int        `json:"contacts"`        // contact points at the last substep
+}
+
+// gatherRigid collects the rigid bodies' solver state in body ID order.
+func (s *Sim) gatherRigid() {
+	s.Rigid.Bodies = s.Rigid.Bodies[:0]
+	s.rigidSlots = s.rigidSlots[:0]
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.rigid == nil {
+			continue
+		}
+		s.Rigid.Bodies = append(s.Rigid.Bodies, b.rigid.State)
+		s.rigidSlots = append(s.rigidSlots, i)
+		if b.rigid.State.Motion != rigid.Static {
+			s.moving = true
+		}
+	}
+	st := &s.Settings
+	s.Rigid.Params = rigid.Params{Iterations: st.RigidIterations, Relax: st.RigidRelax, Radius: st.ParticleRadius, Gravity: st.Gravity}
+}
+
+// packBoundaryOwners records which boundary body each packed sample belongs to, the static
+// samples the bodies collide with, and the torque centres, after packBoundary.
+func (s *Sim) packBoundaryOwners() {
+	s.bOwner = s.bOwner[:0]
+	s.staticIDs = s.staticIDs[:0]
+	s.bSlots = s.bSlots[:0]
+	k := 0
+	for i, b := range s.bodies {
+		if b.body.Phase != components.Boundary {
+			continue
+		}
+		o := int32(len(s.bSlots))
+		s.bSlots = append(s.bSlots, i)
+		for range b.p.X {
+			s.bOwner = append(s.bOwner, o)
+			if b.rigid == nil {
+				s.staticIDs = append(s.staticIDs, int32(k))
+			}
+			k++
+		}
+	}
+	s.Rigid.SetStatic(s.Bound.X, s.Bound.V, s.staticIDs, 2*s.Settings.Spacing())
+	s.bCenters = make([]physics.Vec3, len(s.bSlots))
+	s.loadSum = make([]physics.Vec3, len(s.bSlots))
+}
+
+// placeRigid moves every moving rigid body's samples to its pose and gives them its velocity;
+// a kinematic body with a motion path takes its velocity for [t, t+dt] from the path.
+func (s *Sim) placeRigid(t, dt float64) {
+	for k := range s.Rigid.Bodies {
+		rb := &s.Rigid.Bodies[k]
+		slot := &s.bodies[s.rigidSlots[k]]
+		if rb.Motion == rigid.Static {
+			continue
+		}
+		if rb.Motion == rigid.Kinematic && slot.motion != nil && len(slot.motion.Path) > 0 {
+			d := slot.motion.Displacement(t + dt).Sub(slot.motion.Displacement(t))
+			rb.V = d.Mul(1 / dt)
+		}
+		r := rb.Frame()
+		lo := slot.bLo
+		xs, vs := s.Bound.X[lo:lo+len(rb.Samples)], s.Bound.V[lo:lo+len(rb.Samples)]
+		c, v, w := rb.X, rb.V, rb.W
+		for i, p := range rb.Samples {
+			x := physics.Vec3{
+				c[0] + r[0]*p[0] + r[1]*p[1] + r[2]*p[2],
+				c[1] + r[3]*p[0] + r[4]*p[1] + r[5]*p[2],
+				c[2] + r[6]*p[0] + r[7]*p[1] + r[8]*p[2],
+			}
+			dx, dy, dz := x[0]-c[0], x[1]-c[1], x[2]-c[2]
+			xs[i] = x
+			vs[i] = physics.Vec3{v[0] + w[1]*dz - w[2]*dy, v[1] + w[2]*dx - w[0]*dz, v[2] + w[0]*dy - w[1]*dx}
+		}
+	}
+}
+
+// boundaryLoads sums the fluid's pressure force on each boundary body after the pressure
+// solve, hands the rigid bodies theirs and accumulates the step's time-weighted loads.
+func (s *Sim) boundaryLoads(dt float64) {
+	if len(s.bSlots) == 0 {
+		return
+	}
+	for i, slot := range s.bSlots {
+		if rb := s.bodies[slot].rigid; rb != nil {
+			s.bCenters[i] = s.Rigid.Bodies[s.rigidIndex(slot)].X
+		}
+	}
+	s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
+	for i, slot := range s.bSlots {
+		f := s.loads.Force[i]
+		s.loadSum[i] = physics.Vec3{s.loadSum[i][0] + dt*f[0], s.loadSum[i][1] + dt*f[1], s.loadSum[i][2] + dt*f[2]}
+		if s.bodies[slot].rigid != nil {
+			rb := &s.Rigid.Bodies[s.rigidIndex(slot)]
+			rb.FluidForce, rb.FluidTorque = f, s.loads.Torque[i]
+		}
+	}
+	s.loadTime += dt
+}
+
+// rigidIndex returns the solver index of the rigid body in slot.
+func (s *Sim) rigidIndex(slot int) int {
+	for k, sl := range s.rigidSlots {
+		if sl == slot {
+			return k
+		}
+	}
+	return -1
+}
+
+// stepRigid advances the rigid bodies over the substep.
+func (s *Sim) stepRigid(dt float64) {
+	if len(s.Rigid.Bodies) == 0 {
+		return
+	}
+	s.Rigid.Step(dt)
+	s.acc.rigidContacts = s.Rigid.Contacts()
+}
+
+// rigidSpeed is the fastest surface speed of a moving rigid body (m/s), for the CFL substep.
+func (s *Sim) rigidSpeed() float64 {
+	v := 0.0
+	for k := range s.Rigid.Bodies {
+		b := &s.Rigid.Bodies[k]
+		if b.Motion != rigid.Static {
+			v = max(v, b.V.Len()+b.W.Len()*b.Reach)
+		}
+	}
+	return v
+}
+
+// scatterRigid writes the bodies' state back to their components, their samples' positions
+// to their particles, and measures how much of each body is under water.
+func (s *Sim) scatterRigid() {
+	for k := range s.Rigid.Bodies {
+		rb := &s.Rigid.Bodies[k]
+		slot := &s.bodies[s.rigidSlots[k]]
+		slot.rigid.State = *rb
+		r := rb.Frame()
+		for i, p := range rb.Samples {
+			slot.p.X[i] = rb.X.Add(r.MulVec(p))
+		}
+		slot.rigid.Submerged = s.submerged(rb, slot.rigid)
+	}
+}
+
+// submerged is the fraction of a body's interior points below the local water level: the top
+// of the highest fluid particle's volume (its centre plus r) within two support radii of the
+// body's horizontal extent but outside the body. A fluid particle stands for a cube of side 2r
+// about its centre, so this is where the water's volume ends. 0 when no fluid is near.
+func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
+	if len(c.Interior) == 0 {
+		return 0
+	}
+	reach := rb.Reach + 2*s.Kernel.H
+	level := math.Inf(-1)
+	r := rb.Frame()
+	for _, x := range s.Fluid.X {
+		dx, dz := x[0]-rb.X[0], x[2]-rb.X[2]
+		if dx*dx+dz*dz > reach*reach || x[1] < level {
+			continue
+		}
+		if d, _ := rb.Shape.Distance(r.MulTVec(x.Sub(rb.X))); d <= 0 {
+			continue
+		}
+		level = x[1]
+	}
+	if math.IsInf(level, -1) {
+		return 0
+	}
+	level += s.Settings.ParticleRadius
+	below := 0
+	for _, p := range c.Interior {
+		if rb.X[1]+r[3]*p[0]+r[4]*p[1]+r[5]*p[2] < level {
+			below++
+		}
+	}
+	return float64(below) / float64(len(c.Interior))
+}
