@@ -91,7 +91,7 @@ type bodySlot struct {
 	motion *components.Motion  // kinematic path of a boundary body, or nil
 	emit   *components.Emitter // nozzle of an emitter body, or nil
 	rigid  *components.RigidBody
-	bLo    int                 // first packed boundary index of a boundary body
+	bLo    int // first packed boundary index of a boundary body
 }
 
 type layoutEntry struct {
