@@ -72,6 +72,9 @@ func (r *RigidBody) Validate(path string, spacing float64) error {
 	if _, err := r.Motion(); err != nil {
 		return &params.Error{Path: pathJoin(path, "type"), Msg: err.Error()}
 	}
+	if r.Shape == "mesh" && r.Mesh == nil {
+		return r.validateRest(path) // a scene's mesh is read when the world is built
+	}
 	sh, err := r.Geometry()
 	if err != nil {
 		return &params.Error{Path: pathJoin(path, "shape"), Msg: err.Error()}
@@ -80,6 +83,11 @@ func (r *RigidBody) Validate(path string, spacing float64) error {
 		key := map[rigid.ShapeKind]string{rigid.Box: "size", rigid.Sphere: "radius", rigid.Capsule: "radius", rigid.Mesh: "file"}[sh.Kind]
 		return &params.Error{Path: pathJoin(path, key), Msg: err.Error()}
 	}
+	return r.validateRest(path)
+}
+
+// validateRest checks the orientation and the given inertia.
+func (r *RigidBody) validateRest(path string) error {
 	q := r.Orientation
 	if l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]); math.Abs(l-1) > unitQuatTolerance {
 		return &params.Error{Path: pathJoin(path, "orientation"), Msg: fmt.Sprintf("%v has length %.6g, not 1 (a rotation is a unit quaternion [w, x, y, z])", q, l)}

@@ -13,6 +13,7 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // Scene is a native sluice scene file.
@@ -26,6 +27,7 @@ type Scene struct {
 	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
 	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
 	Models     []FluidModel      `json:"fluidModels" doc:"fluid bodies read from particle files"`
+	Rigid      []RigidBody       `json:"rigidBodies" doc:"rigid bodies: boxes, spheres, capsules and closed OBJ meshes; static, kinematic or dynamic"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -119,6 +121,17 @@ type BoundaryBox struct {
 	Tank bool       `json:"tank" default:"true" doc:"true: fluid inside (a tank, sampled outward); false: an obstacle (sampled inward); the layer count is solver.boundaryLayers"`
 	components.Surface
 	Motion []components.MotionKey `json:"motion" doc:"kinematic path: the box translates with each key's velocity until its time, then rests (empty: static)"`
+}
+
+// RigidBody is a rigid body (components.RigidBody): a box, sphere or capsule, or a closed OBJ
+// mesh read from file and scaled, then placed at position and orientation. A kinematic body
+// may follow a motion path.
+type RigidBody struct {
+	Name  string     `json:"name" required:"true" doc:"unique body name"`
+	File  string     `json:"file" default:"" doc:"mesh bodies: OBJ file (closed, counter-clockwise seen from outside), relative to the scene file"`
+	Scale mgl64.Vec3 `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"mesh bodies: scale per axis applied to the file's vertices"`
+	components.RigidBody
+	Motion []components.MotionKey `json:"motion" doc:"kinematic bodies: path of piecewise-constant velocities (empty: the body keeps its velocity)"`
 }
 
 // Emitter is a fluid body that starts empty and grows from a nozzle (components.Emitter).
@@ -275,6 +288,29 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	for i := range s.Rigid {
+		b := &s.Rigid[i]
+		path := fmt.Sprintf("rigidBodies[%d]", i)
+		if err := unique(path, b.Name); err != nil {
+			return err
+		}
+		if (b.Shape == "mesh") != (b.File != "") {
+			return &params.Error{Path: path + ".file", Msg: fmt.Sprintf("%q: a file goes with shape \"mesh\" and only with it (shape is %q)", b.File, b.Shape)}
+		}
+		if b.Scale[0] == 0 || b.Scale[1] == 0 || b.Scale[2] == 0 {
+			return &params.Error{Path: path + ".scale", Msg: fmt.Sprintf("%v has a zero component", b.Scale)}
+		}
+		if err := b.RigidBody.Validate(path, s.Solver.Spacing()); err != nil {
+			return err
+		}
+		m := components.Motion{Path: b.Motion}
+		if err := m.Validate(path + ".motion"); err != nil {
+			return err
+		}
+		if len(b.Motion) > 0 && b.Type != "kinematic" {
+			return &params.Error{Path: path + ".motion", Msg: fmt.Sprintf("a motion path needs type \"kinematic\" (type is %q)", b.Type)}
+		}
+	}
 	return nil
 }
 
@@ -298,6 +334,14 @@ func (s *Scene) checkFiles(label func(mesh bool, i int) string) error {
 	for i, m := range s.Meshes {
 		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
 			return fmt.Errorf("%s: %w", label(true, i), err)
+		}
+	}
+	for i, b := range s.Rigid {
+		if b.File == "" {
+			continue
+		}
+		if _, err := os.Stat(resolve(s.Dir, b.File)); err != nil {
+			return fmt.Errorf("rigidBodies[%d].file: %w", i, err)
 		}
 	}
 	return nil
@@ -361,7 +405,42 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 			return nil, fmt.Errorf("emitters[%d]: %w", i, err)
 		}
 	}
+	for i := range s.Rigid {
+		if err := s.Rigid[i].add(w, s.Dir); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("rigidBodies[%d]: %w", i, err)
+		}
+	}
 	return w, nil
+}
+
+// add loads a mesh body's file and adds the body (after the fluid, whose particles inside it
+// are removed and counted in its component).
+func (b *RigidBody) add(w *sluice.World, dir string) error {
+	d := b.RigidBody
+	if b.File != "" {
+		mesh, err := LoadOBJ(resolve(dir, b.File))
+		if err != nil {
+			return fmt.Errorf("file: %w", err)
+		}
+		for i, v := range mesh.V {
+			mesh.V[i] = mgl64.Vec3{v[0] * b.Scale[0], v[1] * b.Scale[1], v[2] * b.Scale[2]}
+		}
+		if b.Scale[0]*b.Scale[1]*b.Scale[2] < 0 { // a mirroring scale turns the winding inside out
+			for i := range mesh.Tris {
+				mesh.Tris[i][1], mesh.Tris[i][2] = mesh.Tris[i][2], mesh.Tris[i][1]
+			}
+		}
+		d.Mesh = &rigid.Shape{Kind: rigid.Mesh, V: mesh.V, Tris: mesh.Tris}
+	}
+	e, err := w.AddRigidBody(b.Name, d)
+	if err != nil {
+		return err
+	}
+	if len(b.Motion) > 0 {
+		return w.SetMotion(e, components.Motion{Path: b.Motion})
+	}
+	return nil
 }
 
 // FrameOf captures the world's bodies as an export frame (slices are shared, not copied).
