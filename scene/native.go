@@ -144,8 +144,16 @@ func Default() Scene {
 	return s
 }
 
-// Parse decodes and validates a native scene.
-func Parse(data []byte) (*Scene, error) {
+// Parse decodes and validates a native scene; material presets resolve to the embedded ones.
+func Parse(data []byte) (*Scene, error) { return parseIn(data, "") }
+
+// parseIn decodes and validates a native scene whose file is in folder dir ("" for none):
+// material presets are merged in first (see ExpandPresets).
+func parseIn(data []byte, dir string) (*Scene, error) {
+	data, err := ExpandPresets(data, dir)
+	if err != nil {
+		return nil, err
+	}
 	s := Default()
 	if err := params.Decode(data, &s, ""); err != nil {
 		return nil, err
@@ -162,7 +170,7 @@ func Load(path string) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := Parse(data)
+	s, err := parseIn(data, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

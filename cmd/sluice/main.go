@@ -8,6 +8,7 @@
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
 //	sluice params
+//	sluice presets [NAME]
 //	sluice schema > sluice.schema.json
 //
 // run simulates the scene, shows a progress bar on stderr, writes one JSON object per frame to
@@ -31,6 +32,7 @@ import (
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/params"
+	"github.com/sluicephysics/sluice/presets"
 	"github.com/sluicephysics/sluice/scene"
 )
 
@@ -41,6 +43,7 @@ const usage = `usage:
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
                          (opens a window; needs the g3n build: CGO_ENABLED=1 go build -tags g3n)
   sluice params          (prints the parameter reference as Markdown, from the declarations)
+  sluice presets [NAME]  (lists the material presets, or prints one to copy and edit)
   sluice schema          (prints the JSON Schema of native scene files)
 `
 
@@ -69,6 +72,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdParams(stdout)
 	case "schema":
 		return cmdSchema(stdout)
+	case "presets":
+		return cmdPresets(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -398,6 +403,35 @@ func cmdParams(stdout io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "| `%s` | %s | %s | %s | %s |\n", p.Name, p.Unit, def, p.Range, p.Doc)
 		}
+	}
+	return nil
+}
+
+// cmdPresets lists the embedded material presets with their main values, or prints the JSON
+// of one (to redirect into a scene's presets/ folder and edit).
+func cmdPresets(args []string, stdout io.Writer) error {
+	if len(args) > 1 {
+		return errors.New("presets takes at most one preset name")
+	}
+	if len(args) == 1 {
+		if _, err := scene.Preset(args[0], ""); err != nil {
+			return err
+		}
+		data, _ := presets.Read(args[0])
+		_, err := stdout.Write(data)
+		return err
+	}
+	fmt.Fprintln(stdout, "material presets (use \"preset\": \"NAME\" in a material; sluice presets NAME prints one):")
+	for _, n := range scene.PresetNames() {
+		m, err := scene.Preset(n, "")
+		if err != nil {
+			return err
+		}
+		kind := "fluid"
+		if m.Viscoelastic.Enabled {
+			kind = fmt.Sprintf("goo (c = %g, α = %g, w = %g 1/s)", m.Viscoelastic.C, m.Viscoelastic.Alpha, m.Viscoelastic.W)
+		}
+		fmt.Fprintf(stdout, "  %-8s ρ0 = %g kg/m^3, ν = %g m^2/s, %s\n", n, m.RestDensity, m.Viscosity, kind)
 	}
 	return nil
 }
