@@ -378,7 +378,8 @@ func FrameOf(w *sluice.World) *Frame {
 	for _, b := range w.Bodies() {
 		p := b.Particles
 		fr.Bodies = append(fr.Bodies, FrameBody{Name: b.Body.Name, Phase: b.Body.Phase.String(),
-			X: p.X, V: p.V, Density: p.Density, Pressure: p.Pressure})
+			X: p.X, V: p.V, Density: p.Density, Pressure: p.Pressure,
+			RestDensity: b.Material.RestDensity, Viscosity: b.Material.Viscosity})
 	}
 	return fr
 }

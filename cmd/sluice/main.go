@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N | --export-fps F] [--workers N]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…] [--every N | --export-fps F] [--workers N]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -37,7 +37,8 @@ import (
 )
 
 const usage = `usage:
-  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP]
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…]
+             [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
@@ -145,6 +146,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	out := fs.String("out", "", "directory for exported frames")
 	statsPath := fs.String("stats", "", "file for per-frame statistics (JSON lines)")
 	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
+	fieldList := fs.String("fields", "", "exported per-particle fields, comma-separated (available: "+strings.Join(scene.FieldNames(), ", ")+"; default "+strings.Join(scene.DefaultFields, ",")+"; position and body are always written)")
 	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
 	exportFPS := fs.Float64("export-fps", 0, "export frames at this rate per simulated second instead of every N-th frame (the first and last are always written)")
 	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
@@ -182,6 +184,16 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		}
 		if *out == "" {
 			return errors.New("--export needs --out DIR")
+		}
+	}
+	var fields []string
+	if *fieldList != "" {
+		var err error
+		if fields, err = scene.ParseFields(*fieldList); err != nil {
+			return fmt.Errorf("--fields: %w", err)
+		}
+		if *out == "" {
+			return errors.New("--fields needs --out DIR")
 		}
 	}
 	if *fps < 0 || math.IsNaN(*fps) {
@@ -243,7 +255,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		if format == "" {
 			return nil
 		}
-		_, err := scene.WriteFile(*out, prefix, i, format, scene.FrameOf(w))
+		fr := scene.FrameOf(w)
+		fr.Fields = fields
+		_, err := scene.WriteFile(*out, prefix, i, format, fr)
 		return err
 	}
 	if err := exportFrame(0); err != nil {
