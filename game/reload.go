@@ -27,7 +27,7 @@ func (r Reload) String() string {
 }
 
 // ReloadMaterials reads the scene file at path (native or SPlisHSPlasH) and copies the
-// material of each of its fluid blocks, spheres, models and emitters onto the running world's
+// material of each of its fluid blocks, spheres, models, emitters and meshes onto the running world's
 // body of the same name, presets resolved anew (an edited preset file counts too); the change
 // takes effect at the next Step. Geometry and solver settings in the
 // file are ignored: only materials can change in a running world. A file that does not load
@@ -74,6 +74,11 @@ func ReloadMaterials(w *sluice.World, path string) (Reload, error) {
 	}
 	for i, e := range sc.Emitters {
 		if err := add(fmt.Sprintf("emitters[%d]", i), e.Name, e.Material); err != nil {
+			return Reload{}, err
+		}
+	}
+	for i, f := range sc.FluidMeshes {
+		if err := add(fmt.Sprintf("fluidMeshes[%d]", i), f.Name, f.Material); err != nil {
 			return Reload{}, err
 		}
 	}

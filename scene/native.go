@@ -27,6 +27,9 @@ type Scene struct {
 	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
 	Models     []FluidModel      `json:"fluidModels" doc:"fluid bodies read from particle files"`
 
+	// FluidMeshes are fluid bodies sampled inside closed OBJ meshes.
+	FluidMeshes []FluidMesh `json:"fluidMeshes" doc:"fluid bodies filling closed OBJ meshes"`
+
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
 }
@@ -89,6 +92,49 @@ func (m *FluidModel) Particles(dir string) (x, v []mgl64.Vec3, err error) {
 		vm.Transform(mgl64.Vec3{1, 1, 1}, m.RotationAxis, m.RotationAngle, mgl64.Vec3{})
 	}
 	return x, v, nil
+}
+
+// FluidMesh is a fluid body filling the inside of a closed (watertight) OBJ mesh, placed like
+// a BoundaryMesh: the lattice of spacing 2r inside the placed mesh, every particle at least r
+// from its surface (Mesh.SampleVolume), so a box mesh gives exactly the particles of the
+// fluid block of the same box.
+type FluidMesh struct {
+	Name string `json:"name" required:"true" doc:"unique body name"`
+	File string `json:"file" required:"true" doc:"closed OBJ mesh whose inside is filled, relative to the scene file"`
+	Placement
+	Velocity mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity"`
+	Material components.Material `json:"material" doc:"fluid material"`
+}
+
+// Load reads the mesh (relative to dir), checks that it is closed and places it.
+func (m *FluidMesh) Load(dir string) (*Mesh, error) {
+	mesh, err := LoadOBJ(resolve(dir, m.File))
+	if err != nil {
+		return nil, err
+	}
+	if open := mesh.OpenEdges(); open > 0 {
+		return nil, fmt.Errorf("%s is not closed: %d edges are not shared by exactly two triangles, and a volume needs a watertight mesh", m.File, open)
+	}
+	if err := m.apply(mesh.V); err != nil {
+		return nil, err
+	}
+	return mesh, nil
+}
+
+// Particles loads the mesh and samples its inside at spacing s.
+func (m *FluidMesh) Particles(dir string, s float64) ([]mgl64.Vec3, error) {
+	mesh, err := m.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	x, err := mesh.SampleVolume(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.File, err)
+	}
+	if len(x) == 0 {
+		return nil, fmt.Errorf("%s: no particle fits inside the mesh at spacing %g m", m.File, s)
+	}
+	return x, nil
 }
 
 // BoundaryMesh is an OBJ mesh whose surface is sampled with boundary particles. The mesh is
@@ -181,6 +227,9 @@ func Load(path string) (*Scene, error) {
 		}
 		return fmt.Sprintf("fluidModels[%d].file", i)
 	})
+	if err == nil {
+		err = s.checkVolumes(func(i int) string { return fmt.Sprintf("fluidMeshes[%d].file", i) })
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -195,8 +244,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model or emitter is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh or emitter is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -283,6 +332,15 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	for i := range s.FluidMeshes {
+		path := fmt.Sprintf("fluidMeshes[%d]", i)
+		if err := placed(path, s.FluidMeshes[i].Name, &s.FluidMeshes[i].Placement); err != nil {
+			return err
+		}
+		if err := s.FluidMeshes[i].Material.Validate(path + ".material"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -306,6 +364,17 @@ func (s *Scene) checkFiles(label func(mesh bool, i int) string) error {
 	for i, m := range s.Meshes {
 		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
 			return fmt.Errorf("%s: %w", label(true, i), err)
+		}
+	}
+	return nil
+}
+
+// checkVolumes loads every fluid mesh and reports one that is missing, unreadable or not
+// closed, naming it by label(i), so that `sluice validate` catches an open mesh.
+func (s *Scene) checkVolumes(label func(i int) string) error {
+	for i := range s.FluidMeshes {
+		if _, err := s.FluidMeshes[i].Load(s.Dir); err != nil {
+			return fmt.Errorf("%s (body %q): %w", label(i), s.FluidMeshes[i].Name, err)
 		}
 	}
 	return nil
@@ -367,6 +436,21 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if _, err := w.AddEmitter(e.Name, e.Material, e.Emitter); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("emitters[%d]: %w", i, err)
+		}
+	}
+	for i := range s.FluidMeshes {
+		f := &s.FluidMeshes[i]
+		x, err := f.Particles(s.Dir, s.Solver.Spacing())
+		if err == nil {
+			v := make([]mgl64.Vec3, len(x))
+			for k := range v {
+				v[k] = f.Velocity
+			}
+			_, err = w.AddFluidParticles(f.Name, f.Material, x, v)
+		}
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("fluidMeshes[%d]: %w", i, err)
 		}
 	}
 	return w, nil

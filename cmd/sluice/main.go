@@ -132,8 +132,13 @@ func cmdValidate(args []string, stdout io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
+	for _, f := range s.FluidMeshes {
+		if f.Material.Viscoelastic.Enabled {
+			goo++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -403,7 +408,8 @@ func cmdParams(stdout io.Writer) error {
 		{"fluidSpheres[i]", scene.FluidSphere{}},
 		{"fluidModels[i]", scene.FluidModel{}},
 		{"emitters[i]", scene.Emitter{}},
-		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material", components.Material{}},
+		{"fluidMeshes[i]", scene.FluidMesh{}},
+		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material", components.Material{}},
 		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaries[i].motion[k]", components.MotionKey{}},
