@@ -72,6 +72,10 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"preset not a string", `"density": 1000`, `"preset": 3`, "fluids[0].material.preset: expected a string, got 3"},
 		{"preset file missing", `"density": 1000`, `"preset": "nothere/honey.json"`, "fluids[0].material.preset: preset file: open nothere/honey.json"},
 		{"preset with bad override", `"density": 1000`, `"preset": "honey", "viscosity": -1`, "fluids[0].material.viscosity: -1 m^2/s is below the minimum 0"},
+		{"fluid mesh without file", `"fluids": [{`, `"fluidMeshes": [{"name": "m"}], "fluids": [{`, "fluidMeshes[0].file: required key is missing"},
+		{"fluid mesh zero scale", `"fluids": [{`, `"fluidMeshes": [{"name": "m", "file": "m.obj", "scale": [1,0,1]}], "fluids": [{`, "fluidMeshes[0].scale: [1 0 1] has a zero component"},
+		{"fluid mesh bad material", `"fluids": [{`, `"fluidMeshes": [{"name": "m", "file": "m.obj", "material": {"preset": "water", "density": -1}}], "fluids": [{`, "fluidMeshes[0].material.density: -1 kg/m^3 is below the minimum 1"},
+		{"fluid mesh name taken", `"fluids": [{`, `"fluidMeshes": [{"name": "water", "file": "m.obj"}], "fluids": [{`, `fluidMeshes[0].name: "water" is used by`},
 		{"sphere below spacing", `"fluids": [{`, `"fluidSpheres": [{"name": "ball", "center": [0.5,0.5,0.5], "radius": 0.05}], "fluids": [{`, "fluidSpheres[0].radius: 0.05 m is below the particle spacing 2r = 0.1 m"},
 	}
 	for _, c := range cases {

@@ -169,3 +169,26 @@ func TestHoneyIsVisiblyMoreViscousThanWater(t *testing.T) {
 		t.Errorf("honey front %.3f m is not %g m behind water's %.3f m", front["honey"], honeyLag, front["water"])
 	}
 }
+
+func TestAdviceNamesAViscosityTooHighForTheStep(t *testing.T) {
+	thick := strings.Replace(presetScene, `{"preset": "PRESET"}`, `{"preset": "honey", "viscosity": 0.3}`, 1)
+	s, err := Parse([]byte(thick))
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv := s.Advice()
+	if len(adv) != 1 || adv[0].Path != "fluids[0].material.viscosity" || !strings.Contains(adv[0].Msg, "lower solver.dtMax to 0.0013 s") {
+		t.Fatalf("advice %v, want one naming fluids[0].material.viscosity and the stable dtMax", adv)
+	}
+	// With that dtMax (and for every preset at the defaults) there is nothing to say.
+	s, _ = Parse([]byte(strings.Replace(thick, `"particleRadius": 0.025`, `"particleRadius": 0.025, "dtMax": 0.0013`, 1)))
+	if adv := s.Advice(); len(adv) != 0 {
+		t.Errorf("advice %v at a stable dtMax", adv)
+	}
+	for _, n := range PresetNames() {
+		s, _ := Parse([]byte(strings.Replace(presetScene, "PRESET", n, 1)))
+		if adv := s.Advice(); len(adv) != 0 {
+			t.Errorf("%s at r = 0.025 m and the default dtMax: advice %v", n, adv)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range s.Advice() {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
 	goo := 0
 	for _, f := range s.Fluids {
 		if f.Material.Viscoelastic.Enabled {
@@ -229,6 +232,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		}
 		if err != nil {
 			return err
+		}
+		for _, w := range sc.Advice() {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
 		if simDuration == 0 {
 			simDuration = sc.Duration
