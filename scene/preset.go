@@ -14,19 +14,6 @@ import (
 	"github.com/sluicephysics/sluice/presets"
 )
 
-// A material preset is a JSON file with the keys of a material object. A material that names
-// one with "preset" starts from the preset's values; the keys it gives itself win, and nested
-// groups (viscoelastic) merge key by key, so {"preset": "slime", "viscoelastic": {"c": 0.05}}
-// is slime with a softer c. A name is looked up, in order, as
-//
-//   - a path, when it ends in .json (relative to the scene file's folder);
-//   - <scene folder>/presets/<name>.json, so a modder's edited copy overrides the shipped one;
-//   - the presets embedded in sluice (package presets; `sluice presets` lists them).
-//
-// Presets are expanded in the JSON text before decoding, under every object key named
-// "material", so each material key stays declared once (components.Material) and a preset
-// can hold exactly what a scene's material can.
-
 // PresetNames lists the embedded presets.
 func PresetNames() []string { return presets.Names() }
 
@@ -99,7 +86,23 @@ func presetObject(name, dir, path string) (map[string]json.RawMessage, string, e
 // ExpandPresets returns the scene JSON data with every material's preset merged under the
 // material's own keys (dir is the scene folder, "" when there is none). Data that is not
 // valid JSON is returned unchanged, for the decoder to report with its line and column.
+//
+// A material preset is a JSON file with the keys of a material object. A material that names
+// one with "preset" starts from the preset's values; the keys it gives itself win, and nested
+// groups (viscoelastic) merge key by key, so {"preset": "slime", "viscoelastic": {"c": 0.05}}
+// is slime with a softer c. A name is looked up, in order, as
+//
+//   - a path, when it ends in .json (relative to the scene file's folder);
+//   - <scene folder>/presets/<name>.json, so a modder's edited copy overrides the shipped one;
+//   - the presets embedded in sluice (package presets; `sluice presets` lists them).
+//
+// Presets are expanded in the JSON text before decoding, under every object key named
+// "material", so each material key stays declared once (components.Material) and a preset
+// can hold exactly what a scene's material can.
 func ExpandPresets(data []byte, dir string) ([]byte, error) {
+	if !json.Valid(data) {
+		return data, nil
+	}
 	var top any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // numbers pass through exactly as written

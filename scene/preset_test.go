@@ -192,3 +192,11 @@ func TestAdviceNamesAViscosityTooHighForTheStep(t *testing.T) {
 		}
 	}
 }
+
+func TestPresetExpansionKeepsJSONErrors(t *testing.T) {
+	// Invalid JSON around a preset is still reported by the decoder, with its position.
+	bad := strings.Replace(presetScene, "PRESET", "honey", 1) + " trailing"
+	if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "invalid JSON at line") {
+		t.Errorf("error %v, want the decoder's invalid-JSON message", err)
+	}
+}

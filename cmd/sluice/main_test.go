@@ -193,3 +193,26 @@ func TestRunExportsChosenFields(t *testing.T) {
 		t.Errorf("unknown field error %v, want one listing the available fields", err)
 	}
 }
+
+func TestPresetsCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"presets"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"water", "honey", "slime"} {
+		if !strings.Contains(out.String(), "\n  "+n+" ") {
+			t.Errorf("presets list lacks %s:\n%s", n, out.String())
+		}
+	}
+	out.Reset()
+	if err := run([]string{"presets", "honey"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m["viscosity"] == nil {
+		t.Errorf("presets honey printed %q (%v), want the preset's JSON", out.String(), err)
+	}
+	if err := run([]string{"presets", "hony"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "known: honey") {
+		t.Errorf("unknown preset error %v, want one listing the presets", err)
+	}
+}
