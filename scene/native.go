@@ -20,7 +20,7 @@ type Scene struct {
 	Solver     components.Solver `json:"solver" doc:"solver and time-stepping settings"`
 	Duration   float64           `json:"duration" unit:"s" default:"2" range:"(0,1000000]" doc:"simulated time; sluice run --duration overrides it"`
 	FPS        float64           `json:"fps" unit:"1/s" default:"60" range:"[1,100000]" doc:"frames per simulated second: one World.Step (and one stats line) per frame"`
-	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block, sphere or model)"`
+	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block, sphere, model, mesh or emitter)"`
 	Spheres    []FluidSphere     `json:"fluidSpheres" doc:"fluid (or goo) balls"`
 	Emitters   []Emitter         `json:"emitters" doc:"fluid bodies that grow from a nozzle"`
 	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
