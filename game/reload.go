@@ -27,8 +27,9 @@ func (r Reload) String() string {
 }
 
 // ReloadMaterials reads the scene file at path (native or SPlisHSPlasH) and copies the
-// material of each of its fluid blocks and fluid models onto the running world's body of the
-// same name; the change takes effect at the next Step. Geometry and solver settings in the
+// material of each of its fluid blocks, spheres, models, emitters and meshes onto the running world's
+// body of the same name, presets resolved anew (an edited preset file counts too); the change
+// takes effect at the next Step. Geometry and solver settings in the
 // file are ignored: only materials can change in a running world. A file that does not load
 // or validate changes nothing and returns the loader's error (which names the file and the
 // offending field); so does a name that belongs to a body of another phase.
@@ -63,6 +64,21 @@ func ReloadMaterials(w *sluice.World, path string) (Reload, error) {
 	}
 	for i, m := range sc.Models {
 		if err := add(fmt.Sprintf("fluidModels[%d]", i), m.Name, m.Material); err != nil {
+			return Reload{}, err
+		}
+	}
+	for i, f := range sc.Spheres {
+		if err := add(fmt.Sprintf("fluidSpheres[%d]", i), f.Name, f.Material); err != nil {
+			return Reload{}, err
+		}
+	}
+	for i, e := range sc.Emitters {
+		if err := add(fmt.Sprintf("emitters[%d]", i), e.Name, e.Material); err != nil {
+			return Reload{}, err
+		}
+	}
+	for i, f := range sc.FluidMeshes {
+		if err := add(fmt.Sprintf("fluidMeshes[%d]", i), f.Name, f.Material); err != nil {
 			return Reload{}, err
 		}
 	}

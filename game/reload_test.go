@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,51 @@ func TestFileWatchSeesRewrites(t *testing.T) {
 	os.Remove(path)
 	if ch, err := fw.Changed(); ch || err == nil {
 		t.Fatalf("removed file: changed=%v, err=%v; want no change and an error", ch, err)
+	}
+}
+
+func TestReloadMaterialsFollowsPresets(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	writeMat := func(mat string) {
+		t.Helper()
+		sc := strings.Replace(reloadScene, `{"viscosity": VISC}`, mat, 1)
+		if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeMat(`{"preset": "water"}`)
+	sc, err := scene.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sc.Build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	water, _ := w.BodyByName("water")
+
+	// Switching the preset in the scene file reloads the preset's values.
+	writeMat(`{"preset": "honey"}`)
+	if _, err := ReloadMaterials(w, path); err != nil {
+		t.Fatal(err)
+	}
+	honey, _ := scene.Preset("honey", "")
+	if m := w.Material(water); m.Viscosity != honey.Viscosity || m.RestDensity != honey.RestDensity || m.Preset != "honey" {
+		t.Fatalf("after reload %+v, want honey's values", *m)
+	}
+
+	// Editing a scene-local preset file is picked up by the next reload of the scene.
+	os.MkdirAll(filepath.Join(dir, "presets"), 0o755)
+	writeMat(`{"preset": "mine"}`)
+	for _, visc := range []float64{0.03, 0.04} {
+		os.WriteFile(filepath.Join(dir, "presets", "mine.json"), []byte(fmt.Sprintf(`{"viscosity": %g}`, visc)), 0o644)
+		if _, err := ReloadMaterials(w, path); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Material(water).Viscosity; got != visc {
+			t.Fatalf("viscosity %g after editing the local preset, want %g", got, visc)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -27,12 +28,99 @@ type FrameBody struct {
 	V        []mgl64.Vec3 // velocity (m/s); empty is written as zeros
 	Density  []float64    // kg/m^3; empty is written as zeros
 	Pressure []float64    // Pa; empty is written as zeros
+
+	RestDensity float64 // the body's material ρ0 (kg/m^3), the same for all its particles
+	Viscosity   float64 // the body's material ν (m^2/s)
 }
 
 // Frame is one exported state: every body's particles at one simulated time.
 type Frame struct {
 	Time   float64 // simulated time (s)
 	Bodies []FrameBody
+	// Fields names the per-particle fields to write, as ParseFields returns them; nil writes
+	// DefaultFields.
+	Fields []string
+}
+
+// exportField is one per-particle quantity the exporters can write. The names are those of
+// the solver's field registry (physics.FluidSet.Fields) for the fields a body keeps between
+// steps, plus body, the body index. Exactly one of vec, scalar and index is set.
+type exportField struct {
+	name, unit string
+	vec        func(b *FrameBody, i int) mgl64.Vec3
+	scalar     func(b *FrameBody, i int) float64
+	index      bool
+}
+
+// exportFields is the registry of exportable fields in the order every format writes them.
+// position and body are always written: they say where a particle is and which body it
+// belongs to. The solver's other registered fields (vstar, pressureAcceleration, mass) live
+// only in the packed solver arrays during a step and are not kept on the bodies.
+var exportFields = []exportField{
+	{name: "position", unit: "m", vec: func(b *FrameBody, i int) mgl64.Vec3 { return b.X[i] }},
+	{name: "velocity", unit: "m/s", vec: (*FrameBody).vel},
+	{name: "density", unit: "kg/m^3", scalar: func(b *FrameBody, i int) float64 { return at(b.Density, i) }},
+	{name: "pressure", unit: "Pa", scalar: func(b *FrameBody, i int) float64 { return at(b.Pressure, i) }},
+	{name: "restDensity", unit: "kg/m^3", scalar: func(b *FrameBody, i int) float64 { return b.RestDensity }},
+	{name: "viscosity", unit: "m^2/s", scalar: func(b *FrameBody, i int) float64 { return b.Viscosity }},
+	{name: "body", index: true},
+}
+
+// DefaultFields are the fields written when none are chosen.
+var DefaultFields = []string{"position", "velocity", "density", "pressure", "body"}
+
+// FieldNames lists every exportable field, in the order the formats write them.
+func FieldNames() []string {
+	out := make([]string, len(exportFields))
+	for i, f := range exportFields {
+		out[i] = f.name
+	}
+	return out
+}
+
+// ParseFields turns a comma-separated list of field names ("velocity,density") into the
+// fields to export, in registry order, with position and body always included. An unknown
+// name is an error that lists the available ones.
+func ParseFields(list string) ([]string, error) {
+	want := map[string]bool{"position": true, "body": true}
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !slices.Contains(FieldNames(), n) {
+			return nil, fmt.Errorf("unknown export field %q (available: %s; position and body are always written)", n, strings.Join(FieldNames(), ", "))
+		}
+		want[n] = true
+	}
+	var out []string
+	for _, f := range exportFields {
+		if want[f.name] {
+			out = append(out, f.name)
+		}
+	}
+	return out, nil
+}
+
+// selected returns the registry entries the frame writes, position and body excluded (every
+// format writes those in its own way).
+func (fr *Frame) selected() ([]exportField, error) {
+	names := fr.Fields
+	if names == nil {
+		names = DefaultFields
+	}
+	var out []exportField
+	for _, f := range exportFields {
+		if slices.Contains(names, f.name) && f.name != "position" && !f.index {
+			out = append(out, f)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(FieldNames(), n) {
+			return nil, fmt.Errorf("export: unknown field %q (available: %s)", n, strings.Join(FieldNames(), ", "))
+		}
+	}
+	return out, nil
 }
 
 // Format is an export format, named by its usual file extension.
@@ -179,10 +267,15 @@ func (bw *binWriter) i32(v int) {
 
 // WriteVTK writes a legacy VTK file (version 3.0, BINARY, so big-endian as that format
 // requires): the particles as POLYDATA POINTS with one VERTEX cell each, so ParaView renders
-// them without a Glyph filter, and point data density, pressure, velocity and body index.
-// Each binary block ends with a newline, which VTK's reader expects before the next keyword.
+// them without a Glyph filter, and as point data the frame's fields (by default velocity,
+// density and pressure) and the body index. Each binary block ends with a newline, which
+// VTK's reader expects before the next keyword.
 func WriteVTK(w io.Writer, fr *Frame) error {
 	n, err := fr.check()
+	if err != nil {
+		return err
+	}
+	sel, err := fr.selected()
 	if err != nil {
 		return err
 	}
@@ -202,34 +295,28 @@ func WriteVTK(w io.Writer, fr *Frame) error {
 		bw.i32(i)
 	}
 	fmt.Fprintf(bw, "\nPOINT_DATA %d\n", n)
-	for _, sc := range []struct {
-		name  string
-		field func(b *FrameBody) []float64
-	}{
-		{"density", func(b *FrameBody) []float64 { return b.Density }},
-		{"pressure", func(b *FrameBody) []float64 { return b.Pressure }},
-	} {
-		fmt.Fprintf(bw, "SCALARS %s float 1\nLOOKUP_TABLE default\n", sc.name)
+	for _, f := range sel {
+		if f.vec != nil {
+			fmt.Fprintf(bw, "VECTORS %s float\n", f.name)
+		} else {
+			fmt.Fprintf(bw, "SCALARS %s float 1\nLOOKUP_TABLE default\n", f.name)
+		}
 		for bi := range fr.Bodies {
 			b := &fr.Bodies[bi]
-			s := sc.field(b)
 			for i := range b.X {
-				bw.f32(at(s, i))
+				if f.vec != nil {
+					v := f.vec(b, i)
+					bw.f32(v[0])
+					bw.f32(v[1])
+					bw.f32(v[2])
+				} else {
+					bw.f32(f.scalar(b, i))
+				}
 			}
 		}
 		bw.WriteString("\n")
 	}
-	bw.WriteString("VECTORS velocity float\n")
-	for bi := range fr.Bodies {
-		b := &fr.Bodies[bi]
-		for i := range b.X {
-			v := b.vel(i)
-			bw.f32(v[0])
-			bw.f32(v[1])
-			bw.f32(v[2])
-		}
-	}
-	bw.WriteString("\nSCALARS body int 1\nLOOKUP_TABLE default\n")
+	bw.WriteString("SCALARS body int 1\nLOOKUP_TABLE default\n")
 	for bi := range fr.Bodies {
 		for range fr.Bodies[bi].X {
 			bw.i32(bi)
@@ -239,12 +326,17 @@ func WriteVTK(w io.Writer, fr *Frame) error {
 	return bw.Flush()
 }
 
-// WritePLY writes a binary little-endian PLY point cloud: per vertex x, y, z, vx, vy, vz,
-// density, pressure (float32) and the body index (int32). PLY has no string data, so the
-// header maps each body index to its name and phase in a "comment body <index> <name> <phase>"
-// line, after a "comment sluice t=<time>" line.
+// WritePLY writes a binary little-endian PLY point cloud: per vertex x, y, z, the frame's
+// fields (by default vx, vy, vz, density, pressure; see columns) as float32 and the body
+// index (int32). PLY has no
+// string data, so the header maps each body index to its name and phase in a
+// "comment body <index> <name> <phase>" line, after a "comment sluice t=<time>" line.
 func WritePLY(w io.Writer, fr *Frame) error {
 	n, err := fr.check()
+	if err != nil {
+		return err
+	}
+	sel, err := fr.selected()
 	if err != nil {
 		return err
 	}
@@ -254,21 +346,45 @@ func WritePLY(w io.Writer, fr *Frame) error {
 		fmt.Fprintf(bw, "comment body %d %s %s\n", i, headerToken(b.Name), headerToken(b.Phase))
 	}
 	fmt.Fprintf(bw, "element vertex %d\n", n)
-	for _, p := range []string{"x", "y", "z", "vx", "vy", "vz", "density", "pressure"} {
+	for _, p := range columns(sel) {
 		fmt.Fprintf(bw, "property float %s\n", p)
 	}
 	bw.WriteString("property int body\nend_header\n")
 	for bi := range fr.Bodies {
 		b := &fr.Bodies[bi]
 		for i, x := range b.X {
-			v := b.vel(i)
-			for _, f := range [...]float64{x[0], x[1], x[2], v[0], v[1], v[2], at(b.Density, i), at(b.Pressure, i)} {
-				bw.f32(f)
+			bw.f32(x[0])
+			bw.f32(x[1])
+			bw.f32(x[2])
+			for _, f := range sel {
+				if f.vec != nil {
+					v := f.vec(b, i)
+					bw.f32(v[0])
+					bw.f32(v[1])
+					bw.f32(v[2])
+				} else {
+					bw.f32(f.scalar(b, i))
+				}
 			}
 			bw.i32(bi)
 		}
 	}
 	return bw.Flush()
+}
+
+// columns names the PLY properties and CSV columns of the selected fields after x, y, z: a
+// vector field is three columns named by its first letter and the axis (velocity: vx, vy, vz).
+func columns(sel []exportField) []string {
+	out := []string{"x", "y", "z"}
+	for _, f := range sel {
+		if f.vec != nil {
+			c := f.name[:1]
+			out = append(out, c+"x", c+"y", c+"z")
+		} else {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 // headerToken returns s unchanged when it is one printable ASCII word, and Go-quoted (ASCII
@@ -286,27 +402,38 @@ func headerToken(s string) string {
 	return s
 }
 
-// WriteCSV writes the header line `body,phase,x,y,z,vx,vy,vz,density,pressure` and one row per
-// particle. Numbers are in the shortest form that parses back to the same float64, so CSV is
-// the lossless format; names are quoted per RFC 4180 by encoding/csv where they need it.
+// WriteCSV writes a header line — `body,phase,x,y,z` and the frame's fields (by default
+// `vx,vy,vz,density,pressure`) — and one row per particle. Numbers are in the shortest form
+// that parses back to the same float64, so CSV is the lossless format; names are quoted per
+// RFC 4180 by encoding/csv where they need it.
 func WriteCSV(w io.Writer, fr *Frame) error {
 	if _, err := fr.check(); err != nil {
 		return err
 	}
+	sel, err := fr.selected()
+	if err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"body", "phase", "x", "y", "z", "vx", "vy", "vz", "density", "pressure"}); err != nil {
+	header := append([]string{"body", "phase"}, columns(sel)...)
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	row := make([]string, 10)
+	row := make([]string, len(header))
 	for bi := range fr.Bodies {
 		b := &fr.Bodies[bi]
 		row[0], row[1] = b.Name, b.Phase
 		for i, x := range b.X {
-			v := b.vel(i)
-			row[2], row[3], row[4] = ff(x[0]), ff(x[1]), ff(x[2])
-			row[5], row[6], row[7] = ff(v[0]), ff(v[1]), ff(v[2])
-			row[8], row[9] = ff(at(b.Density, i)), ff(at(b.Pressure, i))
+			row = append(row[:2], ff(x[0]), ff(x[1]), ff(x[2]))
+			for _, f := range sel {
+				if f.vec != nil {
+					v := f.vec(b, i)
+					row = append(row, ff(v[0]), ff(v[1]), ff(v[2]))
+				} else {
+					row = append(row, ff(f.scalar(b, i)))
+				}
+			}
 			if err := cw.Write(row); err != nil {
 				return err // a write error of w, seen once the csv buffer spilled
 			}

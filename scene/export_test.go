@@ -10,11 +10,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/physics"
 )
 
 // relTol is the relative tolerance for the binary formats. VTK and PLY store float32, whose
@@ -48,6 +50,7 @@ func testFrame() *Frame {
 type particle struct {
 	x, v              [3]float64
 	density, pressure float64
+	rho0, nu          float64 // the body's material, written only when chosen
 	body              int
 }
 
@@ -83,7 +86,8 @@ func compare(t *testing.T, format string, got, want []particle, exact bool) {
 			name      string
 			got, want float64
 		}
-		pairs := []pair{{"density", g.density, w.density}, {"pressure", g.pressure, w.pressure}}
+		pairs := []pair{{"density", g.density, w.density}, {"pressure", g.pressure, w.pressure},
+			{"restDensity", g.rho0, w.rho0}, {"viscosity", g.nu, w.nu}}
 		for d := 0; d < 3; d++ {
 			pairs = append(pairs, pair{fmt.Sprintf("x[%d]", d), g.x[d], w.x[d]}, pair{fmt.Sprintf("v[%d]", d), g.v[d], w.v[d]})
 		}
@@ -156,8 +160,9 @@ func (v *vtkReader) endBlock() {
 	}
 }
 
-// readVTK parses the file and returns the particles and the title line.
-func readVTK(t *testing.T, data []byte) ([]particle, string) {
+// readVTK parses the file and returns the particles, the title line and the point-data arrays
+// it found.
+func readVTK(t *testing.T, data []byte) ([]particle, string, map[string]bool) {
 	t.Helper()
 	v := &vtkReader{t: t, r: bufio.NewReader(bytes.NewReader(data))}
 	if h := v.line(); h != "# vtk DataFile Version 3.0" {
@@ -215,6 +220,14 @@ func readVTK(t *testing.T, data []byte) ([]particle, string) {
 				for i, p := range v.floats(n) {
 					ps[i].pressure = p
 				}
+			case "restDensity float":
+				for i, r := range v.floats(n) {
+					ps[i].rho0 = r
+				}
+			case "viscosity float":
+				for i, nu := range v.floats(n) {
+					ps[i].nu = nu
+				}
 			case "body int":
 				for i, b := range v.ints(n) {
 					ps[i].body = int(b)
@@ -233,12 +246,7 @@ func readVTK(t *testing.T, data []byte) ([]particle, string) {
 			t.Fatalf("vtk: unexpected line %q", s)
 		}
 	}
-	for _, a := range []string{"density", "pressure", "velocity", "body"} {
-		if !seen[a] {
-			t.Errorf("vtk: no %s array", a)
-		}
-	}
-	return ps, title
+	return ps, title, seen
 }
 
 // plyHeader is what readPLY gets from a PLY header.
@@ -309,6 +317,7 @@ func readPLY(t *testing.T, data []byte) ([]particle, plyHeader) {
 			x:       [3]float64{vals["x"], vals["y"], vals["z"]},
 			v:       [3]float64{vals["vx"], vals["vy"], vals["vz"]},
 			density: vals["density"], pressure: vals["pressure"], body: int(vals["body"]),
+			rho0: vals["restDensity"], nu: vals["viscosity"],
 		}
 	}
 	if rest, _ := io.ReadAll(r); len(rest) != 0 {
@@ -337,9 +346,12 @@ func TestVTKRoundTrip(t *testing.T) {
 	if err := WriteVTK(&buf, testFrame()); err != nil {
 		t.Fatal(err)
 	}
-	ps, title := readVTK(t, buf.Bytes())
+	ps, title, seen := readVTK(t, buf.Bytes())
 	if !strings.Contains(title, "t=0.5") {
 		t.Errorf("vtk: title %q does not give the time", title)
+	}
+	if got := strings.Join(sortedKeys(seen), ","); got != "body,density,pressure,velocity" {
+		t.Errorf("vtk: arrays %s, want the default body,density,pressure,velocity", got)
 	}
 	compare(t, "vtk", ps, want(), false)
 }
@@ -507,7 +519,7 @@ func TestWriteFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := readVTK(t, data)
+	ps, _, _ := readVTK(t, data)
 	compare(t, "vtk file", ps, want(), false)
 
 	// A failed write leaves no file behind.
@@ -518,5 +530,99 @@ func TestWriteFile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "prefix_000008.ply")); !os.IsNotExist(err) {
 		t.Errorf("failed WriteFile left a file (stat: %v)", err)
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestChosenFieldsRoundTrip writes a subset of the fields, including the per-body material
+// fields, in every format and reads it back with the independent readers: the chosen fields
+// come back, the others are absent.
+func TestChosenFieldsRoundTrip(t *testing.T) {
+	fr := testFrame()
+	fr.Bodies[0].RestDensity, fr.Bodies[0].Viscosity = 1010.3, 0.0375
+	var err error
+	if fr.Fields, err = ParseFields("viscosity,pressure , restDensity"); err != nil {
+		t.Fatal(err)
+	}
+	exp := want()
+	for i := range exp {
+		exp[i].v, exp[i].density = [3]float64{}, 0 // not chosen: absent, read as zero
+		if exp[i].body == 0 {
+			exp[i].rho0, exp[i].nu = 1010.3, 0.0375
+		}
+	}
+
+	var buf bytes.Buffer
+	if err := WriteVTK(&buf, fr); err != nil {
+		t.Fatal(err)
+	}
+	ps, _, seen := readVTK(t, buf.Bytes())
+	if got := strings.Join(sortedKeys(seen), ","); got != "body,pressure,restDensity,viscosity" {
+		t.Errorf("vtk: arrays %s", got)
+	}
+	compare(t, "vtk", ps, exp, false)
+
+	buf.Reset()
+	if err := WritePLY(&buf, fr); err != nil {
+		t.Fatal(err)
+	}
+	ps, h := readPLY(t, buf.Bytes())
+	if got := strings.Join(h.props, ","); got != "float x,float y,float z,float pressure,float restDensity,float viscosity,int body" {
+		t.Errorf("ply: properties %s", got)
+	}
+	compare(t, "ply", ps, exp, false)
+
+	buf.Reset()
+	if err := WriteCSV(&buf, fr); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0], ","); got != "body,phase,x,y,z,pressure,restDensity,viscosity" {
+		t.Fatalf("csv: header %s", got)
+	}
+	ps = nil
+	for r, row := range rows[1:] {
+		var v [6]float64
+		for k := range v {
+			if v[k], err = strconv.ParseFloat(row[2+k], 64); err != nil {
+				t.Fatalf("csv: row %d: %v", r+1, err)
+			}
+		}
+		bi := 0
+		if row[0] == "tank" {
+			bi = 1
+		}
+		ps = append(ps, particle{x: [3]float64{v[0], v[1], v[2]}, pressure: v[3], rho0: v[4], nu: v[5], body: bi})
+	}
+	compare(t, "csv", ps, exp, true)
+
+	if _, err := ParseFields("velocity,temperature"); err == nil || !strings.Contains(err.Error(), "available: position, velocity, density, pressure, restDensity, viscosity, body") {
+		t.Errorf("unknown field error %v, want one listing the available fields", err)
+	}
+}
+
+// TestExportFieldsAreRegistryFields keeps the export names those of the solver's field
+// registry, so a name means the same quantity in exports, snapshots and the viewer.
+func TestExportFieldsAreRegistryFields(t *testing.T) {
+	var f physics.FluidSet
+	var reg []string
+	for _, fd := range f.Fields() {
+		reg = append(reg, fd.Name)
+	}
+	for _, n := range FieldNames() {
+		if n != "body" && !slices.Contains(reg, n) {
+			t.Errorf("export field %q is not in the solver's registry %v", n, reg)
+		}
 	}
 }

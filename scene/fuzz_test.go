@@ -14,6 +14,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"solver": {"particleRadius": 1e-300}, "fluids": [{"name": "a", "min": [0,0,0], "max": [1e300,1,1]}]}`))
 	f.Add([]byte(`{"Configuration": {"particleRadius": 0.025, "simulationMethod": 3}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]}`))
 	f.Add([]byte(`{"fluids": [{}], "boundaryMeshes": [{"name": "m", "file": "x.obj", "scale": [0,0,0]}]}`))
+	f.Add([]byte(`{"fluids": [{"name": "a", "min": [0,0,0], "max": [1,1,1], "material": {"preset": "slime", "viscoelastic": {"c": 0.05}}}]}`))
+	f.Add([]byte(`{"fluidMeshes": [{"name": "m", "file": "m.obj", "material": {"preset": "honey"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if s, err := Parse(data); err == nil {
 			if err := s.Validate(); err != nil {

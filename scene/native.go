@@ -21,13 +21,16 @@ type Scene struct {
 	Solver     components.Solver `json:"solver" doc:"solver and time-stepping settings"`
 	Duration   float64           `json:"duration" unit:"s" default:"2" range:"(0,1000000]" doc:"simulated time; sluice run --duration overrides it"`
 	FPS        float64           `json:"fps" unit:"1/s" default:"60" range:"[1,100000]" doc:"frames per simulated second: one World.Step (and one stats line) per frame"`
-	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block, sphere or model)"`
+	Fluids     []FluidBlock      `json:"fluids" doc:"fluid blocks (a scene needs a fluid block, sphere, model, mesh or emitter)"`
 	Spheres    []FluidSphere     `json:"fluidSpheres" doc:"fluid (or goo) balls"`
 	Emitters   []Emitter         `json:"emitters" doc:"fluid bodies that grow from a nozzle"`
 	Boundaries []BoundaryBox     `json:"boundaries" doc:"static walls: boxes"`
 	Meshes     []BoundaryMesh    `json:"boundaryMeshes" doc:"static walls: OBJ meshes"`
 	Models     []FluidModel      `json:"fluidModels" doc:"fluid bodies read from particle files"`
 	Rigid      []RigidBody       `json:"rigidBodies" doc:"rigid bodies: boxes, spheres, capsules and closed OBJ meshes; static, kinematic or dynamic"`
+
+	// FluidMeshes are fluid bodies sampled inside closed OBJ meshes.
+	FluidMeshes []FluidMesh `json:"fluidMeshes" doc:"fluid bodies filling closed OBJ meshes"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -91,6 +94,49 @@ func (m *FluidModel) Particles(dir string) (x, v []mgl64.Vec3, err error) {
 		vm.Transform(mgl64.Vec3{1, 1, 1}, m.RotationAxis, m.RotationAngle, mgl64.Vec3{})
 	}
 	return x, v, nil
+}
+
+// FluidMesh is a fluid body filling the inside of a closed (watertight) OBJ mesh, placed like
+// a BoundaryMesh: the lattice of spacing 2r inside the placed mesh, every particle at least r
+// from its surface (Mesh.SampleVolume), so a box mesh gives exactly the particles of the
+// fluid block of the same box.
+type FluidMesh struct {
+	Name string `json:"name" required:"true" doc:"unique body name"`
+	File string `json:"file" required:"true" doc:"closed OBJ mesh whose inside is filled, relative to the scene file"`
+	Placement
+	Velocity mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity"`
+	Material components.Material `json:"material" doc:"fluid material"`
+}
+
+// Load reads the mesh (relative to dir), checks that it is closed and places it.
+func (m *FluidMesh) Load(dir string) (*Mesh, error) {
+	mesh, err := LoadOBJ(resolve(dir, m.File))
+	if err != nil {
+		return nil, err
+	}
+	if open := mesh.OpenEdges(); open > 0 {
+		return nil, fmt.Errorf("%s is not closed: %d edges are not shared by exactly two triangles, and a volume needs a watertight mesh", m.File, open)
+	}
+	if err := m.apply(mesh.V); err != nil {
+		return nil, err
+	}
+	return mesh, nil
+}
+
+// Particles loads the mesh and samples its inside at spacing s.
+func (m *FluidMesh) Particles(dir string, s float64) ([]mgl64.Vec3, error) {
+	mesh, err := m.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	x, err := mesh.SampleVolume(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.File, err)
+	}
+	if len(x) == 0 {
+		return nil, fmt.Errorf("%s: no particle fits inside the mesh at spacing %g m", m.File, s)
+	}
+	return x, nil
 }
 
 // BoundaryMesh is an OBJ mesh whose surface is sampled with boundary particles. The mesh is
@@ -157,8 +203,16 @@ func Default() Scene {
 	return s
 }
 
-// Parse decodes and validates a native scene.
-func Parse(data []byte) (*Scene, error) {
+// Parse decodes and validates a native scene; material presets resolve to the embedded ones.
+func Parse(data []byte) (*Scene, error) { return parseIn(data, "") }
+
+// parseIn decodes and validates a native scene whose file is in folder dir ("" for none):
+// material presets are merged in first (see ExpandPresets).
+func parseIn(data []byte, dir string) (*Scene, error) {
+	data, err := ExpandPresets(data, dir)
+	if err != nil {
+		return nil, err
+	}
 	s := Default()
 	if err := params.Decode(data, &s, ""); err != nil {
 		return nil, err
@@ -175,7 +229,7 @@ func Load(path string) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := Parse(data)
+	s, err := parseIn(data, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -186,6 +240,9 @@ func Load(path string) (*Scene, error) {
 		}
 		return fmt.Sprintf("fluidModels[%d].file", i)
 	})
+	if err == nil {
+		err = s.checkVolumes(func(i int) string { return fmt.Sprintf("fluidMeshes[%d].file", i) })
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -200,8 +257,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model or emitter is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh or emitter is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -288,6 +345,15 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	for i := range s.FluidMeshes {
+		path := fmt.Sprintf("fluidMeshes[%d]", i)
+		if err := placed(path, s.FluidMeshes[i].Name, &s.FluidMeshes[i].Placement); err != nil {
+			return err
+		}
+		if err := s.FluidMeshes[i].Material.Validate(path + ".material"); err != nil {
+			return err
+		}
+	}
 	for i := range s.Rigid {
 		b := &s.Rigid[i]
 		path := fmt.Sprintf("rigidBodies[%d]", i)
@@ -342,6 +408,17 @@ func (s *Scene) checkFiles(label func(mesh bool, i int) string) error {
 		}
 		if _, err := os.Stat(resolve(s.Dir, b.File)); err != nil {
 			return fmt.Errorf("rigidBodies[%d].file: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// checkVolumes loads every fluid mesh and reports one that is missing, unreadable or not
+// closed, naming it by label(i), so that `sluice validate` catches an open mesh.
+func (s *Scene) checkVolumes(label func(i int) string) error {
+	for i := range s.FluidMeshes {
+		if _, err := s.FluidMeshes[i].Load(s.Dir); err != nil {
+			return fmt.Errorf("%s (body %q): %w", label(i), s.FluidMeshes[i].Name, err)
 		}
 	}
 	return nil
@@ -405,6 +482,21 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 			return nil, fmt.Errorf("emitters[%d]: %w", i, err)
 		}
 	}
+	for i := range s.FluidMeshes {
+		f := &s.FluidMeshes[i]
+		x, err := f.Particles(s.Dir, s.Solver.Spacing())
+		if err == nil {
+			v := make([]mgl64.Vec3, len(x))
+			for k := range v {
+				v[k] = f.Velocity
+			}
+			_, err = w.AddFluidParticles(f.Name, f.Material, x, v)
+		}
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("fluidMeshes[%d]: %w", i, err)
+		}
+	}
 	for i := range s.Rigid {
 		if err := s.Rigid[i].add(w, s.Dir); err != nil {
 			w.Close()
@@ -449,7 +541,8 @@ func FrameOf(w *sluice.World) *Frame {
 	for _, b := range w.Bodies() {
 		p := b.Particles
 		fr.Bodies = append(fr.Bodies, FrameBody{Name: b.Body.Name, Phase: b.Body.Phase.String(),
-			X: p.X, V: p.V, Density: p.Density, Pressure: p.Pressure})
+			X: p.X, V: p.V, Density: p.Density, Pressure: p.Pressure,
+			RestDensity: b.Material.RestDensity, Viscosity: b.Material.Viscosity})
 	}
 	return fr
 }
@@ -469,4 +562,41 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 		return nil, fmt.Errorf("%s: more than %d surface samples at spacing %g m", m.File, physics.MaxSamples, s)
 	}
 	return x, nil
+}
+
+// ViscosityLimit is the largest ν·Δt/h² (h = 4r the kernel support) at which the explicit
+// viscosity force stays stable. Measured on a small dam break at r = 0.025 m (see the README's
+// viscosity note): 0.029 is stable, 0.042 gains energy, 0.13 explodes.
+const ViscosityLimit = 0.04
+
+// Advice lists settings that validate but are likely to go wrong: fluid materials whose
+// viscosity the explicit force cannot hold at the scene's dtMax and particle radius (the
+// largest substep, taken when the fluid is slow). Each names the material's key and the dtMax
+// that would be stable.
+func (s *Scene) Advice() []Warning {
+	h := s.Solver.SupportRadius()
+	var out []Warning
+	check := func(path string, m *components.Material) {
+		if q := m.Viscosity * s.Solver.DtMax / (h * h); q > ViscosityLimit {
+			out = append(out, Warning{Path: path + ".viscosity", Msg: fmt.Sprintf(
+				"%g m^2/s with solver.dtMax %g s and particleRadius %g m gives ν·dtMax/(4r)² = %.2g, above the explicit viscosity's stable %g: lower solver.dtMax to %.2g s (or the viscosity)",
+				m.Viscosity, s.Solver.DtMax, s.Solver.ParticleRadius, q, ViscosityLimit, ViscosityLimit*h*h/m.Viscosity)})
+		}
+	}
+	for i := range s.Fluids {
+		check(fmt.Sprintf("fluids[%d].material", i), &s.Fluids[i].Material)
+	}
+	for i := range s.Spheres {
+		check(fmt.Sprintf("fluidSpheres[%d].material", i), &s.Spheres[i].Material)
+	}
+	for i := range s.Models {
+		check(fmt.Sprintf("fluidModels[%d].material", i), &s.Models[i].Material)
+	}
+	for i := range s.Emitters {
+		check(fmt.Sprintf("emitters[%d].material", i), &s.Emitters[i].Material)
+	}
+	for i := range s.FluidMeshes {
+		check(fmt.Sprintf("fluidMeshes[%d].material", i), &s.FluidMeshes[i].Material)
+	}
+	return out
 }

@@ -44,7 +44,7 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"Inf", `"duration": 0.1`, `"duration": 1e999`, "duration: expected a number, got 1e999"},
 		{"unknown key", `"duration": 0.1`, `"duration": 0.1, "imteStepSize": 0.1`, "imteStepSize: unknown key"},
 		{"unknown nested key", `"particleRadius": 0.05`, `"particleRadius": 0.05, "timeStep": 1`, "solver.timeStep: unknown key"},
-		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: at least one fluid block, fluid sphere, fluid model or emitter is required"},
+		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: at least one fluid block, fluid sphere, fluid model, fluid mesh or emitter is required"},
 		{"missing min", `"min": [0,0,0], "max": [0.5`, `"max": [0.5`, "fluids[0].min: required key is missing"},
 		{"wrong type", `"duration": 0.1`, `"duration": "long"`, "duration: expected a number"},
 		{"short vector", `"max": [1,1,1]`, `"max": [1,1]`, "boundaries[0].max"},
@@ -68,6 +68,14 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"negative adhesion", `"max": [1,1,1]}`, `"max": [1,1,1], "adhesion": -1}`, "boundaries[0].adhesion: -1 is below the minimum 0"},
 		{"motion keys out of order", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"until": 1}, {"until": 0.5}]}`, "boundaries[0].motion[1].until: 0.5 s must exceed the previous key's 1 s"},
 		{"motion key without time", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"velocity": [0,1,0]}]}`, "boundaries[0].motion[0].until: required key is missing"},
+		{"unknown preset", `"density": 1000`, `"preset": "hony"`, `fluids[0].material.preset: "hony" is not a material preset (known: honey, oil, putty, slime, water`},
+		{"preset not a string", `"density": 1000`, `"preset": 3`, "fluids[0].material.preset: expected a string, got 3"},
+		{"preset file missing", `"density": 1000`, `"preset": "nothere/honey.json"`, "fluids[0].material.preset: preset file: open nothere/honey.json"},
+		{"preset with bad override", `"density": 1000`, `"preset": "honey", "viscosity": -1`, "fluids[0].material.viscosity: -1 m^2/s is below the minimum 0"},
+		{"fluid mesh without file", `"fluids": [{`, `"fluidMeshes": [{"name": "m"}], "fluids": [{`, "fluidMeshes[0].file: required key is missing"},
+		{"fluid mesh zero scale", `"fluids": [{`, `"fluidMeshes": [{"name": "m", "file": "m.obj", "scale": [1,0,1]}], "fluids": [{`, "fluidMeshes[0].scale: [1 0 1] has a zero component"},
+		{"fluid mesh bad material", `"fluids": [{`, `"fluidMeshes": [{"name": "m", "file": "m.obj", "material": {"preset": "water", "density": -1}}], "fluids": [{`, "fluidMeshes[0].material.density: -1 kg/m^3 is below the minimum 1"},
+		{"fluid mesh name taken", `"fluids": [{`, `"fluidMeshes": [{"name": "water", "file": "m.obj"}], "fluids": [{`, `fluidMeshes[0].name: "water" is used by`},
 		{"sphere below spacing", `"fluids": [{`, `"fluidSpheres": [{"name": "ball", "center": [0.5,0.5,0.5], "radius": 0.05}], "fluids": [{`, "fluidSpheres[0].radius: 0.05 m is below the particle spacing 2r = 0.1 m"},
 	}
 	for _, c := range cases {

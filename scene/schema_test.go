@@ -131,6 +131,8 @@ func TestSchemaRejectsWhatTheDecoderRejects(t *testing.T) {
 		{`"particleRadius": 0.05`, `"particleRadius": 0.05, "minIterations": 2.5`},
 		{`"duration": 0.1`, `"duration": 0.1, "fps": 0`},
 		{`"min": [0,0,0], "max": [0.5`, `"max": [0.5`},
+		{`"density": 1000`, `"preset": 3`},
+		{`"fluids": [{`, `"fluidMeshes": [{"name": "m"}], "fluids": [{`},
 	} {
 		bad := strings.Replace(good, c.find, c.replace, 1)
 		if _, err := Parse([]byte(bad)); err == nil {

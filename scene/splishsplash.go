@@ -193,6 +193,14 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 		}
 		return fmt.Sprintf("FluidModels[%d].particleFile", i)
 	})
+	if err == nil {
+		err = sc.checkVolumes(func(i int) string {
+			// fluid meshes are named model<index in FluidModels>
+			var k int
+			fmt.Sscanf(sc.FluidMeshes[i].Name, "model%d", &k)
+			return fmt.Sprintf("FluidModels[%d].particleFile", k)
+		})
+	}
 	if err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", path, err)
 	}
@@ -266,7 +274,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			im.warn(fmt.Sprintf("Materials[id=%q]", id), "not used by any fluid block sluice imports, ignored")
 		}
 	}
-	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 {
+	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 && len(sc.FluidMeshes) == 0 {
 		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter"}
 	}
 	if err := sc.Validate(); err != nil {
@@ -578,8 +586,11 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	p := fmt.Sprintf("FluidModels[%d]", i)
 	pf, _ := take(b, "particleFile")
 	file, _ := pf.(string)
+	if strings.HasSuffix(strings.ToLower(file), ".obj") {
+		return im.fluidMesh(b, i, p, file, mats)
+	}
 	if !strings.HasSuffix(strings.ToLower(file), ".bgeo") {
-		return &UnsupportedError{p + ".particleFile", fmt.Sprintf("%q: only .bgeo particle files are read so far", file)}
+		return &UnsupportedError{p + ".particleFile", fmt.Sprintf("%q: only .bgeo particle files and .obj meshes are read so far", file)}
 	}
 	pl, err := im.placement(b, p)
 	if err != nil {
@@ -596,6 +607,43 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Models = append(im.sc.Models, m)
+	return nil
+}
+
+// fluidMesh maps a fluid model whose particleFile is an OBJ mesh: the reference samples its
+// inside (its volume sampling, "mode" 0 regular, 1 almost dense, 2 dense; "resolutionSDF" the
+// resolution of the signed distance field it samples through; "invert" samples the outside).
+// sluice fills it with the regular lattice of spacing 2r, particles at least r inside the
+// surface (Mesh.SampleVolume), which needs no distance field.
+func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj) error {
+	pl, err := im.placement(b, p)
+	if err != nil {
+		return err
+	}
+	m := FluidMesh{Name: fmt.Sprintf("model%d", i), File: file, Placement: pl}
+	if err := im.takeVec(b, p, "initialVelocity", &m.Velocity); err != nil {
+		return err
+	}
+	if v, ok := take(b, "invert"); ok && v == true {
+		return &UnsupportedError{p + ".invert", "true: filling the outside of a mesh is not supported"}
+	}
+	mode := 0.0
+	if err := im.takeNum(b, p, "mode", &mode); err != nil {
+		return err
+	}
+	if mode != 0 {
+		im.warn(p+".mode", "%g: sampled with the regular lattice of mode 0", mode)
+	}
+	if _, ok := take(b, "resolutionSDF"); ok {
+		im.warn(p+".resolutionSDF", "sluice samples the mesh directly, without a signed distance field")
+	}
+	rho0, nu, err := im.bodyMaterial(b, mats, p)
+	if err != nil {
+		return err
+	}
+	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
+	im.leftovers(b, p)
+	im.sc.FluidMeshes = append(im.sc.FluidMeshes, m)
 	return nil
 }
 

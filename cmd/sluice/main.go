@@ -3,11 +3,12 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N | --export-fps F] [--workers N]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…] [--every N | --export-fps F] [--workers N]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
 //	sluice params
+//	sluice presets [NAME]
 //	sluice schema > sluice.schema.json
 //
 // run simulates the scene, shows a progress bar on stderr, writes one JSON object per frame to
@@ -31,16 +32,19 @@ import (
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/params"
+	"github.com/sluicephysics/sluice/presets"
 	"github.com/sluicephysics/sluice/scene"
 )
 
 const usage = `usage:
-  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP]
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…]
+             [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
                          (opens a window; needs the g3n build: CGO_ENABLED=1 go build -tags g3n)
   sluice params          (prints the parameter reference as Markdown, from the declarations)
+  sluice presets [NAME]  (lists the material presets, or prints one to copy and edit)
   sluice schema          (prints the JSON Schema of native scene files)
 `
 
@@ -69,6 +73,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdParams(stdout)
 	case "schema":
 		return cmdSchema(stdout)
+	case "presets":
+		return cmdPresets(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -105,6 +111,9 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range s.Advice() {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
 	goo := 0
 	for _, f := range s.Fluids {
 		if f.Material.Viscoelastic.Enabled {
@@ -126,8 +135,13 @@ func cmdValidate(args []string, stdout io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
+	for _, f := range s.FluidMeshes {
+		if f.Material.Viscoelastic.Enabled {
+			goo++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -140,6 +154,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	out := fs.String("out", "", "directory for exported frames")
 	statsPath := fs.String("stats", "", "file for per-frame statistics (JSON lines)")
 	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
+	fieldList := fs.String("fields", "", "exported per-particle fields, comma-separated (available: "+strings.Join(scene.FieldNames(), ", ")+"; default "+strings.Join(scene.DefaultFields, ",")+"; position and body are always written)")
 	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
 	exportFPS := fs.Float64("export-fps", 0, "export frames at this rate per simulated second instead of every N-th frame (the first and last are always written)")
 	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
@@ -179,6 +194,16 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			return errors.New("--export needs --out DIR")
 		}
 	}
+	var fields []string
+	if *fieldList != "" {
+		var err error
+		if fields, err = scene.ParseFields(*fieldList); err != nil {
+			return fmt.Errorf("--fields: %w", err)
+		}
+		if *out == "" {
+			return errors.New("--fields needs --out DIR")
+		}
+	}
 	if *fps < 0 || math.IsNaN(*fps) {
 		return fmt.Errorf("--fps %g must be ≥ 0", *fps)
 	}
@@ -207,6 +232,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		}
 		if err != nil {
 			return err
+		}
+		for _, w := range sc.Advice() {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
 		if simDuration == 0 {
 			simDuration = sc.Duration
@@ -238,7 +266,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		if format == "" {
 			return nil
 		}
-		_, err := scene.WriteFile(*out, prefix, i, format, scene.FrameOf(w))
+		fr := scene.FrameOf(w)
+		fr.Fields = fields
+		_, err := scene.WriteFile(*out, prefix, i, format, fr)
 		return err
 	}
 	if err := exportFrame(0); err != nil {
@@ -384,7 +414,8 @@ func cmdParams(stdout io.Writer) error {
 		{"fluidSpheres[i]", scene.FluidSphere{}},
 		{"fluidModels[i]", scene.FluidModel{}},
 		{"emitters[i]", scene.Emitter{}},
-		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material", components.Material{}},
+		{"fluidMeshes[i]", scene.FluidMesh{}},
+		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material", components.Material{}},
 		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaries[i].motion[k]", components.MotionKey{}},
@@ -398,6 +429,35 @@ func cmdParams(stdout io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "| `%s` | %s | %s | %s | %s |\n", p.Name, p.Unit, def, p.Range, p.Doc)
 		}
+	}
+	return nil
+}
+
+// cmdPresets lists the embedded material presets with their main values, or prints the JSON
+// of one (to redirect into a scene's presets/ folder and edit).
+func cmdPresets(args []string, stdout io.Writer) error {
+	if len(args) > 1 {
+		return errors.New("presets takes at most one preset name")
+	}
+	if len(args) == 1 {
+		if _, err := scene.Preset(args[0], ""); err != nil {
+			return err
+		}
+		data, _ := presets.Read(args[0])
+		_, err := stdout.Write(data)
+		return err
+	}
+	fmt.Fprintln(stdout, "material presets (use \"preset\": \"NAME\" in a material; sluice presets NAME prints one):")
+	for _, n := range scene.PresetNames() {
+		m, err := scene.Preset(n, "")
+		if err != nil {
+			return err
+		}
+		kind := "fluid"
+		if m.Viscoelastic.Enabled {
+			kind = fmt.Sprintf("goo (c = %g, α = %g, w = %g 1/s)", m.Viscoelastic.C, m.Viscoelastic.Alpha, m.Viscoelastic.W)
+		}
+		fmt.Fprintf(stdout, "  %-8s ρ0 = %g kg/m^3, ν = %g m^2/s, %s\n", n, m.RestDensity, m.Viscosity, kind)
 	}
 	return nil
 }

@@ -166,3 +166,53 @@ func TestSaveAndResumeMatchAnUninterruptedRun(t *testing.T) {
 		t.Fatal("resume without --duration accepted")
 	}
 }
+
+func TestRunExportsChosenFields(t *testing.T) {
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	os.WriteFile(scenePath, []byte(tiny), 0o644)
+	var out, errb bytes.Buffer
+	frames := filepath.Join(dir, "frames")
+	err := run([]string{"run", scenePath, "--duration", "0.02", "--out", frames, "--export", "csv", "--fields", "viscosity, density"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	data, err := os.ReadFile(filepath.Join(frames, "tiny_000001.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rest, _ := strings.Cut(string(data), "\n")
+	if header != "body,phase,x,y,z,density,viscosity" {
+		t.Errorf("header %q, want the chosen fields in registry order after the position", header)
+	}
+	if !strings.Contains(rest, "water,fluid,") || !strings.Contains(rest, ",0.01\n") {
+		t.Errorf("rows do not carry water's viscosity 0.01:\n%.200s", rest)
+	}
+	err = run([]string{"run", scenePath, "--out", frames, "--fields", "velocity,temperature"}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), `--fields: unknown export field "temperature" (available: position, velocity, density, pressure, restDensity, viscosity, body`) {
+		t.Errorf("unknown field error %v, want one listing the available fields", err)
+	}
+}
+
+func TestPresetsCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"presets"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"water", "honey", "slime"} {
+		if !strings.Contains(out.String(), "\n  "+n+" ") {
+			t.Errorf("presets list lacks %s:\n%s", n, out.String())
+		}
+	}
+	out.Reset()
+	if err := run([]string{"presets", "honey"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m["viscosity"] == nil {
+		t.Errorf("presets honey printed %q (%v), want the preset's JSON", out.String(), err)
+	}
+	if err := run([]string{"presets", "hony"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "known: honey") {
+		t.Errorf("unknown preset error %v, want one listing the presets", err)
+	}
+}
