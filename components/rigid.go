@@ -46,6 +46,8 @@ type RigidBody struct {
 	Interior []mgl64.Vec3 `json:"-"`
 	// Displaced counts the fluid particles removed from inside the body when it was added.
 	Displaced int `json:"-"`
+	// Contacts counts the body's contact points at the last substep of the last step.
+	Contacts int `json:"-"`
 	// Submerged is the fraction of the body's volume below the water around it at the end of
 	// the last step (0 in air, 1 fully under water).
 	Submerged float64 `json:"-"`

@@ -109,10 +109,11 @@ func TestHugeSceneIsRefusedBeforeAllocating(t *testing.T) {
 func TestExampleScenesValidate(t *testing.T) {
 	files, _ := filepath.Glob("../examples/scenes/*.json")
 	goo, _ := filepath.Glob("../examples/goo/scenes/*.json")
-	if len(files) == 0 || len(goo) == 0 {
+	buoy, _ := filepath.Glob("../examples/buoyancy/scenes/*.json")
+	if len(files) == 0 || len(goo) == 0 || len(buoy) == 0 {
 		t.Fatal("no example scenes found")
 	}
-	files = append(files, goo...)
+	files = append(append(files, goo...), buoy...)
 	for _, f := range files {
 		if _, err := Load(f); err != nil {
 			t.Errorf("%v", err)

@@ -99,7 +99,8 @@ func TestSchemaAcceptsExampleScenes(t *testing.T) {
 	schema := loadSchema(t)
 	files, _ := filepath.Glob("../examples/scenes/*.json")
 	goo, _ := filepath.Glob("../examples/goo/scenes/*.json")
-	files = append(files, goo...)
+	buoy, _ := filepath.Glob("../examples/buoyancy/scenes/*.json")
+	files = append(append(files, goo...), buoy...)
 	for _, f := range append(files, "") {
 		var data []byte
 		if f == "" {

@@ -25,7 +25,7 @@ type RigidStats struct {
 	Velocity        [3]float64 `json:"velocity"`        // m/s
 	AngularVelocity [3]float64 `json:"angularVelocity"` // rad/s
 	Submerged       float64    `json:"submerged"`       // fraction of the volume below the water around it
-	Contacts        int        `json:"contacts"`        // contact points at the last substep
+	Contacts        int        `json:"contacts"`        // the body's contact points at the last substep
 }
 
 // gatherRigid collects the rigid bodies' solver state in body ID order.
@@ -142,7 +142,6 @@ func (s *Sim) stepRigid(dt float64) {
 		return
 	}
 	s.Rigid.Step(dt)
-	s.acc.rigidContacts = s.Rigid.Contacts()
 }
 
 // rigidSpeed is the fastest surface speed of a moving rigid body (m/s), for the CFL substep.
@@ -169,6 +168,7 @@ func (s *Sim) scatterRigid() {
 			slot.p.X[i] = rb.X.Add(r.MulVec(p))
 		}
 		slot.rigid.Submerged = s.submerged(rb, slot.rigid)
+		slot.rigid.Contacts = s.Rigid.ContactsOf(k)
 	}
 }
 

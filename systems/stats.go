@@ -30,7 +30,6 @@ type StepStats struct {
 	WallMs                  float64            `json:"wallMs"`                   // wall ms of the whole step
 	solves                  int
 	errSum                  float64
-	rigidContacts           int
 }
 
 // BodyStats is a body's particle count and bounding box.
@@ -115,7 +114,7 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 		if rb := b.rigid; rb != nil {
 			st := &rb.State
 			bs.Rigid = &RigidStats{Position: st.X, Orientation: st.Q, Velocity: st.V, AngularVelocity: st.W,
-				Submerged: rb.Submerged, Contacts: a.rigidContacts}
+				Submerged: rb.Submerged, Contacts: rb.Contacts}
 		}
 		a.Bodies = append(a.Bodies, bs)
 	}

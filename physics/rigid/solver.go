@@ -143,6 +143,17 @@ type cached struct {
 // Contacts returns the number of contacts of the last substep.
 func (s *Solver) Contacts() int { return len(s.contacts) }
 
+// ContactsOf returns the number of contacts of body k in the last substep.
+func (s *Solver) ContactsOf(k int) int {
+	n := 0
+	for i := range s.contacts {
+		if int(s.contacts[i].a) == k || int(s.contacts[i].b) == k {
+			n++
+		}
+	}
+	return n
+}
+
 // SetStatic gives the solver the wall samples that dynamic bodies collide with: the entries
 // ids of x and v (positions and velocities, kept by reference), indexed in cells of the given
 // size. Call it again when the walls move.
