@@ -234,14 +234,13 @@ func Load(path string) (*Scene, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s.Dir = filepath.Dir(path)
-	err = s.checkFiles(func(mesh bool, i int) string {
-		if mesh {
-			return fmt.Sprintf("boundaryMeshes[%d].file", i)
-		}
-		return fmt.Sprintf("fluidModels[%d].file", i)
-	})
+	native := func(kind string, i int) string {
+		key := map[string]string{"model": "fluidModels", "mesh": "boundaryMeshes", "rigid": "rigidBodies", "fluid": "fluidMeshes"}[kind]
+		return fmt.Sprintf("%s[%d].file", key, i)
+	}
+	err = s.checkFiles(native)
 	if err == nil {
-		err = s.checkVolumes(func(i int) string { return fmt.Sprintf("fluidMeshes[%d].file", i) })
+		err = s.checkVolumes(native)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -389,17 +388,17 @@ func resolve(dir, file string) string {
 }
 
 // checkFiles reports a model or mesh file that does not exist, naming it by label(kind, i)
-// ("fluidModels[0].file" natively, the SPlisHSPlasH key when imported), so a missing file is
-// found when the scene is loaded rather than when it is built.
-func (s *Scene) checkFiles(label func(mesh bool, i int) string) error {
+// (kind "model", "mesh" or "rigid"; "fluidModels[0].file" natively, the SPlisHSPlasH key when
+// imported), so a missing file is found when the scene is loaded rather than when it is built.
+func (s *Scene) checkFiles(label func(kind string, i int) string) error {
 	for i, m := range s.Models {
 		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
-			return fmt.Errorf("%s: %w", label(false, i), err)
+			return fmt.Errorf("%s: %w", label("model", i), err)
 		}
 	}
 	for i, m := range s.Meshes {
 		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
-			return fmt.Errorf("%s: %w", label(true, i), err)
+			return fmt.Errorf("%s: %w", label("mesh", i), err)
 		}
 	}
 	for i, b := range s.Rigid {
@@ -407,18 +406,34 @@ func (s *Scene) checkFiles(label func(mesh bool, i int) string) error {
 			continue
 		}
 		if _, err := os.Stat(resolve(s.Dir, b.File)); err != nil {
-			return fmt.Errorf("rigidBodies[%d].file: %w", i, err)
+			return fmt.Errorf("%s: %w", label("rigid", i), err)
 		}
 	}
 	return nil
 }
 
-// checkVolumes loads every fluid mesh and reports one that is missing, unreadable or not
-// closed, naming it by label(i), so that `sluice validate` catches an open mesh.
-func (s *Scene) checkVolumes(label func(i int) string) error {
+// checkVolumes loads every fluid mesh and every rigid-body mesh and reports one that is
+// unreadable or not closed, naming it by label(kind, i) (kind "fluid" or "rigid"), so that
+// `sluice validate` catches an open mesh: a volume and a body's mass need a watertight one.
+func (s *Scene) checkVolumes(label func(kind string, i int) string) error {
 	for i := range s.FluidMeshes {
 		if _, err := s.FluidMeshes[i].Load(s.Dir); err != nil {
-			return fmt.Errorf("%s (body %q): %w", label(i), s.FluidMeshes[i].Name, err)
+			return fmt.Errorf("%s (body %q): %w", label("fluid", i), s.FluidMeshes[i].Name, err)
+		}
+	}
+	for i := range s.Rigid {
+		b := &s.Rigid[i]
+		if b.File == "" {
+			continue
+		}
+		mesh, err := LoadOBJ(resolve(s.Dir, b.File))
+		if err == nil {
+			if open := mesh.OpenEdges(); open > 0 {
+				err = fmt.Errorf("%s is not closed: %d edges are not shared by exactly two triangles, and a rigid body's mass and buoyancy need a watertight mesh", b.File, open)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s (body %q): %w", label("rigid", i), b.Name, err)
 		}
 	}
 	return nil

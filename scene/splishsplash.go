@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/components"
 )
 
 // Warning is one SPlisHSPlasH key that sluice does not honour, with the reason.
@@ -47,6 +49,7 @@ type importer struct {
 	sc       Scene
 	used     map[string][2]float64 // material id → (ρ0, ν) once mapped
 	budget   map[string]int        // material id → maxEmitterParticles
+	contacts []contact             // every rigid body's contact coefficients, in file order
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -187,19 +190,29 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 		return nil, warns, fmt.Errorf("%s: %w", path, err)
 	}
 	sc.Dir = filepath.Dir(path)
-	err = sc.checkFiles(func(mesh bool, i int) string {
-		if mesh {
-			return fmt.Sprintf("RigidBodies[%d].geometryFile", i)
+	// Imported bodies are named after their index in the scene file (model<k>, wall<k>,
+	// body<k>), so messages name the SPlisHSPlasH key.
+	label := func(kind string, i int) string {
+		var name string
+		switch kind {
+		case "model":
+			name = sc.Models[i].Name
+		case "mesh":
+			name = sc.Meshes[i].Name
+		case "rigid":
+			name = sc.Rigid[i].Name
+		default:
+			name = sc.FluidMeshes[i].Name
 		}
-		return fmt.Sprintf("FluidModels[%d].particleFile", i)
-	})
+		k, _ := strconv.Atoi(strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyz"))
+		if kind == "mesh" || kind == "rigid" {
+			return fmt.Sprintf("RigidBodies[%d].geometryFile", k)
+		}
+		return fmt.Sprintf("FluidModels[%d].particleFile", k)
+	}
+	err = sc.checkFiles(label)
 	if err == nil {
-		err = sc.checkVolumes(func(i int) string {
-			// fluid meshes are named model<index in FluidModels>
-			var k int
-			fmt.Sscanf(sc.FluidMeshes[i].Name, "model%d", &k)
-			return fmt.Sprintf("FluidModels[%d].particleFile", k)
-		})
+		err = sc.checkVolumes(label)
 	}
 	if err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", path, err)
@@ -250,17 +263,34 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			return nil, im.warnings, err
 		}
 	}
-	for _, k := range []string{"AnimationFields", "TargetVelocityMotorHingeJoints", "Simulation"} {
+	if err := im.finishContacts(); err != nil {
+		return nil, im.warnings, err
+	}
+	if v, ok := take(top, "Simulation"); ok {
+		so, isObj := v.(obj)
+		if !isObj {
+			return nil, im.warnings, fmt.Errorf("Simulation: expected an object")
+		}
+		keys := make([]string, 0, len(so))
+		for k := range so {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			im.warn("Simulation."+k, "setting of the reference's rigid-body solver (PositionBasedDynamics); sluice's own contact solver steps the bodies with the fluid's substeps, ignored")
+		}
+	}
+	if v, ok := take(top, "AnimationFields"); ok {
+		if arr, isArr := v.([]any); !isArr || len(arr) > 0 {
+			return nil, im.warnings, &UnsupportedError{"AnimationFields", "animation fields are not supported"}
+		}
+	}
+	for _, k := range pbdKeys {
 		if v, ok := take(top, k); ok {
 			if arr, isArr := v.([]any); isArr && len(arr) == 0 {
 				continue
 			}
-			what := map[string]string{
-				"AnimationFields":                "animation fields are not supported",
-				"TargetVelocityMotorHingeJoints": "rigid-body joints are not supported",
-				"Simulation":                     "the Simulation block (rigid-body solver settings) is not supported",
-			}[k]
-			return nil, im.warnings, &UnsupportedError{k, what}
+			return nil, im.warnings, &UnsupportedError{k, "joints, springs and deformable models of the reference's rigid-body solver are not supported"}
 		}
 	}
 	im.leftovers(top, "(top level)")
@@ -647,39 +677,214 @@ func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj)
 	return nil
 }
 
+// truthy reads a SPlisHSPlasH flag: the reference's JSON reader accepts true/false and, for
+// flags, integers (DamBreakWithObjects.json writes "isDynamic": 1).
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case float64:
+		return x != 0
+	}
+	return false
+}
+
+// pbdKeys are the reference's top-level arrays of joints, springs and deformable models
+// (read by its PositionBasedDynamics wrapper); sluice has none of them, so a scene using one
+// fails naming it.
+var pbdKeys = []string{
+	"BallJoints", "BallOnLineJoints", "HingeJoints", "UniversalJoints", "SliderJoints",
+	"TargetAngleMotorHingeJoints", "TargetVelocityMotorHingeJoints", "TargetPositionMotorSliderJoints",
+	"TargetVelocityMotorSliderJoints", "RigidBodyParticleBallJoints", "RigidBodySprings",
+	"DistanceJoints", "DamperJoints", "TriangleModels", "TetModels",
+}
+
+// Contact coefficients the reference's rigid-body solver (PositionBasedDynamics) gives a body
+// without "restitution" or "friction".
+const (
+	refRestitution = 0.6
+	refFriction    = 0.2
+)
+
+// contact is a rigid body's restitution and friction as written in the scene (or the
+// reference's defaults), with the body's path for messages.
+type contact struct {
+	path      string
+	e, mu     float64
+	given     [2]bool
+	rigidSlot int // index in Scene.Rigid, -1 for a static body
+}
+
 func (im *importer) rigidBody(b obj, i int) error {
 	p := fmt.Sprintf("RigidBodies[%d]", i)
-	if v, ok := take(b, "isDynamic"); ok && v == true {
-		return &UnsupportedError{p + ".isDynamic", "dynamic rigid bodies are not supported yet"}
+	dynamic := false
+	if v, ok := take(b, "isDynamic"); ok {
+		dynamic = truthy(v)
 	}
-	if v, ok := take(b, "isAnimated"); ok && v == true {
+	if v, ok := take(b, "isAnimated"); ok && truthy(v) {
 		return &UnsupportedError{p + ".isAnimated", "animated rigid bodies are not supported yet"}
-	}
-	if _, ok := b["particleFile"]; ok {
-		return &UnsupportedError{p + ".particleFile", "boundary particles from a particle file are not supported yet"}
 	}
 	gf, _ := take(b, "geometryFile")
 	file, _ := gf.(string)
+	if pf, ok := take(b, "particleFile"); ok {
+		if file == "" {
+			return &UnsupportedError{p + ".particleFile", "boundary particles from a particle file are not supported yet (give a geometryFile)"}
+		}
+		im.warn(p+".particleFile", "%v: the reference's boundary samples for Akinci 2012; sluice samples the geometryFile's surface itself", pf)
+	}
 	if file == "" {
-		return &UnsupportedError{p + ".geometryFile", "a static body needs an OBJ geometry file"}
+		return &UnsupportedError{p + ".geometryFile", "a rigid body needs an OBJ geometry file"}
 	}
 	pl, err := im.placement(b, p)
 	if err != nil {
 		return err
 	}
-	m := BoundaryMesh{Name: fmt.Sprintf("wall%d", i), File: file, Placement: pl}
-	if v, ok := take(b, "mapInvert"); ok {
-		m.Tank = v == true
-	}
-	delete(b, "isWall") // walls and other static bodies are sampled alike
-	delete(b, "id")
-	for _, k := range []string{"mapThickness", "mapResolution", "samplingMode", "invertSDF", "collisionObjectType", "collisionObjectScale", "testMesh"} {
-		if _, ok := take(b, k); ok {
-			im.warn(p+"."+k, "setting of the reference's volume maps or collision detection, not needed by boundary particles")
+	c := contact{path: p, e: refRestitution, mu: refFriction, rigidSlot: -1}
+	for k, kv := range []struct {
+		key string
+		d   *float64
+	}{{"restitution", &c.e}, {"friction", &c.mu}} {
+		_, c.given[k] = b[kv.key]
+		if err := im.takeNum(b, p, kv.key, kv.d); err != nil {
+			return err
 		}
 	}
+	delete(b, "id")
+	if dynamic {
+		return im.dynamicBody(b, i, p, file, pl, c)
+	}
+	if v, ok := take(b, "density"); ok {
+		im.warn(p+".density", "%v: a static body does not move, its density is not used", v)
+	}
+	m := BoundaryMesh{Name: fmt.Sprintf("wall%d", i), File: file, Placement: pl}
+	if v, ok := take(b, "mapInvert"); ok {
+		m.Tank = truthy(v)
+	}
+	delete(b, "isWall") // walls and other static bodies are sampled alike
+	im.collisionKeys(b, p)
 	im.leftovers(b, p)
 	im.sc.Meshes = append(im.sc.Meshes, m)
+	im.contacts = append(im.contacts, c)
+	return nil
+}
+
+// collisionKeys warns about the settings of the reference's volume maps and collision
+// detection, which boundary particles and sluice's contact solver do not need.
+func (im *importer) collisionKeys(b obj, p string) {
+	for _, k := range []string{"mapThickness", "mapResolution", "samplingMode", "invertSDF", "collisionObjectType", "collisionObjectScale", "collisionObjectFileName", "testMesh", "resolutionSDF", "thicknessSDF"} {
+		if _, ok := take(b, k); ok {
+			im.warn(p+"."+k, "setting of the reference's volume maps or collision detection, not needed by boundary particles and sluice's contact solver")
+		}
+	}
+}
+
+// dynamicBody maps a dynamic rigid body: its closed OBJ mesh scaled (file and scale), rotated
+// by rotationAngle about rotationAxis (a unit quaternion) and translated (position: where the
+// mesh's model origin goes; sluice computes the centre of mass), with density, velocity,
+// angularVelocity, restitution and friction (contact coefficients are mapped by
+// finishContacts once the walls are known).
+func (im *importer) dynamicBody(b obj, i int, p, file string, pl Placement, c contact) error {
+	rb := RigidBody{Name: fmt.Sprintf("body%d", i), File: file, Scale: pl.Scale, RigidBody: components.DefaultRigidBody()}
+	rb.Type, rb.Shape = "dynamic", "mesh"
+	rb.Position = pl.Translation
+	rb.Orientation = axisAngleQuat(pl.RotationAxis, pl.RotationAngle)
+	rb.Density = 1 // the reference's default
+	if _, ok := b["density"]; !ok {
+		im.warn(p+".density", "not given: the reference's default 1 kg/m³ is used")
+	}
+	if err := im.takeNum(b, p, "density", &rb.Density); err != nil {
+		return err
+	}
+	if !(rb.Density > 0) {
+		return fmt.Errorf("%s.density: %g kg/m³ must be above 0", p, rb.Density)
+	}
+	if err := im.takeVec(b, p, "velocity", &rb.Velocity); err != nil {
+		return err
+	}
+	if err := im.takeVec(b, p, "angularVelocity", &rb.AngularVelocity); err != nil {
+		return err
+	}
+	if v, ok := take(b, "mapInvert"); ok && truthy(v) {
+		return &UnsupportedError{p + ".mapInvert", "true: a dynamic body holding fluid inside is not supported"}
+	}
+	if v, ok := take(b, "isWall"); ok && truthy(v) {
+		im.warn(p+".isWall", "true on a dynamic body: it is simulated as a dynamic body")
+	}
+	im.collisionKeys(b, p)
+	im.leftovers(b, p)
+	c.rigidSlot = len(im.sc.Rigid)
+	im.contacts = append(im.contacts, c)
+	im.sc.Rigid = append(im.sc.Rigid, rb)
+	return nil
+}
+
+// axisAngleQuat returns the unit quaternion [w, x, y, z] of a rotation by angle (radians)
+// about axis (any length; the identity for a zero angle).
+func axisAngleQuat(axis mgl64.Vec3, angle float64) [4]float64 {
+	l := axis.Len()
+	if angle == 0 || !(l > 0) {
+		return [4]float64{1, 0, 0, 0}
+	}
+	s, c := math.Sincos(angle / 2)
+	n := axis.Mul(s / l)
+	return [4]float64{c, n[0], n[1], n[2]}
+}
+
+// finishContacts maps the reference's contact coefficients. The reference's rigid-body solver
+// combines a pair's coefficients as e = e_a·e_b and μ = μ_a + μ_b (the static walls are bodies
+// with their own restitution and friction, 0.6 and 0.2 unless given); sluice uses a body's own
+// e and μ against walls and max(e_a, e_b), √(μ_a μ_b) between bodies. A dynamic body gets
+// e·e_wall and μ + μ_wall, so its contacts with the walls, the common case, match the
+// reference; the walls' values come from the first static body (a warning names any other
+// static body whose values differ).
+func (im *importer) finishContacts() error {
+	if len(im.sc.Rigid) == 0 {
+		for _, c := range im.contacts {
+			for k, key := range []string{"restitution", "friction"} {
+				if c.given[k] {
+					im.warn(c.path+"."+key, "a static body's contact coefficient matters only to dynamic bodies, and the scene has none, ignored")
+				}
+			}
+		}
+		return nil
+	}
+	var wall *contact
+	for k := range im.contacts {
+		c := &im.contacts[k]
+		if c.rigidSlot >= 0 {
+			continue
+		}
+		if wall == nil {
+			wall = c
+		} else if c.e != wall.e || c.mu != wall.mu {
+			im.warn(c.path+".restitution", "%g and friction %g differ from %s's %g and %g, whose values sluice uses for every wall", c.e, c.mu, wall.path, wall.e, wall.mu)
+		}
+	}
+	for _, c := range im.contacts {
+		if c.rigidSlot < 0 {
+			continue
+		}
+		rb := &im.sc.Rigid[c.rigidSlot]
+		rb.Restitution, rb.Friction = c.e, c.mu
+		if wall != nil {
+			rb.Restitution, rb.Friction = c.e*wall.e, c.mu+wall.mu
+		}
+		for k, key := range []string{"restitution", "friction"} {
+			if !c.given[k] {
+				im.warn(c.path+"."+key, "not given: the reference's default %g is used", []float64{refRestitution, refFriction}[k])
+			}
+		}
+		with := ""
+		if wall != nil {
+			with = " with the walls' value"
+		}
+		if !(rb.Restitution >= 0 && rb.Restitution <= 1) {
+			return fmt.Errorf("%s.restitution: %g gives e = %g%s, outside [0, 1]", c.path, c.e, rb.Restitution, with)
+		}
+		if !(rb.Friction >= 0 && rb.Friction <= 10) {
+			return fmt.Errorf("%s.friction: %g gives μ = %g%s, outside [0, 10]", c.path, c.mu, rb.Friction, with)
+		}
+	}
 	return nil
 }
 

@@ -1,12 +1,15 @@
 package scene
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 const corpus = "../../shared/splishsplash/Scenes"
@@ -165,5 +168,195 @@ func TestWriteCorpusStatus(t *testing.T) {
 	cur, err := os.ReadFile(doc)
 	if err != nil || !strings.Contains(string(cur), table) {
 		t.Fatalf("docs/splishsplash.md is out of date: run SLUICE_WRITE_DOCS=1 go test ./scene -run WriteCorpusStatus")
+	}
+}
+
+// Tolerances of the dynamic-body import tests.
+const (
+	// placementTol bounds the distance between a body's mesh placed by the solver (centre of
+	// mass, quaternion) and the same mesh placed by the static-mesh transform (scale, rotate,
+	// translate): both are exact, so only round-off separates them.
+	placementTol = 1e-9
+	// freeFallTol bounds |v − g t| of a body in air: semi-implicit Euler is exact for a
+	// constant acceleration, up to round-off.
+	freeFallTol = 1e-9
+)
+
+func TestDynamicBodiesImport(t *testing.T) {
+	corpusFiles(t)
+	// DamBreakWithObjects.json: a sphere, a cylinder and a torus ("isDynamic": 1) above a dam
+	// break in a tank whose restitution is 0.6 and friction 0; the bodies' own are 0.6 and 0.2.
+	path := filepath.Join(corpus, "DamBreakWithObjects.json")
+	sc, warns, err := ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Rigid) != 3 || len(sc.Meshes) != 1 {
+		t.Fatalf("%d dynamic bodies and %d walls, want 3 and 1", len(sc.Rigid), len(sc.Meshes))
+	}
+	joined := fmt.Sprint(warns)
+	for _, k := range []string{"Simulation.contactTolerance", "Simulation.maxIter", "RigidBodies[2].collisionObjectType", "RigidBodies[1].mapResolution", "RigidBodies[3].color"} {
+		if !strings.Contains(joined, k) {
+			t.Errorf("no warning names %s", k)
+		}
+	}
+	for _, b := range sc.Rigid {
+		// the reference pairs e_a·e_b and μ_a + μ_b: against the tank e = 0.6·0.6, μ = 0.2 + 0
+		if b.Type != "dynamic" || b.Restitution != 0.6*0.6 || b.Friction != 0.2 {
+			t.Errorf("%s: type %s, e = %g, μ = %g; want dynamic, 0.36, 0.2", b.Name, b.Type, b.Restitution, b.Friction)
+		}
+	}
+	w, err := sc.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fluid := 0
+	for _, b := range w.Bodies() {
+		if b.Body.Phase.String() == "fluid" {
+			fluid += b.Particles.Len()
+		}
+	}
+	// the 1.5 m block at r = 0.025 m: round(1.5/0.05) − 1 = 29 particles per axis
+	if fluid != 29*29*29 {
+		t.Errorf("%d fluid particles, want the reference's 29³ = 24389", fluid)
+	}
+	// Each body's mesh, placed by its pose, lies where the static-mesh transform puts it.
+	for k, b := range sc.Rigid {
+		e, _ := w.BodyByName(b.Name)
+		r := w.RigidBody(e)
+		if r.Displaced != 0 {
+			t.Errorf("%s removed %d fluid particles; the bodies start in air", b.Name, r.Displaced)
+		}
+		mesh, err := LoadOBJ(resolve(sc.Dir, b.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := placementOf(t, path, b.Name)
+		if err := pl.apply(mesh.V); err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for i, v := range r.State.Shape.V {
+			worst = max(worst, r.State.ToWorld(v).Sub(mesh.V[i]).Len())
+		}
+		if worst > placementTol {
+			t.Errorf("rigid body %d (%s): mesh placed %g m away from the reference's transform", k, b.Name, worst)
+		}
+	}
+	const frames, fps = 3, 60.0
+	for i := 0; i < frames; i++ {
+		if _, err := w.Step(1 / fps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// In air (the water is more than a support radius below and beside them) they fall freely.
+	g := sc.Solver.Gravity
+	for _, b := range sc.Rigid {
+		e, _ := w.BodyByName(b.Name)
+		st := w.RigidBody(e).State
+		if dv := st.V.Sub(g.Mul(w.Time())).Len(); dv > freeFallTol || st.W.Len() > freeFallTol {
+			t.Errorf("%s at t = %g s: v = %v, ω = %v; want g t = %v, 0", b.Name, w.Time(), st.V, st.W, g.Mul(w.Time()))
+		}
+	}
+}
+
+// placementOf reads the scale, rotation and translation of a corpus body (named body<k>, the
+// index in RigidBodies) straight from the scene file, as an independent check of the import.
+func placementOf(t *testing.T, path, name string) Placement {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top struct {
+		RigidBodies []struct {
+			Translation, Scale, RotationAxis mgl64.Vec3
+			RotationAngle                    float64
+		}
+	}
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatal(err)
+	}
+	var k int
+	fmt.Sscanf(name, "body%d", &k)
+	b := top.RigidBodies[k]
+	return Placement{Scale: b.Scale, RotationAxis: b.RotationAxis, RotationAngle: b.RotationAngle, Translation: b.Translation}
+}
+
+func TestDynamicBodyWithParticleFileAndVelocity(t *testing.T) {
+	corpusFiles(t)
+	// DoubleDamBreakWithSphere.json: a 20 kg/m³ ball thrown at 1 m/s, whose particleFile (the
+	// reference's Akinci samples) sluice replaces by sampling the mesh.
+	sc, warns, err := ImportSPlisHSPlasH(filepath.Join(corpus, "DoubleDamBreakWithSphere.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Rigid) != 1 {
+		t.Fatalf("%d rigid bodies, want 1", len(sc.Rigid))
+	}
+	b := sc.Rigid[0]
+	if b.Density != 20 || b.Velocity != (mgl64.Vec3{1, 0, 0}) || b.Scale != (mgl64.Vec3{0.5, 0.5, 0.5}) || b.Position != (mgl64.Vec3{0, 1, 0}) {
+		t.Errorf("body %+v", b)
+	}
+	if !strings.Contains(fmt.Sprint(warns), "RigidBodies[1].particleFile") {
+		t.Errorf("the ignored particleFile is not reported: %v", warns)
+	}
+}
+
+func TestJointsFailNamingTheKey(t *testing.T) {
+	corpusFiles(t)
+	for _, f := range []string{"MotorScene.json", "MotorScene2.json"} {
+		_, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, f))
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || ue.Path != "TargetVelocityMotorHingeJoints" {
+			t.Errorf("%s: %v, want an UnsupportedError naming TargetVelocityMotorHingeJoints", f, err)
+		}
+	}
+}
+
+func TestBadDynamicBodies(t *testing.T) {
+	// Malformed or unsupported dynamic bodies fail naming the SPlisHSPlasH key.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "cube.obj"), []byte(cubeOBJ(false)), 0o644)
+	os.WriteFile(filepath.Join(dir, "open.obj"), []byte(cubeOBJ(true)), 0o644)
+	const scene = `{
+  "Configuration": {"particleRadius": 0.025, "simulationMethod": 3},
+  "FluidBlocks": [{"start": [0, 0, 0], "end": [0.5, 0.5, 0.5]}],
+  "RigidBodies": [{"geometryFile": "cube.obj", "isDynamic": true, "density": 500, "translation": [0, 1, 0], "scale": [0.2, 0.2, 0.2]BODY}]
+}`
+	cases := []struct{ body, want string }{
+		{`, "geometryFile": "open.obj"`, "RigidBodies[0].geometryFile"},
+		{`, "geometryFile": "missing.obj"`, "RigidBodies[0].geometryFile"},
+		{`, "mapInvert": true`, "RigidBodies[0].mapInvert"},
+		{`, "restitution": 2`, "RigidBodies[0].restitution"},
+		{`, "friction": -1`, "RigidBodies[0].friction"},
+		{`, "density": "heavy"`, "RigidBodies[0].density"},
+		{`, "velocity": [1, 2]`, "RigidBodies[0].velocity"},
+		{`, "isAnimated": true`, "RigidBodies[0].isAnimated"},
+		{`, "density": -5`, "RigidBodies[0].density"},
+	}
+	path := filepath.Join(dir, "s.json")
+	for _, c := range cases {
+		// a later duplicate key wins in encoding/json, as in the reference's reader
+		os.WriteFile(path, []byte(strings.Replace(scene, "BODY", c.body, 1)), 0o644)
+		_, _, err := ImportSPlisHSPlasH(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one naming %s", c.body, err, c.want)
+		}
+	}
+	os.WriteFile(path, []byte(strings.Replace(scene, "BODY", "", 1)), 0o644)
+	sc, warns, err := ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No static body: the body keeps the reference's defaults, each reported.
+	if b := sc.Rigid[0]; b.Restitution != 0.6 || b.Friction != 0.2 {
+		t.Errorf("defaults e = %g, μ = %g; want 0.6, 0.2", b.Restitution, b.Friction)
+	}
+	for _, k := range []string{"RigidBodies[0].restitution", "RigidBodies[0].friction"} {
+		if !strings.Contains(fmt.Sprint(warns), k) {
+			t.Errorf("no warning names %s: %v", k, warns)
+		}
 	}
 }
