@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…] [--every N | --export-fps F] [--workers N]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -12,8 +12,8 @@
 //	sluice schema > sluice.schema.json
 //
 // run simulates the scene, shows a progress bar on stderr, writes one JSON object per frame to
-// the stats file and particle frames to --out (the initial state, every N-th frame and the
-// final state).
+// the stats file, particle frames to --out (the initial state, every N-th frame and the final
+// state) and, with --poses, the rigid bodies' pose track (one CSV row per body per frame).
 package main
 
 import (
@@ -38,7 +38,7 @@ import (
 
 const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…]
-             [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP]
+             [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
@@ -160,6 +160,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
 	save := fs.String("save", "", "write a snapshot of the final state to this file (continue it with sluice resume)")
 	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; 60 when resuming)")
+	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
 	if err := fs.Parse(flagArgs); err != nil {
 		return err
 	}
@@ -261,6 +262,27 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		stats = bufio.NewWriter(f)
 		defer stats.Flush()
 	}
+	var poses *scene.PoseWriter
+	if *posesPath != "" {
+		if err := os.MkdirAll(filepath.Dir(*posesPath), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(*posesPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if poses, err = scene.NewPoseWriter(f, w); err != nil {
+			return fmt.Errorf("--poses: %w", err)
+		}
+		if poses.Bodies() == 0 {
+			fmt.Fprintf(stderr, "warning: --poses: the scene has no rigid bodies; %s holds the header only\n", *posesPath)
+		}
+		defer poses.Flush()
+		if err := poses.Write(w); err != nil {
+			return fmt.Errorf("--poses: %w", err)
+		}
+	}
 	prefix := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
 	exportFrame := func(i int) error {
 		if format == "" {
@@ -303,6 +325,11 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			stats.Write(line)
 			stats.WriteByte('\n')
 		}
+		if poses != nil {
+			if err := poses.Write(w); err != nil {
+				return fmt.Errorf("--poses: %w", err)
+			}
+		}
 		if due := exportDue(i, *every, *exportFPS, frameDt, &lastExport); due || i == frames {
 			if err := exportFrame(i); err != nil {
 				return err
@@ -311,6 +338,11 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		bar.update(i, st.T, st.Particles, st.PressureIterations, st.DensityErrorAvg)
 	}
 	bar.done()
+	if poses != nil {
+		if err := poses.Flush(); err != nil {
+			return fmt.Errorf("--poses: %w", err)
+		}
+	}
 	if *save != "" {
 		if err := saveSnapshot(w, *save); err != nil {
 			return err

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -214,5 +216,183 @@ func TestPresetsCommand(t *testing.T) {
 	}
 	if err := run([]string{"presets", "hony"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "known: honey") {
 		t.Errorf("unknown preset error %v, want one listing the presets", err)
+	}
+}
+
+// poseScene has a calm water layer and, well above it, a 20 cm cube mesh whose OBJ origin is a
+// corner (its centre of mass is 10 cm from the origin along each axis) and a box spinning about
+// y. Both fall freely for the 0.2 s run (0.196 m): their bottoms stay above 0.5 m, while the
+// water's top and kernel support end at 0.3 m, and they stay 0.2 m from the side walls.
+const poseScene = `{
+  "solver": {"particleRadius": 0.025, "dtMax": 0.005},
+  "duration": 0.2, "fps": 50,
+  "boundaries": [{"name": "tank", "min": [0,0,0], "max": [1.5,1.5,0.8]}],
+  "fluids": [{"name": "water", "min": [0,0,0], "max": [1.5,0.2,0.8]}],
+  "rigidBodies": [
+    {"name": "crate", "shape": "mesh", "file": "cube.obj", "scale": [0.2,0.2,0.2], "density": 500, "position": [0.3,0.7,0.3]},
+    {"name": "top, spinning", "size": [0.2,0.2,0.2], "position": [0.9,0.8,0.4], "angularVelocity": [0,3,0]}
+  ]
+}`
+
+// unitCubeOBJ is the cube [0,1]³, triangles counter-clockwise seen from outside.
+const unitCubeOBJ = `v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3
+f 1 3 2
+f 5 6 7
+f 5 7 8
+f 1 2 6
+f 1 6 5
+f 4 8 7
+f 4 7 3
+f 1 5 8
+f 1 8 4
+f 2 3 7
+f 2 7 6
+`
+
+// Tolerances of the pose-track test.
+const (
+	// poseRoundOff bounds quantities the integrator computes exactly up to round-off: v = g t
+	// (semi-implicit Euler is exact for constant acceleration), a free cube's constant ω and
+	// its orientation (exact exp(ω Δt) rotations), the origin–centre offset.
+	poseRoundOff = 1e-9
+	// poseG is the default gravity's magnitude (m/s²).
+	poseG = 9.81
+	// poseDtMax is the scene's solver.dtMax: semi-implicit Euler's position lags the exact
+	// parabola by at most g·t·dtMax/2.
+	poseDtMax = 0.005
+)
+
+// readPoses parses a pose track with plain string splitting (independently of the writer's
+// encoding/csv): the header, then rows keyed by body name with their numeric columns by name.
+func readPoses(t *testing.T, path string) (header []string, rows map[string][]map[string]float64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	header = strings.Split(lines[0], ",")
+	rows = map[string][]map[string]float64{}
+	for _, ln := range lines[1:] {
+		// the time, then the name (quoted when it holds a comma), then numbers
+		name := ""
+		{
+			i := strings.IndexByte(ln, ',')
+			rest := ln[i+1:]
+			if strings.HasPrefix(rest, `"`) {
+				j := strings.Index(rest[1:], `"`)
+				name, rest = rest[1:j+1], rest[j+2:]
+			} else {
+				j := strings.IndexByte(rest, ',')
+				name, rest = rest[:j], rest[j:]
+			}
+			fields := append([]string{ln[:i], ""}, strings.Split(strings.TrimPrefix(rest, ","), ",")...)
+			if len(fields) != len(header) {
+				t.Fatalf("row %q has %d fields, the header %d", ln, len(fields), len(header))
+			}
+			row := map[string]float64{}
+			for k, f := range fields {
+				if k == 1 {
+					continue
+				}
+				v, err := strconv.ParseFloat(f, 64)
+				if err != nil {
+					t.Fatalf("row %q column %s: %v", ln, header[k], err)
+				}
+				row[header[k]] = v
+			}
+			rows[name] = append(rows[name], row)
+		}
+	}
+	return header, rows
+}
+
+func TestPoseTrackOfFreelyFallingBodies(t *testing.T) {
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "poses.json")
+	os.WriteFile(scenePath, []byte(poseScene), 0o644)
+	os.WriteFile(filepath.Join(dir, "cube.obj"), []byte(unitCubeOBJ), 0o644)
+	posePath := filepath.Join(dir, "track", "poses.csv")
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", scenePath, "--poses", posePath}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	header, rows := readPoses(t, posePath)
+	want := "t[s],body,x[m],y[m],z[m],qw,qx,qy,qz,vx[m/s],vy[m/s],vz[m/s],wx[rad/s],wy[rad/s],wz[rad/s],submerged[1],originx[m],originy[m],originz[m]"
+	if strings.Join(header, ",") != want {
+		t.Fatalf("header %v, want %s", header, want)
+	}
+	// t = 0 and 10 frames of 0.02 s, for each body
+	for _, name := range []string{"crate", "top, spinning"} {
+		if len(rows[name]) != 11 {
+			t.Fatalf("%q: %d rows, want 11", name, len(rows[name]))
+		}
+	}
+	start := map[string][3]float64{"crate": {0.4, 0.8, 0.4}, "top, spinning": {0.9, 0.8, 0.4}}
+	for name, track := range rows {
+		x0 := start[name]
+		for k, r := range track {
+			tm := r["t[s]"]
+			if math.Abs(tm-0.02*float64(k)) > poseRoundOff {
+				t.Fatalf("%q row %d at t = %g s, want %g", name, k, tm, 0.02*float64(k))
+			}
+			if math.Abs(r["vy[m/s]"]+poseG*tm) > poseRoundOff || math.Abs(r["vx[m/s]"]) > poseRoundOff || math.Abs(r["vz[m/s]"]) > poseRoundOff {
+				t.Errorf("%q t = %g: v = (%g, %g, %g), want (0, −g t = %g, 0)", name, tm, r["vx[m/s]"], r["vy[m/s]"], r["vz[m/s]"], -poseG*tm)
+			}
+			exact := x0[1] - poseG*tm*tm/2
+			if d := r["y[m]"] - exact; d > poseRoundOff || d < -(poseG*tm*poseDtMax/2+poseRoundOff) {
+				t.Errorf("%q t = %g: y = %g, exact %g (Euler may lag by g t dtMax/2 = %g)", name, tm, r["y[m]"], exact, poseG*tm*poseDtMax/2)
+			}
+			if math.Abs(r["x[m]"]-x0[0]) > poseRoundOff || math.Abs(r["z[m]"]-x0[2]) > poseRoundOff || r["submerged[1]"] != 0 {
+				t.Errorf("%q t = %g: x = %g, z = %g, submerged %g; want %g, %g, 0", name, tm, r["x[m]"], r["z[m]"], r["submerged[1]"], x0[0], x0[2])
+			}
+		}
+	}
+	for _, r := range rows["crate"] {
+		// the OBJ origin is the cube's corner: 10 cm below the centre of mass on each axis
+		for _, a := range []string{"x", "y", "z"} {
+			if d := r[a+"[m]"] - r["origin"+a+"[m]"]; math.Abs(d-0.1) > poseRoundOff {
+				t.Errorf("crate t = %g: centre − origin along %s = %g, want 0.1", r["t[s]"], a, d)
+			}
+		}
+		if r["qw"] != 1 || r["qx"] != 0 || r["qy"] != 0 || r["qz"] != 0 {
+			t.Errorf("crate t = %g turned: q = (%g, %g, %g, %g)", r["t[s]"], r["qw"], r["qx"], r["qy"], r["qz"])
+		}
+	}
+	for _, r := range rows["top, spinning"] {
+		// a cube's inertia is isotropic: ω stays (0, 3, 0) and q(t) = (cos 1.5t, 0, sin 1.5t, 0)
+		tm := r["t[s]"]
+		q := [4]float64{math.Cos(1.5 * tm), 0, math.Sin(1.5 * tm), 0}
+		for i, c := range []string{"qw", "qx", "qy", "qz"} {
+			if math.Abs(r[c]-q[i]) > poseRoundOff {
+				t.Errorf("top t = %g: %s = %g, want %g", tm, c, r[c], q[i])
+			}
+		}
+		if math.Abs(r["wy[rad/s]"]-3) > poseRoundOff || r["originx[m]"] != r["x[m]"] {
+			t.Errorf("top t = %g: ω_y = %g, origin x %g vs centre %g", tm, r["wy[rad/s]"], r["originx[m]"], r["x[m]"])
+		}
+	}
+}
+
+func TestPosesWithoutRigidBodiesWarns(t *testing.T) {
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	os.WriteFile(scenePath, []byte(tiny), 0o644)
+	posePath := filepath.Join(dir, "poses.csv")
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", scenePath, "--poses", posePath, "--duration", "0.02"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(posePath)
+	if strings.Count(string(data), "\n") != 1 || !strings.Contains(errb.String(), "no rigid bodies") {
+		t.Errorf("track %q, stderr %q; want the header alone and a warning", data, errb.String())
 	}
 }
