@@ -2,6 +2,7 @@ package systems
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
@@ -62,6 +63,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		}
 	}
 	if s.moving {
+		t0 := time.Now()
 		s.moveBoundaries(ctx.Time, ctx.Dt, false)
 		s.placeRigid(ctx.Time, ctx.Dt)
 		if s.wallsMove && len(s.Rigid.Bodies) > 0 {
@@ -69,6 +71,9 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		}
 		if err := s.boundGrid.Build(s.Bound.X, h, s.pool); err != nil {
 			return fmt.Errorf("moving boundary: %w", err)
+		}
+		if len(s.Rigid.Bodies) > 0 {
+			s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
 		}
 	}
 	s.sinceSort = (s.sinceSort + 1) % s.Settings.SortEvery
@@ -135,7 +140,11 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 	if !r.Converged {
 		a.UnconvergedSolves++
 	}
+	t0 := time.Now()
 	s.boundaryLoads(ctx.Dt)
+	if len(s.Rigid.Bodies) > 0 {
+		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
+	}
 	return nil
 }
 
@@ -152,7 +161,11 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)
 	}
-	s.stepRigid(ctx.Dt)
+	if len(s.Rigid.Bodies) > 0 {
+		t0 := time.Now()
+		s.stepRigid(ctx.Dt)
+		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
+	}
 	lo, hi := s.DomainMin, s.DomainMax
 	bad, out := -1, 0
 	for k := range f.X {
