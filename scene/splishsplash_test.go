@@ -302,6 +302,33 @@ func TestDynamicBodyWithParticleFileAndVelocity(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(warns), "RigidBodies[1].particleFile") {
 		t.Errorf("the ignored particleFile is not reported: %v", warns)
 	}
+	w, err := sc.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fluid := 0
+	for _, bv := range w.Bodies() {
+		if bv.Body.Phase.String() == "fluid" {
+			fluid += bv.Particles.Len()
+		}
+	}
+	// blocks of 0.7 × 0.75 × 0.7 m and 0.7 × 2.75 × 0.7 m at r = 0.025 m: 13·14·13 + 13·54·13
+	if want := 13*14*13 + 13*54*13; fluid != want {
+		t.Errorf("%d fluid particles, want the reference's %d", fluid, want)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The ball flies through the air between the two columns: v = (1 m/s, −g t, 0).
+	e, _ := w.BodyByName(b.Name)
+	st := w.RigidBody(e).State
+	want := mgl64.Vec3{1, 0, 0}.Add(sc.Solver.Gravity.Mul(w.Time()))
+	if st.V.Sub(want).Len() > freeFallTol || w.RigidBody(e).Displaced != 0 {
+		t.Errorf("ball at t = %g s: v = %v, want %v; %d fluid particles displaced", w.Time(), st.V, want, w.RigidBody(e).Displaced)
+	}
 }
 
 func TestJointsFailNamingTheKey(t *testing.T) {
