@@ -140,8 +140,8 @@ func cmdValidate(args []string, stdout io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -452,6 +452,8 @@ func cmdParams(stdout io.Writer) error {
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaries[i].motion[k]", components.MotionKey{}},
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
+		{"rigidBodies[i]", scene.RigidBody{}},
+		{"rigidBodies[i].motion[k]", components.MotionKey{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {
