@@ -784,6 +784,9 @@ func (im *importer) collisionKeys(b obj, p string) {
 // angularVelocity, restitution and friction (contact coefficients are mapped by
 // finishContacts once the walls are known).
 func (im *importer) dynamicBody(b obj, i int, p, file string, pl Placement, c contact) error {
+	if err := pl.check(p); err != nil {
+		return err
+	}
 	rb := RigidBody{Name: fmt.Sprintf("body%d", i), File: file, Scale: pl.Scale, RigidBody: components.DefaultRigidBody()}
 	rb.Type, rb.Shape = "dynamic", "mesh"
 	rb.Position = pl.Translation
@@ -857,7 +860,7 @@ func (im *importer) finishContacts() error {
 		if wall == nil {
 			wall = c
 		} else if c.e != wall.e || c.mu != wall.mu {
-			im.warn(c.path+".restitution", "%g and friction %g differ from %s's %g and %g, whose values sluice uses for every wall", c.e, c.mu, wall.path, wall.e, wall.mu)
+			im.warn(c.path, "restitution %g and friction %g differ from %s's %g and %g, whose values sluice uses for every wall", c.e, c.mu, wall.path, wall.e, wall.mu)
 		}
 	}
 	for _, c := range im.contacts {

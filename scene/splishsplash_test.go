@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -362,6 +363,8 @@ func TestBadDynamicBodies(t *testing.T) {
 		{`, "velocity": [1, 2]`, "RigidBodies[0].velocity"},
 		{`, "isAnimated": true`, "RigidBodies[0].isAnimated"},
 		{`, "density": -5`, "RigidBodies[0].density"},
+		{`, "scale": [0.2, 0, 0.2]`, "RigidBodies[0].scale"},
+		{`, "rotationAxis": [0, 0, 0], "rotationAngle": 1`, "RigidBodies[0].rotationAxis"},
 	}
 	path := filepath.Join(dir, "s.json")
 	for _, c := range cases {
@@ -383,6 +386,47 @@ func TestBadDynamicBodies(t *testing.T) {
 	}
 	for _, k := range []string{"RigidBodies[0].restitution", "RigidBodies[0].friction"} {
 		if !strings.Contains(fmt.Sprint(warns), k) {
+			t.Errorf("no warning names %s: %v", k, warns)
+		}
+	}
+}
+
+func TestContactCoefficientsFollowTheReferencePairRule(t *testing.T) {
+	// The reference pairs a body with a wall as e_body·e_wall and μ_body + μ_wall; the import
+	// folds the first wall's values into the body, warns about a second wall with other
+	// values, and warns about walls' coefficients when nothing can touch them.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "cube.obj"), []byte(cubeOBJ(false)), 0o644)
+	const scene = `{
+  "Configuration": {"particleRadius": 0.025, "simulationMethod": 3},
+  "FluidBlocks": [{"start": [0, 0, 0], "end": [0.5, 0.5, 0.5]}],
+  "RigidBodies": [
+    {"geometryFile": "cube.obj", "isDynamic": false, "mapInvert": true, "scale": [2, 2, 2], "restitution": 0.5, "friction": 0.1},
+    {"geometryFile": "cube.obj", "isDynamic": false, "translation": [1.5, 0, 0], "restitution": 0.9, "friction": 0.1}DYNAMIC
+  ]
+}`
+	path := filepath.Join(dir, "s.json")
+	dyn := `,
+    {"geometryFile": "cube.obj", "isDynamic": true, "density": 500, "translation": [0.5, 1, 0.5], "scale": [0.2, 0.2, 0.2], "restitution": 0.8, "friction": 0.3}`
+	os.WriteFile(path, []byte(strings.Replace(scene, "DYNAMIC", dyn, 1)), 0o644)
+	sc, warns, err := ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tol = 1e-12
+	if b := sc.Rigid[0]; math.Abs(b.Restitution-0.8*0.5) > tol || math.Abs(b.Friction-(0.3+0.1)) > tol {
+		t.Errorf("e = %g, μ = %g; want 0.4 and 0.4", b.Restitution, b.Friction)
+	}
+	if !strings.Contains(fmt.Sprint(warns), "RigidBodies[1]: restitution 0.9") {
+		t.Errorf("the second wall's other restitution is not reported: %v", warns)
+	}
+	os.WriteFile(path, []byte(strings.Replace(scene, "DYNAMIC", "", 1)), 0o644)
+	_, warns, err = ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"RigidBodies[0].restitution", "RigidBodies[0].friction", "RigidBodies[1].restitution"} {
+		if !strings.Contains(fmt.Sprint(warns), k+": a static body's contact coefficient") {
 			t.Errorf("no warning names %s: %v", k, warns)
 		}
 	}
