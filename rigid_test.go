@@ -547,3 +547,53 @@ func TestRigidNoLeaks(t *testing.T) {
 		w.Close()
 	}
 }
+
+// TestRigidFluidMomentumExchange: without gravity or walls, a box flying into a goo ball, or
+// off a goo ball that sticks to it or drags on it, exchanges momentum with the goo only
+// through the pressure loads, the goo's connections (Takahashi 2015, Eq. 9) and the boundary
+// viscosity: the total momentum of goo and box stays what it was, and adhesive goo or drag
+// hold back a leaving box that plain goo lets go.
+func TestRigidFluidMomentumExchange(t *testing.T) {
+	const momentumTol = 1e-9 // relative to the box's initial momentum: round-off of the sums
+	var speeds []float64
+	for _, adhesion := range []float64{-1, 0, 0.5, -2} {
+		w := rigidWorld(t, mgl64.Vec3{})
+		// without viscosity: the Laplacian viscosity's pair forces m_i m_j/ρ_j and m_j m_i/ρ_i
+		// differ where densities do (the ball's surface), so it does not conserve momentum
+		mat := gooMaterial(0.05, 1)
+		mat.Viscosity = 0
+		ball, err := w.AddFluidSphere("goo", mat, mgl64.Vec3{0, 0, 0}, 0.06, mgl64.Vec3{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := components.DefaultRigidBody()
+		d.Size, d.Position, d.Velocity = mgl64.Vec3{0.08, 0.08, 0.08}, mgl64.Vec3{0.1, 0, 0}, mgl64.Vec3{0.3, 0, 0}
+		box := mustRigid(t, w, "box", d)
+		if adhesion == -1 {
+			w.RigidBody(box).State.V = mgl64.Vec3{-0.3, 0, 0}
+		} else if adhesion == -2 {
+			w.Material(box).Drag = 0.05 // boundary viscosity: the water is dragged along
+		} else {
+			w.Material(box).Adhesion = adhesion
+		}
+		momentum := func() mgl64.Vec3 {
+			rb := w.RigidBody(box).State
+			p := rb.V.Mul(rb.Mass)
+			m := w.Material(ball).RestDensity * w.Sim().Volume0
+			for _, v := range w.Particles(ball).V {
+				p = p.Add(v.Mul(m))
+			}
+			return p
+		}
+		p0 := momentum()
+		steps(t, w, 30, nil)
+		if e := momentum().Sub(p0).Len() / p0.Len(); e > momentumTol {
+			t.Errorf("adhesion %g: momentum %v → %v (relative change %.3g)", adhesion, p0, momentum(), e)
+		}
+		speeds = append(speeds, w.RigidBody(box).State.V[0])
+	}
+	if !(speeds[0] > -0.3*0.9) || !(speeds[2] < 0.9*speeds[1]) || !(speeds[3] < speeds[1]) {
+		t.Errorf("box speeds %v m/s: the ball should have slowed the box flying into it (from −0.3), and the adhesive goo and the drag held back the one leaving (from 0.3)", speeds)
+	}
+	t.Logf("box speed after 0.5 s: %.4f m/s after hitting the ball, %.4f m/s leaving free, %.4f m/s held by goo, %.4f m/s with drag", speeds[0], speeds[1], speeds[2], speeds[3])
+}
