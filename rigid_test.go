@@ -597,3 +597,43 @@ func TestRigidFluidMomentumExchange(t *testing.T) {
 	}
 	t.Logf("box speed after 0.5 s: %.4f m/s after hitting the ball, %.4f m/s leaving free, %.4f m/s held by goo, %.4f m/s with drag", speeds[0], speeds[1], speeds[2], speeds[3])
 }
+
+// TestRigidSubstepsDoNotAllocate: with a floating crate with drag, a kinematic paddle on a
+// path and a shaking tank (the walls re-indexed every substep), a Step of four substeps
+// allocates exactly what a Step of one does: the rigid-body work allocates nothing per substep.
+func TestRigidSubstepsDoNotAllocate(t *testing.T) {
+	s := components.DefaultSolver()
+	s.ParticleRadius, s.DtMax = 0.01, 1e-4
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tank, _ := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.2, 0.15}, true)
+	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.1, 0.15}, mgl64.Vec3{})
+	c := components.DefaultRigidBody()
+	c.Size, c.Density, c.Position = mgl64.Vec3{0.05, 0.05, 0.05}, 500, mgl64.Vec3{0.2, 0.1, 0.075}
+	crate := mustRigid(t, w, "crate", c)
+	w.Material(crate).Drag = 0.01
+	p := components.DefaultRigidBody()
+	p.Type, p.Size, p.Position = "kinematic", mgl64.Vec3{0.03, 0.1, 0.1}, mgl64.Vec3{0.05, 0.08, 0.075}
+	paddle := mustRigid(t, w, "paddle", p)
+	slow := []components.MotionKey{{Until: 100, Velocity: mgl64.Vec3{0.01, 0, 0}}}
+	if err := w.SetMotion(paddle, components.Motion{Path: slow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetMotion(tank, components.Motion{Path: slow}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		if _, err := w.Step(1e-3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dt := s.DtMax
+	one := testing.AllocsPerRun(10, func() { w.Step(dt) })
+	four := testing.AllocsPerRun(10, func() { w.Step(4 * dt) })
+	if four != one {
+		t.Fatalf("allocations: %v per 1-substep Step, %v per 4-substep Step; substeps must not allocate", one, four)
+	}
+}

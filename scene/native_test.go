@@ -84,7 +84,7 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"rigid unknown type", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "type": "floating"}], "fluids": [{`, `rigidBodies[0].type: "floating" is not a body type`},
 		{"rigid mesh without file", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "shape": "mesh"}], "fluids": [{`, `rigidBodies[0].file: "": a file goes with shape "mesh"`},
 		{"rigid motion not kinematic", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "motion": [{"until": 1, "velocity": [1, 0, 0]}]}], "fluids": [{`, `rigidBodies[0].motion: a motion path needs type "kinematic"`},
-		{"rigid box below spacing", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "size": [0.05, 0.2, 0.2]}], "fluids": [{`, `rigidBodies[0].size: size[0] = 0.05 m is below the particle spacing 0.1 m`},
+		{"rigid box below spacing", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "size": [0.05, 0.2, 0.2]}], "fluids": [{`, `rigidBodies[0].size: size[0] = 0.05 m must exceed the particle spacing 0.1 m`},
 		{"sphere below spacing", `"fluids": [{`, `"fluidSpheres": [{"name": "ball", "center": [0.5,0.5,0.5], "radius": 0.05}], "fluids": [{`, "fluidSpheres[0].radius: 0.05 m is below the particle spacing 2r = 0.1 m"},
 	}
 	for _, c := range cases {
