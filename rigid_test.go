@@ -413,6 +413,9 @@ func TestRigidDeterministicAndNoLeak(t *testing.T) {
 // reaches step 60 bit-identically to a run that was never interrupted: poses, velocities,
 // contact impulses and the fluid.
 func TestRigidSnapshotContinues(t *testing.T) {
+	if raceEnabled {
+		t.Skip("2 × 1 s of a 1600-particle tank: 200 s under -race; the parallel loops it runs are race-tested by the shorter tests")
+	}
 	build := func(workers int) *sluice.World {
 		s := components.DefaultSolver()
 		s.ParticleRadius = 0.01
@@ -602,6 +605,9 @@ func TestRigidFluidMomentumExchange(t *testing.T) {
 // path and a shaking tank (the walls re-indexed every substep), a Step of four substeps
 // allocates exactly what a Step of one does: the rigid-body work allocates nothing per substep.
 func TestRigidSubstepsDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates on its own")
+	}
 	s := components.DefaultSolver()
 	s.ParticleRadius, s.DtMax = 0.01, 1e-4
 	w, err := sluice.NewWorld(s, 2)
