@@ -17,6 +17,7 @@ import (
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/light"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/window"
@@ -162,6 +163,12 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	scene := core.NewNode()
 	gui.Manager().Set(scene)
 	scene.Add(view.Node)
+	// The rigid bodies' meshes are lit: ambient light and a sun from the upper left in front,
+	// about where the particles' camera-fixed light falls from the initial view.
+	scene.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.4))
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 0.75)
+	sun.SetPosition(-0.4, 1, 0.8)
+	scene.Add(sun)
 	var phases []components.Phase
 	seen := map[components.Phase]bool{}
 	for _, b := range w.Bodies() {
@@ -332,7 +339,7 @@ func hudLines(d *Driver, v *View, fps, stepMs float64, message string, showPause
 	a, prev, cur := d.Alpha(), d.Previous().T, d.Current().T
 	lines := []string{
 		fmt.Sprintf("t = %.3f s   %.0f fps   %s   physics %.1f ms/step (%g Hz)", (1-a)*prev+a*cur, fps, state, stepMs, 1/d.Step()),
-		fmt.Sprintf("particles %d moving, %d wall", moving, static),
+		fmt.Sprintf("particles %d moving, %d wall; %d rigid bodies", moving, static, v.RigidBodies()),
 		fmt.Sprintf("last step: %d substeps, %.1f pressure iterations, density error %.3f %%", st.Substeps, st.PressureIterations, 100*st.DensityErrorAvg),
 		hudKeys,
 	}

@@ -5,6 +5,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/geometry"
@@ -15,6 +16,8 @@ import (
 	"github.com/g3n/engine/renderer"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // stride is the floats per particle in the vertex buffer: position (3), RGBA colour (4) and
@@ -28,10 +31,11 @@ const stride = 8
 // one buffer use two materials: the moving bodies opaque, the walls translucent and drawn after
 // them without writing depth.
 //
-// Rigid bodies, when the engine has them, are drawn as meshes following their poses rather than
-// as particles: their phase goes in PhaseStyles with a mesh, layout skips their particles, and
-// Sync sets each mesh node's position and rotation from the body's interpolated pose (the
-// Driver's State would carry one pose per rigid body next to the particle positions).
+// Rigid bodies are drawn as meshes following their poses rather than as particles (their
+// boundary samples are left out of the buffer): a box, sphere, capsule or the body's own
+// triangle mesh (ShapeMesh), in g3n's standard (Phong) material coloured by RigidColor, so the
+// scene needs lights (Run adds an ambient and a directional one). Sync sets each mesh's
+// position and rotation from the body's pose interpolated like the particles (Driver.Poses).
 type View struct {
 	// Node holds the view's objects; add it to the scene.
 	Node *core.Node
@@ -50,6 +54,9 @@ type View struct {
 	nStatic     int
 	opaque      *material.Material
 	translucent *material.Material
+
+	rigid []rigidMesh // one per rigid body, in ID order (the order of the Driver's poses)
+	poses []Pose      // the frame's interpolated poses (scratch, kept)
 
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
@@ -70,6 +77,12 @@ type slot struct {
 	offset int
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
+}
+
+// rigidMesh is the drawn mesh of one rigid body.
+type rigidMesh struct {
+	e    sluice.Entity
+	mesh *graphic.Mesh
 }
 
 // particleGraphic is the g3n graphic of the particle buffer; RenderSetup passes the matrices,
@@ -150,8 +163,13 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 func (v *View) layout() error {
 	v.moving, v.static = v.moving[:0], v.static[:0]
 	v.nMoving, v.nStatic = 0, 0
-	for _, b := range v.world.Bodies() {
-		s := slot{e: v.entity(b.Body.Name), phase: b.Body.Phase, count: b.Particles.Len()}
+	bodies := v.world.Bodies()
+	v.layoutRigid(bodies)
+	for _, b := range bodies {
+		if IsRigid(v.world, b) {
+			continue
+		}
+		s := slot{e: b.Entity, phase: b.Body.Phase, count: b.Particles.Len()}
 		if Moves(v.world, b) {
 			s.offset = v.nMoving
 			v.nMoving += s.count
@@ -162,6 +180,9 @@ func (v *View) layout() error {
 		}
 	}
 	cur := v.driver.Current()
+	if len(cur.Poses) != len(v.rigid) {
+		return fmt.Errorf("view: the driver draws %d rigid bodies, the world has %d (is the driver stepping this world?)", len(cur.Poses), len(v.rigid))
+	}
 	if len(cur.Counts) != len(v.moving) {
 		return fmt.Errorf("view: the driver draws %d moving bodies, the world has %d (is the driver stepping this world?)", len(cur.Counts), len(v.moving))
 	}
@@ -199,10 +220,46 @@ func (v *View) layout() error {
 	return nil
 }
 
-// entity finds a body by name (layout runs rarely; Bodies() gives views, not entities).
-func (v *View) entity(name string) sluice.Entity {
-	e, _ := v.world.BodyByName(name)
-	return e
+// layoutRigid makes a mesh for every rigid body of the world, keeping the meshes of the bodies
+// it has already (a body's shape never changes) and disposing of those of bodies that went.
+func (v *View) layoutRigid(bodies []systems.BodyView) {
+	old := v.rigid
+	v.rigid = nil
+	for _, b := range bodies {
+		if !IsRigid(v.world, b) {
+			continue
+		}
+		k := slices.IndexFunc(old, func(m rigidMesh) bool { return m.e == b.Entity })
+		if k >= 0 {
+			v.rigid = append(v.rigid, old[k])
+			old[k].mesh = nil
+			continue
+		}
+		st := &v.world.RigidBody(b.Entity).State
+		pos, nrm, idx := ShapeMesh(st.Shape)
+		g := geometry.NewGeometry()
+		g.SetIndices(math32.ArrayU32(idx))
+		g.AddVBO(gls.NewVBO(math32.ArrayF32(pos)).AddAttrib(gls.VertexPosition))
+		g.AddVBO(gls.NewVBO(math32.ArrayF32(nrm)).AddAttrib(gls.VertexNormal))
+		c := RigidColor(st.Motion)
+		mat := material.NewStandard(&math32.Color{R: c.R, G: c.G, B: c.B})
+		mat.SetShininess(20)
+		if st.Shape.Kind == rigid.Mesh {
+			// A model's winding is what its file says: draw both sides rather than show holes.
+			mat.SetSide(material.SideDouble)
+		}
+		m := graphic.NewMesh(g, mat)
+		m.SetPosition(float32(st.X[0]), float32(st.X[1]), float32(st.X[2]))
+		m.SetQuaternion(float32(st.Q[1]), float32(st.Q[2]), float32(st.Q[3]), float32(st.Q[0]))
+		v.Node.Add(m)
+		v.rigid = append(v.rigid, rigidMesh{e: b.Entity, mesh: m})
+	}
+	for _, m := range old {
+		if m.mesh != nil {
+			v.Node.Remove(m.mesh)
+			m.mesh.Dispose()
+		}
+	}
 }
 
 // writeStyle sets the colour and drawn radius of the vertex at float index j.
@@ -216,7 +273,7 @@ func (v *View) writeStyle(j int, c Color, scale float32) {
 // after Driver.Advance. It allocates nothing unless a body's particle count changed.
 func (v *View) Sync() {
 	cur := v.driver.Current()
-	changed := len(cur.Counts) != len(v.moving)
+	changed := len(cur.Counts) != len(v.moving) || len(cur.Poses) != len(v.rigid)
 	for i := 0; !changed && i < len(v.moving); i++ {
 		changed = cur.Counts[i] != v.moving[i].count
 	}
@@ -239,6 +296,19 @@ func (v *View) Sync() {
 		v.colored = true
 	}
 	v.vbo.Update()
+	v.syncRigid()
+}
+
+// syncRigid moves each rigid body's mesh to the body's interpolated pose. It allocates nothing
+// (the poses' scratch is kept; g3n's node setters store values).
+func (v *View) syncRigid() {
+	v.poses = v.driver.Poses(v.poses)
+	for i, m := range v.rigid {
+		p := &v.poses[i]
+		m.mesh.SetPosition(float32(p.X[0]), float32(p.X[1]), float32(p.X[2]))
+		// g3n's quaternions are (x, y, z, w); the solver's [w, x, y, z].
+		m.mesh.SetQuaternion(float32(p.Q[1]), float32(p.Q[2]), float32(p.Q[3]), float32(p.Q[0]))
+	}
 }
 
 // colorByField colours the moving particles by a field through the colour map; bodies without
@@ -341,7 +411,11 @@ func (v *View) SetColorMap(m *ColorMap) {
 // Particles is the number of vertices drawn: moving and static.
 func (v *View) Particles() (moving, static int) { return v.nMoving, v.nStatic }
 
-// Bounds returns the box around every particle of the world (for framing the camera).
+// RigidBodies is the number of rigid bodies drawn as meshes.
+func (v *View) RigidBodies() int { return len(v.rigid) }
+
+// Bounds returns the box around every drawn particle and rigid body of the world (for framing
+// the camera; a body counts as the ball its surface stays in).
 func (v *View) Bounds() (lo, hi math32.Vector3) {
 	lo = math32.Vector3{X: math32.Inf(1), Y: math32.Inf(1), Z: math32.Inf(1)}
 	hi = math32.Vector3{X: math32.Inf(-1), Y: math32.Inf(-1), Z: math32.Inf(-1)}
@@ -350,6 +424,11 @@ func (v *View) Bounds() (lo, hi math32.Vector3) {
 		j := stride * i
 		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
 		hi.X, hi.Y, hi.Z = max(hi.X, v.buf[j]), max(hi.Y, v.buf[j+1]), max(hi.Z, v.buf[j+2])
+	}
+	for i, m := range v.rigid {
+		x, r := v.poses[i].X, v.world.RigidBody(m.e).State.Reach
+		lo.X, lo.Y, lo.Z = min(lo.X, float32(x[0]-r)), min(lo.Y, float32(x[1]-r)), min(lo.Z, float32(x[2]-r))
+		hi.X, hi.Y, hi.Z = max(hi.X, float32(x[0]+r)), max(hi.Y, float32(x[1]+r)), max(hi.Z, float32(x[2]+r))
 	}
 	return lo, hi
 }
