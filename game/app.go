@@ -339,7 +339,7 @@ func hudLines(d *Driver, v *View, fps, stepMs float64, message string, showPause
 	a, prev, cur := d.Alpha(), d.Previous().T, d.Current().T
 	lines := []string{
 		fmt.Sprintf("t = %.3f s   %.0f fps   %s   physics %.1f ms/step (%g Hz)", (1-a)*prev+a*cur, fps, state, stepMs, 1/d.Step()),
-		fmt.Sprintf("particles %d moving, %d wall; %d rigid bodies", moving, static, v.RigidBodies()),
+		fmt.Sprintf("particles %d moving, %d wall   rigid bodies %d", moving, static, v.RigidBodies()),
 		fmt.Sprintf("last step: %d substeps, %.1f pressure iterations, density error %.3f %%", st.Substeps, st.PressureIterations, 100*st.DensityErrorAvg),
 		hudKeys,
 	}
