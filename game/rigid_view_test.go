@@ -69,6 +69,7 @@ func TestViewRigidMeshes(t *testing.T) {
 		t.Fatalf("view draws %d moving, %d wall particles and %d meshes; want the water's %d, the tank's %d and 1 (the crate's %d samples as a mesh)",
 			m, s, v.RigidBodies(), w.Particles(water).Len(), w.Particles(tank).Len(), w.Particles(crate).Len())
 	}
+	t.Logf("%d water particles, %d wall samples, the crate's %d samples drawn as one mesh", w.Particles(water).Len(), w.Particles(tank).Len(), w.Particles(crate).Len())
 	want := d.Poses(nil)[0]
 	if want == d.Current().Poses[0] {
 		t.Fatal("the drawn pose is the current one: the test wants a frame between two steps")
