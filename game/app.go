@@ -24,6 +24,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // Options configures Run. Zero values take the documented defaults.
@@ -170,14 +171,22 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	sun.SetPosition(-0.4, 1, 0.8)
 	scene.Add(sun)
 	var phases []components.Phase
+	var kinds []rigid.Motion
 	seen := map[components.Phase]bool{}
+	seenKind := map[rigid.Motion]bool{}
 	for _, b := range w.Bodies() {
-		if !seen[b.Body.Phase] {
+		if IsRigid(w, b) {
+			if k := w.RigidBody(b.Entity).State.Motion; !seenKind[k] {
+				seenKind[k] = true
+				kinds = append(kinds, k)
+			}
+		} else if !seen[b.Body.Phase] {
 			seen[b.Body.Phase] = true
 			phases = append(phases, b.Body.Phase)
 		}
 	}
 	hud := NewHUD(phases)
+	hud.AddRigidKeys(kinds)
 	scene.Add(hud.Node)
 
 	// Camera: frame the world's bounding box from the front, a little above and to the right.

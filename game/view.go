@@ -33,7 +33,7 @@ const stride = 8
 //
 // Rigid bodies are drawn as meshes following their poses rather than as particles (their
 // boundary samples are left out of the buffer): a box, sphere, capsule or the body's own
-// triangle mesh (ShapeMesh), in g3n's standard (Phong) material coloured by RigidColor, so the
+// triangle mesh (ShapeMesh), in g3n's standard (Phong) material coloured by RigidShade, so the
 // scene needs lights (Run adds an ambient and a directional one). Sync sets each mesh's
 // position and rotation from the body's pose interpolated like the particles (Driver.Poses).
 type View struct {
@@ -241,7 +241,7 @@ func (v *View) layoutRigid(bodies []systems.BodyView) {
 		g.SetIndices(math32.ArrayU32(idx))
 		g.AddVBO(gls.NewVBO(math32.ArrayF32(pos)).AddAttrib(gls.VertexPosition))
 		g.AddVBO(gls.NewVBO(math32.ArrayF32(nrm)).AddAttrib(gls.VertexNormal))
-		c := RigidColor(st.Motion)
+		c := RigidShade(st.Motion, len(v.rigid))
 		mat := material.NewStandard(&math32.Color{R: c.R, G: c.G, B: c.B})
 		mat.SetShininess(20)
 		if st.Shape.Kind == rigid.Mesh {
