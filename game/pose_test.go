@@ -129,3 +129,53 @@ func TestDriverPosesWithARealWorld(t *testing.T) {
 		t.Fatalf("paused: drawn %v, want the current pose %v exactly", drawn[0], cur.Poses[0])
 	}
 }
+
+// paddleTol is how far a kinematic paddle may be from its scripted path after a few steps: the
+// round-off of summing substeps of its velocity.
+const paddleTol = 1e-9
+
+func TestDriverPosesFollowAKinematicPaddle(t *testing.T) {
+	// A kinematic paddle on a motion path is a rigid body like any other for the driver: its
+	// pose (not its particles) is captured, and it advances at the path's velocity.
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = 0.05
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 0.3, 0.5}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	def := components.DefaultRigidBody()
+	def.Type = "kinematic"
+	def.Size = mgl64.Vec3{0.2, 0.4, 0.4}
+	def.Position = mgl64.Vec3{1, 0.2, 0.25}
+	paddle, err := w.AddRigidBody("paddle", def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const speed = 0.3 // m/s along x
+	if err := w.SetMotion(paddle, components.Motion{Path: []components.MotionKey{{Until: 10, Velocity: mgl64.Vec3{speed, 0, 0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDriver(WorldStepper{w}, 60, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := d.Advance(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur := d.Current()
+	if len(cur.Poses) != 1 || len(cur.Counts) != 1 {
+		t.Fatalf("drawn state: %d poses and %d particle bodies, want the paddle's pose and the water", len(cur.Poses), len(cur.Counts))
+	}
+	if want := 1 + speed*w.Time(); math.Abs(cur.Poses[0].X[0]-want) > paddleTol || cur.Poses[0].X[1] != 0.2 {
+		t.Fatalf("paddle at %v after %g s, want x = %g", cur.Poses[0].X, w.Time(), want)
+	}
+	if dx := cur.Poses[0].X[0] - d.Previous().Poses[0].X[0]; math.Abs(dx-speed/60) > paddleTol {
+		t.Fatalf("paddle moved %g m in the last step, want %g", dx, speed/60)
+	}
+}
