@@ -270,7 +270,8 @@ func (v *View) writeStyle(j int, c Color, scale float32) {
 
 // Sync copies the frame's state into the vertex buffer: the moving particles at the driver's
 // interpolated positions and, when colouring by a field, their colours. Call it once per frame
-// after Driver.Advance. It allocates nothing unless a body's particle count changed.
+// after Driver.Advance. It also moves the rigid bodies' meshes to their interpolated poses. It
+// allocates nothing unless a body's particle count or the set of rigid bodies changed.
 func (v *View) Sync() {
 	cur := v.driver.Current()
 	changed := len(cur.Counts) != len(v.moving) || len(cur.Poses) != len(v.rigid)
@@ -425,7 +426,7 @@ func (v *View) Bounds() (lo, hi math32.Vector3) {
 		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
 		hi.X, hi.Y, hi.Z = max(hi.X, v.buf[j]), max(hi.Y, v.buf[j+1]), max(hi.Z, v.buf[j+2])
 	}
-	for i, m := range v.rigid {
+	for i, m := range v.rigid[:min(len(v.rigid), len(v.poses))] { // poses lag a failed layout
 		x, r := v.poses[i].X, v.world.RigidBody(m.e).State.Reach
 		lo.X, lo.Y, lo.Z = min(lo.X, float32(x[0]-r)), min(lo.Y, float32(x[1]-r)), min(lo.Z, float32(x[2]-r))
 		hi.X, hi.Y, hi.Z = max(hi.X, float32(x[0]+r)), max(hi.Y, float32(x[1]+r)), max(hi.Z, float32(x[2]+r))
