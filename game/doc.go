@@ -9,6 +9,6 @@
 // Built with -tags g3n and cgo (files tagged "g3n && cgo"): the View, which mirrors a World
 // into a g3n scene — particles as shaded sphere impostors drawn as GL points from one vertex
 // buffer, boundary samples as small translucent dots, rigid bodies as lit meshes following
-// their poses, a HUD and a colour legend — and Run, the
-// windowed game loop with an orbit camera and pause, step, speed, colour and reload keys.
+// their poses, a HUD and a colour legend — and Run, the windowed game loop with an orbit
+// camera and pause, step, speed, colour and reload keys.
 package game
