@@ -192,3 +192,45 @@ func BenchmarkGooDamBreak(b *testing.B) {
 		b.ReportMetric(2*float64(conns)/float64(n), "connections/particle")
 	})
 }
+
+// BenchmarkRigidDamBreak is the dam break with 12 floating crates (10 cm boxes of 500 kg/m³)
+// in the water's path: ns per particle per substep of the whole substep and of the rigid-body
+// work alone (sample placement, boundary re-indexing, fluid loads, contacts, integration),
+// its share, and the contact points per substep.
+func BenchmarkRigidDamBreak(b *testing.B) {
+	sizes(b, func(b *testing.B, r float64) {
+		w := damBreakOf(b, r, components.DefaultMaterial())
+		defer w.Close()
+		for i := 0; i < 12; i++ {
+			d := components.DefaultRigidBody()
+			d.Size, d.Density = mgl64.Vec3{0.1, 0.1, 0.1}, 500
+			d.Position = mgl64.Vec3{1.5 + 0.25*float64(i%6), 0.1 + 0.3*float64(i/6), 0.3 + 0.5*float64(i%2)}
+			if _, err := w.AddRigidBody("crate"+string(rune('a'+i)), d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := 0; i < 12; i++ {
+			if _, err := w.Step(1.0 / 60); err != nil {
+				b.Fatal(err)
+			}
+		}
+		n := w.Sim().Fluid.Len()
+		sub, contacts := 0, 0
+		rigidMs := 0.0
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			st, err := w.Step(w.Sim().NextDt())
+			if err != nil {
+				b.Fatal(err)
+			}
+			sub += st.Substeps
+			rigidMs += st.RigidMs
+			contacts += w.Sim().Rigid.Contacts()
+		}
+		total := float64(b.Elapsed().Nanoseconds())
+		b.ReportMetric(total/float64(sub)/float64(n), "ns/particle/step")
+		b.ReportMetric(rigidMs*1e6/float64(sub)/float64(n), "rigid-ns/particle/step")
+		b.ReportMetric(100*rigidMs*1e6/total, "rigid-%")
+		b.ReportMetric(float64(contacts)/float64(b.N), "contacts")
+	})
+}

@@ -1,6 +1,7 @@
 package sluice
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -8,6 +9,7 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // interiorPoints bounds the points that measure a body's submerged fraction: 4096 points
@@ -191,4 +193,132 @@ func (w *World) RigidBody(e Entity) *components.RigidBody {
 		return nil
 	}
 	return m.Get(e)
+}
+
+// saveRigid writes every rigid body's definition (declared keys and mesh), state and the
+// contact solver's warm-start impulses: the part of a snapshot that rebuilding the body from
+// its definition does not restore. Rebuilding is deterministic, so samples, volumes and mass
+// properties come back bit for bit.
+func (w *World) saveRigid(e *enc) error {
+	var rigids []systems.BodyView
+	for _, b := range w.Bodies() {
+		if w.RigidBody(b.Entity) != nil {
+			rigids = append(rigids, b)
+		}
+	}
+	e.u32(uint32(len(rigids)))
+	for _, b := range rigids {
+		rb := w.RigidBody(b.Entity)
+		e.u32(b.Body.ID)
+		js, err := json.Marshal(rb)
+		if err != nil {
+			return err
+		}
+		e.bytes(js)
+		var mv []mgl64.Vec3
+		var mt [][3]int32
+		if rb.Mesh != nil {
+			mv, mt = rb.Mesh.V, rb.Mesh.Tris
+		}
+		e.u64(uint64(len(mv)))
+		e.vecs(mv)
+		e.u64(uint64(len(mt)))
+		for _, t := range mt {
+			e.u32(uint32(t[0]))
+			e.u32(uint32(t[1]))
+			e.u32(uint32(t[2]))
+		}
+		st := &rb.State
+		e.vecs([]mgl64.Vec3{st.X, st.V, st.W, st.Force, st.Torque})
+		e.floats(st.Q[:])
+		e.u64(uint64(rb.Displaced))
+		e.f64(rb.Submerged)
+	}
+	keys, imp := w.sim.Rigid.Cache()
+	e.u64(uint64(len(keys)))
+	for _, k := range keys {
+		e.u64(k)
+	}
+	e.floats(imp)
+	return nil
+}
+
+// savedRigid is one rigid body read from a snapshot.
+type savedRigid struct {
+	id  uint32
+	def components.RigidBody
+	x   []mgl64.Vec3 // X, V, W, Force, Torque
+	q   []float64
+	n   int
+	sub float64
+}
+
+// loadRigid reads what saveRigid wrote.
+func loadRigid(d *dec) ([]savedRigid, []uint64, []float64, error) {
+	var out []savedRigid
+	nr := int(d.u32())
+	for i := 0; i < nr && d.err == nil; i++ {
+		sr := savedRigid{id: d.u32(), def: components.DefaultRigidBody()}
+		if err := json.Unmarshal(d.bytes(), &sr.def); d.err == nil && err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: rigid body %d: %v", ErrSnapshot, i, err)
+		}
+		if nv := d.count(24); nv > 0 {
+			m := &rigid.Shape{Kind: rigid.Mesh, V: d.vecs(nv)}
+			nt := d.count(12)
+			for k := 0; k < nt && d.err == nil; k++ {
+				m.Tris = append(m.Tris, [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())})
+			}
+			sr.def.Mesh = m
+		} else {
+			d.count(12)
+		}
+		sr.x = d.vecs(5)
+		sr.q = d.floats(4)
+		sr.n = int(d.u64())
+		sr.sub = d.f64()
+		out = append(out, sr)
+	}
+	nk := d.count(32)
+	var keys []uint64
+	for k := 0; k < nk && d.err == nil; k++ {
+		keys = append(keys, d.u64())
+	}
+	imp := d.floats(3 * nk)
+	return out, keys, imp, d.err
+}
+
+// restoreRigid rebuilds the saved rigid bodies on their restored entities and sets their
+// state and the contact impulses.
+func (w *World) restoreRigid(saved []savedRigid, keys []uint64, imp []float64) error {
+	for _, sr := range saved {
+		var e Entity
+		found := false
+		for _, b := range w.Bodies() {
+			if b.Body.ID == sr.id {
+				e, found = b.Entity, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("rigid body ID %d matches no body", sr.id)
+		}
+		name := w.Body(e).Name
+		def := sr.def
+		if err := def.Validate(fmt.Sprintf("bodies[%q]", name), w.sim.Settings.Spacing()); err != nil {
+			return err
+		}
+		st, err := w.buildRigid(name, &def)
+		if err != nil {
+			return err
+		}
+		if len(st.Samples) != w.Particles(e).Len() {
+			return fmt.Errorf("rigid body %q: %d samples rebuilt, %d saved", name, len(st.Samples), w.Particles(e).Len())
+		}
+		st.X, st.V, st.W, st.Force, st.Torque = sr.x[0], sr.x[1], sr.x[2], sr.x[3], sr.x[4]
+		st.Q = rigid.Quat{sr.q[0], sr.q[1], sr.q[2], sr.q[3]}
+		def.State, def.Displaced, def.Submerged = st, sr.n, sr.sub
+		add := generic.NewMap1[components.RigidBody](w.ecs.ECS)
+		add.Assign(e, &def)
+	}
+	w.sim.Rigid.SetCache(keys, imp)
+	return nil
 }

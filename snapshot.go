@@ -22,10 +22,12 @@ import (
 // order with the goo's coefficients and connections, which is everything a substep reads that
 // it does not recompute; so a restored world continues bit-identically. Systems a game
 // inserted into the schedule are code, not state, and are not saved. Version 2 added the
-// kinematic paths, emitters and the goo state; version 1 files are refused.
+// kinematic paths, emitters and the goo state; version 3 the rigid bodies (definition, mesh,
+// pose, velocities, applied loads) and the contact solver's warm-start impulses. Older
+// versions are refused.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 2
+	snapshotVersion = 3
 )
 
 // ErrSnapshot wraps every reason a snapshot is rejected; nothing is built from a rejected one.
@@ -55,11 +57,6 @@ func (e *enc) floats(v []float64) {
 
 // Save writes the world's complete simulation state. The world must not be stepping.
 func (w *World) Save(out io.Writer) error {
-	for _, b := range w.Bodies() {
-		if w.RigidBody(b.Entity) != nil {
-			return fmt.Errorf("body %q: snapshots do not hold rigid bodies yet (their pose, velocities and contact impulses would be lost); save a world without rigid bodies", b.Body.Name)
-		}
-	}
 	var e enc
 	settings, err := json.Marshal(w.sim.Settings)
 	if err != nil {
@@ -130,6 +127,9 @@ func (w *World) Save(out io.Writer) error {
 	}
 	e.u64(uint64(len(ps.GooR)))
 	e.floats(ps.GooR)
+	if err := w.saveRigid(&e); err != nil {
+		return err
+	}
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -306,6 +306,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		ps.GooJ = append(ps.GooJ, int32(d.u32()))
 	}
 	ps.GooR = d.floats(d.count(8))
+	rigids, rkeys, rimp, err := loadRigid(d)
+	if err != nil {
+		return nil, err
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -335,6 +339,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		}
 	}
 	w.nextID = nextID
+	if err := w.restoreRigid(rigids, rkeys, rimp); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)

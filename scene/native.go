@@ -177,6 +177,7 @@ type RigidBody struct {
 	File  string     `json:"file" default:"" doc:"mesh bodies: OBJ file (closed, counter-clockwise seen from outside), relative to the scene file"`
 	Scale mgl64.Vec3 `json:"scale" default:"[1,1,1]" range:"[-1e6,1e6]" doc:"mesh bodies: scale per axis applied to the file's vertices"`
 	components.RigidBody
+	components.Surface
 	Motion []components.MotionKey `json:"motion" doc:"kinematic bodies: path of piecewise-constant velocities (empty: the body keeps its velocity)"`
 }
 
@@ -529,6 +530,7 @@ func (b *RigidBody) add(w *sluice.World, dir string) error {
 	if err != nil {
 		return err
 	}
+	w.Material(e).Surface = b.Surface
 	if len(b.Motion) > 0 {
 		return w.SetMotion(e, components.Motion{Path: b.Motion})
 	}

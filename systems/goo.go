@@ -24,6 +24,14 @@ func (v ViscoelasticConnections) Run(ctx *ecs.Context) error {
 	if !s.gooOn {
 		return nil
 	}
+	s.Goo.Owner = nil
+	if len(s.Rigid.Bodies) > 0 {
+		s.Goo.Owner = s.rOwner
+		s.Goo.Centers = par.Grow(s.Goo.Centers, len(s.Rigid.Bodies))
+		for k := range s.Rigid.Bodies {
+			s.Goo.Centers[k] = s.Rigid.Bodies[k].X
+		}
+	}
 	s.Goo.Step(&s.Fluid, &s.Bound, &s.FF, &s.FB, viscoelastic.Params{Kernel: &s.Kernel, Dt: ctx.Dt}, s.pool)
 	s.acc.GooDeferred += s.Goo.Deferred
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/par"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -16,6 +17,9 @@ import (
 //   - PressureSolve then sums the fluid's pressure force on every boundary body's samples
 //     (rigid.Loads): the dynamic bodies' forces and torques drive them, the walls' loads are
 //     reported.
+//   - ViscoelasticConnections (before the pressure solve) sums what the goo's connections to a
+//     body's samples pull on it (Takahashi 2015, Eq. 9); the pressure solve adds it to the
+//     body's fluid force.
 //   - Integration advances the bodies (forces, contacts, positions) after the fluid.
 
 // RigidStats is a rigid body's state at the end of a step.
@@ -47,10 +51,11 @@ func (s *Sim) gatherRigid() {
 	s.Rigid.Params = rigid.Params{Iterations: st.RigidIterations, Relax: st.RigidRelax, Radius: st.ParticleRadius, Gravity: st.Gravity}
 }
 
-// packBoundaryOwners records which boundary body each packed sample belongs to, the static
-// samples the bodies collide with, and the torque centres, after packBoundary.
+// packBoundaryOwners records which boundary body and which rigid body each packed sample
+// belongs to and which samples are walls, after Gather has ordered the bodies.
 func (s *Sim) packBoundaryOwners() {
 	s.bOwner = s.bOwner[:0]
+	s.rOwner = s.rOwner[:0]
 	s.staticIDs = s.staticIDs[:0]
 	s.bSlots = s.bSlots[:0]
 	k := 0
@@ -60,17 +65,27 @@ func (s *Sim) packBoundaryOwners() {
 		}
 		o := int32(len(s.bSlots))
 		s.bSlots = append(s.bSlots, i)
+		ro := int32(s.rigidIndex(i))
 		for range b.p.X {
 			s.bOwner = append(s.bOwner, o)
+			s.rOwner = append(s.rOwner, ro)
 			if b.rigid == nil {
 				s.staticIDs = append(s.staticIDs, int32(k))
 			}
 			k++
 		}
 	}
-	s.Rigid.SetStatic(s.Bound.X, s.Bound.V, s.staticIDs, 2*s.Settings.Spacing())
-	s.bCenters = make([]physics.Vec3, len(s.bSlots))
-	s.loadSum = make([]physics.Vec3, len(s.bSlots))
+	s.Bound.Nu = par.Grow(s.Bound.Nu, len(s.bOwner))
+	s.dragOn = false
+	for k, o := range s.bOwner {
+		nu := s.bodies[s.bSlots[o]].mat.Drag
+		s.Bound.Nu[k] = nu
+		s.dragOn = s.dragOn || nu > 0
+	}
+	s.bCenters = par.Grow(s.bCenters, len(s.bSlots))
+	if len(s.loadSum) != len(s.bSlots) {
+		s.loadSum = make([]physics.Vec3, len(s.bSlots))
+	}
 }
 
 // placeRigid moves every moving rigid body's samples to its pose and gives them its velocity;
@@ -103,24 +118,51 @@ func (s *Sim) placeRigid(t, dt float64) {
 	}
 }
 
+// boundaryDrag adds the boundary viscosity of walls and bodies with a drag to v* and sums its
+// reaction on every boundary body (AdvectionForces, after the fluid's own forces).
+func (s *Sim) boundaryDrag(dt float64) {
+	if !s.dragOn || s.Fluid.Len() == 0 {
+		return
+	}
+	physics.BoundaryDrag(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, dt, s.pool)
+	s.setCenters()
+	s.drag.Drag(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, s.pool)
+}
+
+// setCenters sets each boundary body's torque centre: a rigid body's centre of mass.
+func (s *Sim) setCenters() {
+	for i, slot := range s.bSlots {
+		if rb := s.bodies[slot].rigid; rb != nil {
+			s.bCenters[i] = s.Rigid.Bodies[s.rigidIndex(slot)].X
+		}
+	}
+}
+
 // boundaryLoads sums the fluid's pressure force on each boundary body after the pressure
 // solve, hands the rigid bodies theirs and accumulates the step's time-weighted loads.
 func (s *Sim) boundaryLoads(dt float64) {
 	if len(s.bSlots) == 0 {
 		return
 	}
-	for i, slot := range s.bSlots {
-		if rb := s.bodies[slot].rigid; rb != nil {
-			s.bCenters[i] = s.Rigid.Bodies[s.rigidIndex(slot)].X
-		}
-	}
+	s.setCenters()
 	s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
 	for i, slot := range s.bSlots {
 		f := s.loads.Force[i]
 		s.loadSum[i] = physics.Vec3{s.loadSum[i][0] + dt*f[0], s.loadSum[i][1] + dt*f[1], s.loadSum[i][2] + dt*f[2]}
 		if s.bodies[slot].rigid != nil {
-			rb := &s.Rigid.Bodies[s.rigidIndex(slot)]
+			k := s.rigidIndex(slot)
+			rb := &s.Rigid.Bodies[k]
 			rb.FluidForce, rb.FluidTorque = f, s.loads.Torque[i]
+			if s.dragOn && i < len(s.drag.Force) {
+				// the boundary viscosity's reaction, from AdvectionForces
+				rb.FluidForce = rb.FluidForce.Add(s.drag.Force[i])
+				rb.FluidTorque = rb.FluidTorque.Add(s.drag.Torque[i])
+			}
+			if s.gooOn && s.Goo.Owner != nil && k < len(s.Goo.Force) {
+				// the goo's connections to the body (Takahashi 2015, Eq. 9)
+				rb.FluidForce = rb.FluidForce.Add(s.Goo.Force[k])
+				rb.FluidTorque = rb.FluidTorque.Add(s.Goo.Torque[k])
+			}
 		}
 	}
 	s.loadTime += dt

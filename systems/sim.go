@@ -75,9 +75,12 @@ type Sim struct {
 	rigidSlots []int          // rigid solver body → slot in bodies
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
 	bOwner     []int32        // packed boundary sample → boundary body
+	rOwner     []int32        // packed boundary sample → rigid solver body (−1: a wall)
 	staticIDs  []int32        // packed boundary samples of walls (not rigid bodies)
 	bCenters   []physics.Vec3 // torque centre of each boundary body
 	loads      rigid.Loads
+	drag       rigid.Loads    // the boundary viscosity's reaction per boundary body
+	dragOn     bool           // some wall or body has a drag (boundary viscosity)
 	loadSum    []physics.Vec3 // ∫ fluid force dt over the step, per boundary body
 	loadTime   float64
 	wallsMove  bool // some wall (not a rigid body) has a motion path
@@ -196,6 +199,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 		}
 		s.bLayout = bl
 		s.packBoundaryOwners()
+		s.Rigid.SetStatic(s.Bound.X, s.Bound.V, s.staticIDs, 2*s.Settings.Spacing())
+	} else {
+		s.packBoundaryOwners() // body slots may have moved with other bodies' changes
 	}
 	repacked := false
 	var src []int32

@@ -2,6 +2,7 @@ package systems
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
@@ -62,6 +63,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		}
 	}
 	if s.moving {
+		t0 := time.Now()
 		s.moveBoundaries(ctx.Time, ctx.Dt, false)
 		s.placeRigid(ctx.Time, ctx.Dt)
 		if s.wallsMove && len(s.Rigid.Bodies) > 0 {
@@ -69,6 +71,9 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		}
 		if err := s.boundGrid.Build(s.Bound.X, h, s.pool); err != nil {
 			return fmt.Errorf("moving boundary: %w", err)
+		}
+		if len(s.Rigid.Bodies) > 0 {
+			s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
 		}
 	}
 	s.sinceSort = (s.sinceSort + 1) % s.Settings.SortEvery
@@ -107,7 +112,8 @@ func (d Density) Run(ctx *ecs.Context) error {
 }
 
 // AdvectionForces reads v, ρ and the neighbour lists and writes the predicted velocity
-// v* = v + Δt·a_nonpressure (gravity, viscosity, XSPH). Stages inserted after it (elastic,
+// v* = v + Δt·a_nonpressure (gravity, viscosity, XSPH, and the drag of walls and bodies with a
+// boundary viscosity, whose reaction it sums per body). Stages inserted after it (elastic,
 // viscoelastic) modify v* further before the pressure solve sees it.
 type AdvectionForces struct{ S *Sim }
 
@@ -115,6 +121,7 @@ type AdvectionForces struct{ S *Sim }
 func (a AdvectionForces) Run(ctx *ecs.Context) error {
 	s := a.S
 	physics.Advect(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
+	s.boundaryDrag(ctx.Dt)
 	return nil
 }
 
@@ -135,7 +142,11 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 	if !r.Converged {
 		a.UnconvergedSolves++
 	}
+	t0 := time.Now()
 	s.boundaryLoads(ctx.Dt)
+	if len(s.Rigid.Bodies) > 0 {
+		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
+	}
 	return nil
 }
 
@@ -152,7 +163,11 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)
 	}
-	s.stepRigid(ctx.Dt)
+	if len(s.Rigid.Bodies) > 0 {
+		t0 := time.Now()
+		s.stepRigid(ctx.Dt)
+		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
+	}
 	lo, hi := s.DomainMin, s.DomainMax
 	bad, out := -1, 0
 	for k := range f.X {

@@ -27,6 +27,7 @@ type StepStats struct {
 	Emitted                 int                `json:"emitted,omitempty"`        // particles emitters added at the start of the step
 	GooConnections          int                `json:"gooConnections,omitempty"` // goo connections at the end of the step (a fluid pair counts once)
 	GooDeferred             int                `json:"gooDeferred,omitempty"`    // candidate goo connections postponed for a full candidate buffer (0 in practice)
+	RigidMs                 float64            `json:"rigidMs,omitempty"`        // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
 	WallMs                  float64            `json:"wallMs"`                   // wall ms of the whole step
 	solves                  int
 	errSum                  float64

@@ -46,6 +46,15 @@ type State struct {
 	// goo never connects to it.
 	Adhesion []float64
 
+	// Owner maps a boundary particle to the rigid body it belongs to (−1: a wall), and Centers
+	// holds each body's centre of mass. With them, Step sums the reaction of the goo's wall
+	// connections on each body (Eq. 9) into Force and Torque; nil Owner skips it.
+	Owner   []int32
+	Centers []physics.Vec3
+	// Force and Torque (about the centre) are what the goo's connections exert on each body
+	// in the last Step (N, N m).
+	Force, Torque []physics.Vec3
+
 	Conn Connections
 
 	// Deferred counts the candidate connections of the last Step that did not fit a
@@ -63,6 +72,7 @@ type State struct {
 	keyMin    float64   // the smallest connection key of a goo particle
 	blockKMin []float64 // per block: smallest connection key
 	wMin      float64   // W at the largest connection distance, lowered by a margin
+	bodyPart  []float64 // per block: force and torque on each body (6 numbers a body)
 	reg       []physics.Field
 	pass      passArgs
 }
@@ -266,7 +276,22 @@ func (s *State) Step(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physic
 	if s.wMin > 0 {
 		s.wMin *= 1 - 1e-4
 	}
+	nbody := 0
+	if s.Owner != nil {
+		nbody = len(s.Centers)
+	}
+	s.bodyPart = par.Grow(s.bodyPart, 6*nbody*nblk)
 	pool.For(n, s.pass.fn)
+	s.Force, s.Torque = par.Grow(s.Force, nbody), par.Grow(s.Torque, nbody)
+	for o := 0; o < nbody; o++ {
+		var fo, to physics.Vec3
+		for b := 0; b < nblk; b++ { // block order: the same sum for any worker count
+			q := s.bodyPart[6*(b*nbody+o):]
+			fo = physics.Vec3{fo[0] + q[0], fo[1] + q[1], fo[2] + q[2]}
+			to = physics.Vec3{to[0] + q[3], to[1] + q[4], to[2] + q[5]}
+		}
+		s.Force[o], s.Torque[o] = fo, to
+	}
 	s.Deferred = 0
 	for _, d := range s.deferred {
 		s.Deferred += d
@@ -345,6 +370,12 @@ func (s *State) stepBlock(lo, hi, blk int) {
 	outJ, outR := nb.J[:0], nb.R[:0]
 	fblk, bblk := &s.pass.ff.Blocks[blk], &s.pass.fb.Blocks[blk]
 	key := s.key
+	nbody := 0
+	if s.Owner != nil {
+		nbody = len(s.Centers)
+	}
+	part := s.bodyPart[6*nbody*blk : 6*nbody*(blk+1)]
+	clear(part)
 	var table [hashSize]int32
 	var cand [maxCand]int32
 	var candD2 [maxCand]float64
@@ -441,6 +472,24 @@ func (s *State) stepBlock(lo, hi, blk int) {
 			dvx -= c * rx
 			dvy -= c * ry
 			dvz -= c * rz
+			if j < 0 && nbody > 0 {
+				if o := s.Owner[-j-1]; o >= 0 {
+					// Eq. 9: the body feels −m_i Δv_i/Δt of this connection, pulling it
+					// towards the goo. Eq. 10's one-way Δv_i (m_k = ∞) is kept for the goo:
+					// a body's mass dwarfs a particle's, m_k/(m_i+m_k) ≈ 1.
+					g := mi * c * invDt * invDt
+					fx, fy, fz := g*rx, g*ry, g*rz
+					cc := &s.Centers[o]
+					ax, ay, az := xj[0]-cc[0], xj[1]-cc[1], xj[2]-cc[2]
+					q := part[6*o : 6*o+6]
+					q[0] += fx
+					q[1] += fy
+					q[2] += fz
+					q[3] += ay*fz - az*fy
+					q[4] += az*fx - ax*fz
+					q[5] += ax*fy - ay*fx
+				}
+			}
 			if D*invH > gamma {
 				weaken += wk
 			}
