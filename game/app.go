@@ -38,6 +38,8 @@ type Options struct {
 	ScenePath  string  // scene file whose fluid materials are hot-reloaded when it changes ("": none)
 	Frames     int     // > 0: render this many frames, then return
 	Screenshot string  // with Frames: save the last frame as a PNG file here
+	// RigidSamples draws rigid bodies as their boundary samples instead of meshes (key B).
+	RigidSamples bool
 	// FrameDt > 0 advances the physics by this many seconds per frame instead of by the wall
 	// clock, making the frames reproducible (default with Frames: 1/Rate).
 	FrameDt float64
@@ -127,8 +129,9 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // Options.Frames frames were drawn: each frame feeds its wall time (or Options.FrameDt) to a
 // Driver at Options.Rate, syncs the View, updates the HUD and renders. Keys: space pauses,
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
-// colouring, R reloads the materials of Options.ScenePath (which is also reloaded whenever the
-// file changes), the mouse and the arrow keys orbit, Esc quits.
+// colouring, B switches rigid bodies between meshes and their boundary samples, R reloads the
+// materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
+// and the arrow keys orbit, Esc quits.
 func Run(w *sluice.World, o Options) (*Shot, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -142,6 +145,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		return nil, err
 	}
 	if err := view.SetColorMode(o.Color); err != nil {
+		return nil, err
+	}
+	if err := view.SetRigidSamples(o.RigidSamples); err != nil {
 		return nil, err
 	}
 	var watch *FileWatch
@@ -249,6 +255,11 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			driver.SetSpeed(1)
 		case window.KeyC:
 			view.CycleColor()
+		case window.KeyB:
+			on, _ := view.RigidSamples()
+			if err := view.SetRigidSamples(!on); err != nil {
+				note("rigid bodies: %v", err)
+			}
 		case window.KeyR:
 			if o.ScenePath == "" {
 				note("no scene file to reload materials from")

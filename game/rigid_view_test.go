@@ -89,6 +89,64 @@ func TestViewRigidMeshes(t *testing.T) {
 	}
 }
 
+// sampleTol is the float32 rounding of a sample's world position (coordinates below 1 m).
+const sampleTol = 1e-6
+
+func TestViewRigidSamples(t *testing.T) {
+	// Drawn as samples, the crate's mesh is hidden and its samples sit, opaque and in its
+	// colour, between the moving particles and the walls, at the interpolated pose (at alpha 1,
+	// paused, exactly where the solver put the body); Sync still allocates nothing; switched
+	// back, the buffer is the meshes-only layout again.
+	w, crate := crateWorld(t)
+	d, err := NewDriver(WorldStepper{w}, 60, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(0.1); err != nil {
+		t.Fatal(err)
+	}
+	d.SetPaused(true)
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moving, static := v.Particles()
+	if err := v.SetRigidSamples(true); err != nil {
+		t.Fatal(err)
+	}
+	v.Sync()
+	st := &w.RigidBody(crate).State
+	on, n := v.RigidSamples()
+	if !on || n != len(st.Samples) || v.rigid[0].mesh.Visible() {
+		t.Fatalf("samples on %v, %d drawn for the crate's %d, mesh visible %v", on, n, len(st.Samples), v.rigid[0].mesh.Visible())
+	}
+	if m, s := v.Particles(); m != moving || s != static {
+		t.Fatalf("moving and wall particles %d, %d changed from %d, %d", m, s, moving, static)
+	}
+	c := RigidShade(st.Motion, 0)
+	for k, smp := range st.Samples {
+		x := st.ToWorld(smp)
+		j := stride * (moving + k)
+		for a := 0; a < 3; a++ {
+			if math.Abs(float64(v.buf[j+a])-x[a]) > sampleTol {
+				t.Fatalf("sample %d drawn at %v, the body puts it at %v", k, v.buf[j:j+3], x)
+			}
+		}
+		if got := (Color{v.buf[j+3], v.buf[j+4], v.buf[j+5], v.buf[j+6]}); got != c {
+			t.Fatalf("sample %d colour %v, want the crate's %v", k, got, c)
+		}
+	}
+	if a := testing.AllocsPerRun(20, v.Sync); a != 0 {
+		t.Errorf("%g allocations per Sync drawing samples, want 0", a)
+	}
+	if err := v.SetRigidSamples(false); err != nil {
+		t.Fatal(err)
+	}
+	if on, n := v.RigidSamples(); on || n != 0 || !v.rigid[0].mesh.Visible() || len(v.buf) != stride*(moving+static) {
+		t.Fatalf("back to meshes: samples %v (%d), mesh visible %v, buffer %d floats for %d particles", on, n, v.rigid[0].mesh.Visible(), len(v.buf), moving+static)
+	}
+}
+
 // Pixel class of the crate, on 0–1 channels: its wood colour shaded by ambient and diffuse
 // light is red well above blue and green below red; neither the water, the translucent wall
 // dots nor the background come near.

@@ -55,8 +55,10 @@ type View struct {
 	opaque      *material.Material
 	translucent *material.Material
 
-	rigid []rigidMesh // one per rigid body, in ID order (the order of the Driver's poses)
-	poses []Pose      // the frame's interpolated poses (scratch, kept)
+	rigid    []rigidMesh // one per rigid body, in ID order (the order of the Driver's poses)
+	poses    []Pose      // the frame's interpolated poses (scratch, kept)
+	samples  bool        // draw rigid bodies as their boundary samples instead of meshes
+	nSamples int         // vertices of rigid bodies' samples, after the moving particles
 
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
@@ -79,11 +81,18 @@ type slot struct {
 	plain  bool // the last field sync found no values for this body: phase colour
 }
 
-// rigidMesh is the drawn mesh of one rigid body.
+// rigidMesh is the drawn mesh of one rigid body, and where its samples go in the vertex
+// buffer when they are drawn instead.
 type rigidMesh struct {
-	e    sluice.Entity
-	mesh *graphic.Mesh
+	e       sluice.Entity
+	mesh    *graphic.Mesh
+	samples []rigid.Vec3 // the body's boundary samples, body frame (fixed for its lifetime)
+	offset  int          // first vertex of the samples in the buffer
 }
+
+// sampleRadiusScale is the drawn radius of a rigid body's samples as a fraction of the particle
+// radius: the samples sit a spacing apart, so smaller dots show the lattice and what is behind.
+const sampleRadiusScale = 0.6
 
 // particleGraphic is the g3n graphic of the particle buffer; RenderSetup passes the matrices,
 // the point scale and the light direction to the impostor shader.
@@ -179,6 +188,15 @@ func (v *View) layout() error {
 			v.static = append(v.static, s)
 		}
 	}
+	v.nSamples = 0
+	for i := range v.rigid {
+		m := &v.rigid[i]
+		m.offset = v.nMoving + v.nSamples
+		m.mesh.SetVisible(!v.samples)
+		if v.samples {
+			v.nSamples += len(m.samples)
+		}
+	}
 	cur := v.driver.Current()
 	if len(cur.Poses) != len(v.rigid) {
 		return fmt.Errorf("view: the driver draws %d rigid bodies, the world has %d (is the driver stepping this world?)", len(cur.Poses), len(v.rigid))
@@ -191,12 +209,20 @@ func (v *View) layout() error {
 			return fmt.Errorf("view: moving body %d has %d particles in the driver's state, %d in the world", i, cur.Counts[i], v.moving[i].count)
 		}
 	}
-	n := v.nMoving + v.nStatic
+	n := v.nMoving + v.nSamples + v.nStatic
 	if cap(v.buf) < stride*n {
 		v.buf = make([]float32, stride*n)
 	}
 	v.buf = v.buf[:stride*n]
-	off := v.nMoving
+	if v.samples {
+		for i, m := range v.rigid {
+			c := RigidShade(v.world.RigidBody(m.e).State.Motion, i)
+			for k := range m.samples {
+				v.writeStyle(stride*(m.offset+k), c, sampleRadiusScale)
+			}
+		}
+	}
+	off := v.nMoving + v.nSamples
 	for i := range v.static {
 		v.static[i].offset = off
 		off += v.static[i].count
@@ -211,14 +237,28 @@ func (v *View) layout() error {
 	v.colored = false
 	v.vbo.SetBuffer(v.buf)
 	v.gr.ClearMaterials()
-	if v.nMoving > 0 {
-		v.gr.AddMaterial(v.gr, v.opaque, 0, v.nMoving)
+	if v.nMoving+v.nSamples > 0 {
+		v.gr.AddMaterial(v.gr, v.opaque, 0, v.nMoving+v.nSamples)
 	}
 	if v.nStatic > 0 {
-		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving, v.nStatic)
+		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving+v.nSamples, v.nStatic)
 	}
 	return nil
 }
+
+// SetRigidSamples draws the rigid bodies as their boundary samples (opaque dots in the body's
+// colour, at its interpolated pose) instead of meshes, or back as meshes: the samples are what
+// the fluid and the other bodies touch, worth seeing when checking the coupling.
+func (v *View) SetRigidSamples(on bool) error {
+	if on == v.samples {
+		return nil
+	}
+	v.samples = on
+	return v.layout()
+}
+
+// RigidSamples reports whether the rigid bodies are drawn as their samples, and how many.
+func (v *View) RigidSamples() (on bool, n int) { return v.samples, v.nSamples }
 
 // layoutRigid makes a mesh for every rigid body of the world, keeping the meshes of the bodies
 // it has already (a body's shape never changes) and disposing of those of bodies that went.
@@ -252,7 +292,7 @@ func (v *View) layoutRigid(bodies []systems.BodyView) {
 		m.SetPosition(float32(st.X[0]), float32(st.X[1]), float32(st.X[2]))
 		m.SetQuaternion(float32(st.Q[1]), float32(st.Q[2]), float32(st.Q[3]), float32(st.Q[0]))
 		v.Node.Add(m)
-		v.rigid = append(v.rigid, rigidMesh{e: b.Entity, mesh: m})
+		v.rigid = append(v.rigid, rigidMesh{e: b.Entity, mesh: m, samples: st.Samples})
 	}
 	for _, m := range old {
 		if m.mesh != nil {
@@ -296,19 +336,36 @@ func (v *View) Sync() {
 		}
 		v.colored = true
 	}
-	v.vbo.Update()
 	v.syncRigid()
+	v.vbo.Update()
 }
 
-// syncRigid moves each rigid body's mesh to the body's interpolated pose. It allocates nothing
-// (the poses' scratch is kept; g3n's node setters store values).
+// syncRigid moves each rigid body's mesh to the body's interpolated pose, or its samples when
+// they are drawn instead. It allocates nothing (the poses' scratch is kept; g3n's node setters
+// store values).
 func (v *View) syncRigid() {
 	v.poses = v.driver.Poses(v.poses)
 	for i, m := range v.rigid {
 		p := &v.poses[i]
+		if v.samples {
+			v.placeSamples(m, p)
+			continue
+		}
 		m.mesh.SetPosition(float32(p.X[0]), float32(p.X[1]), float32(p.X[2]))
 		// g3n's quaternions are (x, y, z, w); the solver's [w, x, y, z].
 		m.mesh.SetQuaternion(float32(p.Q[1]), float32(p.Q[2]), float32(p.Q[3]), float32(p.Q[0]))
+	}
+}
+
+// placeSamples writes a rigid body's samples at pose p into the vertex buffer: x = X + R(Q)·s
+// for each body-frame sample s.
+func (v *View) placeSamples(m rigidMesh, p *Pose) {
+	r := rigid.Quat(p.Q).Matrix()
+	for k, s := range m.samples {
+		j := stride * (m.offset + k)
+		v.buf[j] = float32(p.X[0] + r[0]*s[0] + r[1]*s[1] + r[2]*s[2])
+		v.buf[j+1] = float32(p.X[1] + r[3]*s[0] + r[4]*s[1] + r[5]*s[2])
+		v.buf[j+2] = float32(p.X[2] + r[6]*s[0] + r[7]*s[1] + r[8]*s[2])
 	}
 }
 
@@ -420,7 +477,7 @@ func (v *View) RigidBodies() int { return len(v.rigid) }
 func (v *View) Bounds() (lo, hi math32.Vector3) {
 	lo = math32.Vector3{X: math32.Inf(1), Y: math32.Inf(1), Z: math32.Inf(1)}
 	hi = math32.Vector3{X: math32.Inf(-1), Y: math32.Inf(-1), Z: math32.Inf(-1)}
-	n := v.nMoving + v.nStatic
+	n := v.nMoving + v.nSamples + v.nStatic
 	for i := 0; i < n; i++ {
 		j := stride * i
 		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
