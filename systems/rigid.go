@@ -214,10 +214,17 @@ func (s *Sim) scatterRigid() {
 	}
 }
 
+// sprayDensity: a particle whose SPH density is below this fraction of its rest density has
+// few neighbours — a droplet or spray above the water, not its surface (gravity presses the
+// surface layer of a resting tank to its rest density: measured 1000 kg/m³ in the top
+// centimetre of a 25 cm tank) — and does not set the water level.
+const sprayDensity = 0.4
+
 // submerged is the fraction of a body's interior points below the local water level: the top
 // of the highest fluid particle's volume (its centre plus r) within two support radii of the
-// body's horizontal extent but outside the body. A fluid particle stands for a cube of side 2r
-// about its centre, so this is where the water's volume ends. 0 when no fluid is near.
+// body's horizontal extent but outside the body, spray excluded. A fluid particle stands for a
+// cube of side 2r about its centre, so this is where the water's volume ends. 0 when no fluid
+// is near.
 func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
 	if len(c.Interior) == 0 {
 		return 0
@@ -225,9 +232,10 @@ func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
 	reach := rb.Reach + 2*s.Kernel.H
 	level := math.Inf(-1)
 	r := rb.Frame()
-	for _, x := range s.Fluid.X {
+	f := &s.Fluid
+	for k, x := range f.X {
 		dx, dz := x[0]-rb.X[0], x[2]-rb.X[2]
-		if dx*dx+dz*dz > reach*reach || x[1] < level {
+		if dx*dx+dz*dz > reach*reach || x[1] < level || f.Rho[k] < sprayDensity*f.Rho0[k] {
 			continue
 		}
 		if d, _ := rb.Shape.Distance(r.MulTVec(x.Sub(rb.X))); d <= 0 {
