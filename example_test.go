@@ -2,34 +2,52 @@ package sluice_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 )
 
-// Example is the README's embedding program: a water block collapsing in a tank, stepped from
-// a game loop, its particles read between steps.
+// Example is the README's embedding program: a crate dropped into a tank of water, stepped
+// from a game loop; the water's particles, the crate's pose and the stage timings read between
+// steps.
 func Example() {
 	w, err := sluice.NewWorld(components.DefaultSolver(), 0) // r = 0.025 m, η = 0.1 %
 	if err != nil {
 		panic(err)
 	}
 	defer w.Close()
-	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{2, 1.5, 1}, true)
+	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1, 1, 0.6}, true)
 	water, _ := w.AddFluidBlock("water", components.DefaultMaterial(),
-		mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 1, 1}, mgl64.Vec3{})
-	inside := true
-	for frame := 0; frame < 30; frame++ {
+		mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1, 0.4, 0.6}, mgl64.Vec3{})
+	def := components.DefaultRigidBody() // dynamic box, water's density
+	def.Size = mgl64.Vec3{0.25, 0.25, 0.25}
+	def.Density = 500                         // pine: floats half under water
+	def.Position = mgl64.Vec3{0.5, 0.45, 0.3} // just above the surface
+	crate, err := w.AddRigidBody("crate", def)
+	if err != nil {
+		panic(err)
+	}
+	inside, pressureMs := true, 0.0
+	for frame := 0; frame < 60; frame++ {
 		stats, err := w.Step(1.0 / 60) // as many CFL substeps as needed
 		if err != nil {
 			panic(err) // e.g. a particle turned NaN: the error names the body
 		}
 		for _, x := range w.Particles(water).X { // read (or write) positions between steps
-			inside = inside && x[0] > 0 && x[0] < 2 && x[1] > 0 && x[2] > 0 && x[2] < 1
+			inside = inside && x[0] > 0 && x[0] < 1 && x[1] > 0 && x[2] > 0 && x[2] < 0.6
 		}
-		_ = stats.StageMs["PressureSolve"] // wall ms of a stage in this step
+		pressureMs += stats.StageMs["PressureSolve"] // wall ms of a stage in this step
 	}
-	fmt.Printf("%d particles, t = %.2f s, all inside the tank: %v\n", w.Particles(water).Len(), w.Time(), inside)
-	// Output: 3971 particles, t = 0.50 s, all inside the tank: true
+	rb := w.RigidBody(crate)
+	pose := rb.State // centre of mass X, orientation Q = [w, x, y, z] (body to world)
+	tilt := 2 * math.Acos(min(1, math.Abs(pose.Q[0]))) * 180 / math.Pi
+	fmt.Printf("%d water particles, t = %.2f s, all inside the tank: %v\n", w.Particles(water).Len(), w.Time(), inside)
+	fmt.Printf("crate at y = %.2f m, tilted %.0f°, %.0f %% under water\n", pose.X[1], tilt, 100*rb.Submerged)
+	fmt.Printf("pressure solve timed: %v\n", pressureMs > 0)
+	// Output:
+	// 1438 water particles, t = 1.00 s, all inside the tank: true
+	// crate at y = 0.38 m, tilted 0°, 50 % under water
+	// pressure solve timed: true
 }

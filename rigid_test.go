@@ -413,6 +413,9 @@ func TestRigidDeterministicAndNoLeak(t *testing.T) {
 // reaches step 60 bit-identically to a run that was never interrupted: poses, velocities,
 // contact impulses and the fluid.
 func TestRigidSnapshotContinues(t *testing.T) {
+	if raceEnabled {
+		t.Skip("2 × 1 s of a 1600-particle tank: 200 s under -race; the parallel loops it runs are race-tested by the shorter tests")
+	}
 	build := func(workers int) *sluice.World {
 		s := components.DefaultSolver()
 		s.ParticleRadius = 0.01
@@ -545,5 +548,98 @@ func TestRigidNoLeaks(t *testing.T) {
 			t.Errorf("slosh %v: %d particles removed, %d outside the tank, %d of %d left", slosh, removed, out, w.Particles(water).Len(), n0)
 		}
 		w.Close()
+	}
+}
+
+// TestRigidFluidMomentumExchange: without gravity or walls, a box flying into a goo ball, or
+// off a goo ball that sticks to it or drags on it, exchanges momentum with the goo only
+// through the pressure loads, the goo's connections (Takahashi 2015, Eq. 9) and the boundary
+// viscosity: the total momentum of goo and box stays what it was, and adhesive goo or drag
+// hold back a leaving box that plain goo lets go.
+func TestRigidFluidMomentumExchange(t *testing.T) {
+	const momentumTol = 1e-9 // relative to the box's initial momentum: round-off of the sums
+	var speeds []float64
+	for _, adhesion := range []float64{-1, 0, 0.5, -2} {
+		w := rigidWorld(t, mgl64.Vec3{})
+		// without viscosity: the Laplacian viscosity's pair forces m_i m_j/ρ_j and m_j m_i/ρ_i
+		// differ where densities do (the ball's surface), so it does not conserve momentum
+		mat := gooMaterial(0.05, 1)
+		mat.Viscosity = 0
+		ball, err := w.AddFluidSphere("goo", mat, mgl64.Vec3{0, 0, 0}, 0.06, mgl64.Vec3{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := components.DefaultRigidBody()
+		d.Size, d.Position, d.Velocity = mgl64.Vec3{0.08, 0.08, 0.08}, mgl64.Vec3{0.1, 0, 0}, mgl64.Vec3{0.3, 0, 0}
+		box := mustRigid(t, w, "box", d)
+		if adhesion == -1 {
+			w.RigidBody(box).State.V = mgl64.Vec3{-0.3, 0, 0}
+		} else if adhesion == -2 {
+			w.Material(box).Drag = 0.05 // boundary viscosity: the water is dragged along
+		} else {
+			w.Material(box).Adhesion = adhesion
+		}
+		momentum := func() mgl64.Vec3 {
+			rb := w.RigidBody(box).State
+			p := rb.V.Mul(rb.Mass)
+			m := w.Material(ball).RestDensity * w.Sim().Volume0
+			for _, v := range w.Particles(ball).V {
+				p = p.Add(v.Mul(m))
+			}
+			return p
+		}
+		p0 := momentum()
+		steps(t, w, 30, nil)
+		if e := momentum().Sub(p0).Len() / p0.Len(); e > momentumTol {
+			t.Errorf("adhesion %g: momentum %v → %v (relative change %.3g)", adhesion, p0, momentum(), e)
+		}
+		speeds = append(speeds, w.RigidBody(box).State.V[0])
+	}
+	if !(speeds[0] > -0.3*0.9) || !(speeds[2] < 0.9*speeds[1]) || !(speeds[3] < speeds[1]) {
+		t.Errorf("box speeds %v m/s: the ball should have slowed the box flying into it (from −0.3), and the adhesive goo and the drag held back the one leaving (from 0.3)", speeds)
+	}
+	t.Logf("box speed after 0.5 s: %.4f m/s after hitting the ball, %.4f m/s leaving free, %.4f m/s held by goo, %.4f m/s with drag", speeds[0], speeds[1], speeds[2], speeds[3])
+}
+
+// TestRigidSubstepsDoNotAllocate: with a floating crate with drag, a kinematic paddle on a
+// path and a shaking tank (the walls re-indexed every substep), a Step of four substeps
+// allocates exactly what a Step of one does: the rigid-body work allocates nothing per substep.
+func TestRigidSubstepsDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates on its own")
+	}
+	s := components.DefaultSolver()
+	s.ParticleRadius, s.DtMax = 0.01, 1e-4
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tank, _ := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.2, 0.15}, true)
+	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.1, 0.15}, mgl64.Vec3{})
+	c := components.DefaultRigidBody()
+	c.Size, c.Density, c.Position = mgl64.Vec3{0.05, 0.05, 0.05}, 500, mgl64.Vec3{0.2, 0.1, 0.075}
+	crate := mustRigid(t, w, "crate", c)
+	w.Material(crate).Drag = 0.01
+	p := components.DefaultRigidBody()
+	p.Type, p.Size, p.Position = "kinematic", mgl64.Vec3{0.03, 0.1, 0.1}, mgl64.Vec3{0.05, 0.08, 0.075}
+	paddle := mustRigid(t, w, "paddle", p)
+	slow := []components.MotionKey{{Until: 100, Velocity: mgl64.Vec3{0.01, 0, 0}}}
+	if err := w.SetMotion(paddle, components.Motion{Path: slow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetMotion(tank, components.Motion{Path: slow}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		if _, err := w.Step(1e-3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dt := s.DtMax
+	one := testing.AllocsPerRun(10, func() { w.Step(dt) })
+	four := testing.AllocsPerRun(10, func() { w.Step(4 * dt) })
+	if four != one {
+		t.Fatalf("allocations: %v per 1-substep Step, %v per 4-substep Step; substeps must not allocate", one, four)
 	}
 }

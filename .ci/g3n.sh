@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI for the g3n build: the windowed view (game/, sluice view, examples/dambreak -window).
+# CI for the g3n build: the windowed view (game/, sluice view, examples/dambreak and
+# examples/buoyancy -window).
 # Installs a C compiler, the OpenGL and X11 headers GLFW compiles against and Xvfb, then vets
 # and builds with -tags g3n and runs the g3n tests, a windowed example and the sync benchmark
 # under a virtual X server (Mesa's software OpenGL). Runs as root on Debian bookworm.
@@ -42,5 +43,11 @@ xvfb go run -tags g3n ./examples/dambreak -window -obstacle -r 0.05 -duration 0.
 test -s "$shot"
 rm -f "$shot"
 
-echo "== BenchmarkSync100k (per-frame CPU cost of syncing 100k particles into the view)"
-go test -p 1 -tags g3n -run '^$' -bench Sync100k -benchtime 100x ./game/
+echo "== examples/buoyancy -window under Xvfb (rigid bodies drawn as meshes)"
+shot=$(mktemp --suffix=.png)
+xvfb go run -tags g3n ./examples/buoyancy -window -scene paddle -duration 0.1 -screenshot "$shot"
+test -s "$shot"
+rm -f "$shot"
+
+echo "== BenchmarkSync100k, BenchmarkSyncRigid (per-frame CPU cost of syncing 100k particles, and rigid bodies' meshes, into the view)"
+go test -p 1 -tags g3n -run '^$' -bench 'Sync100k|SyncRigid' -benchtime 100x ./game/

@@ -54,10 +54,12 @@ type Material struct {
 	Surface
 }
 
-// Surface is how a wall treats goo; a group embedded wherever walls are declared (materials,
-// scene walls) so its keys are declared once.
+// Surface is how a wall or a rigid body treats the fluid and goo touching it; a group
+// embedded wherever walls are declared (materials, scene walls, rigid bodies) so its keys are
+// declared once.
 type Surface struct {
 	Adhesion float64 `json:"adhesion" unit:"1" default:"0" range:"[0,1]" doc:"walls: c_k of goo connections to this wall (Takahashi 2015, Eq. 10; the pair's α, β, γ and w are the goo particle's); 0 = goo does not stick to it"`
+	Drag     float64 `json:"drag" unit:"m^2/s" default:"0" range:"[0,10]" doc:"walls: boundary viscosity ν_b, the fluid's friction along this surface (the Laplacian viscosity with the samples' volumes Ψ_b/ρ_i, after Akinci et al. 2012 Sec. 4.2); its reaction acts on rigid bodies; 0 = free slip"`
 }
 
 // Viscoelastic makes a fluid body viscoelastic goo: its particles are joined by pairwise

@@ -17,12 +17,14 @@ import (
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/light"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // Options configures Run. Zero values take the documented defaults.
@@ -36,6 +38,8 @@ type Options struct {
 	ScenePath  string  // scene file whose fluid materials are hot-reloaded when it changes ("": none)
 	Frames     int     // > 0: render this many frames, then return
 	Screenshot string  // with Frames: save the last frame as a PNG file here
+	// RigidSamples draws rigid bodies as their boundary samples instead of meshes (key B).
+	RigidSamples bool
 	// FrameDt > 0 advances the physics by this many seconds per frame instead of by the wall
 	// clock, making the frames reproducible (default with Frames: 1/Rate).
 	FrameDt float64
@@ -125,8 +129,9 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // Options.Frames frames were drawn: each frame feeds its wall time (or Options.FrameDt) to a
 // Driver at Options.Rate, syncs the View, updates the HUD and renders. Keys: space pauses,
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
-// colouring, R reloads the materials of Options.ScenePath (which is also reloaded whenever the
-// file changes), the mouse and the arrow keys orbit, Esc quits.
+// colouring, B switches rigid bodies between meshes and their boundary samples, R reloads the
+// materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
+// and the arrow keys orbit, Esc quits.
 func Run(w *sluice.World, o Options) (*Shot, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -140,6 +145,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		return nil, err
 	}
 	if err := view.SetColorMode(o.Color); err != nil {
+		return nil, err
+	}
+	if err := view.SetRigidSamples(o.RigidSamples); err != nil {
 		return nil, err
 	}
 	var watch *FileWatch
@@ -162,15 +170,29 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	scene := core.NewNode()
 	gui.Manager().Set(scene)
 	scene.Add(view.Node)
+	// The rigid bodies' meshes are lit: ambient light and a sun from the upper left in front,
+	// about where the particles' camera-fixed light falls from the initial view.
+	scene.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.4))
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 0.75)
+	sun.SetPosition(-0.4, 1, 0.8)
+	scene.Add(sun)
 	var phases []components.Phase
+	var kinds []rigid.Motion
 	seen := map[components.Phase]bool{}
+	seenKind := map[rigid.Motion]bool{}
 	for _, b := range w.Bodies() {
-		if !seen[b.Body.Phase] {
+		if IsRigid(w, b) {
+			if k := w.RigidBody(b.Entity).State.Motion; !seenKind[k] {
+				seenKind[k] = true
+				kinds = append(kinds, k)
+			}
+		} else if !seen[b.Body.Phase] {
 			seen[b.Body.Phase] = true
 			phases = append(phases, b.Body.Phase)
 		}
 	}
 	hud := NewHUD(phases)
+	hud.AddRigidKeys(kinds)
 	scene.Add(hud.Node)
 
 	// Camera: frame the world's bounding box from the front, a little above and to the right.
@@ -233,6 +255,11 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			driver.SetSpeed(1)
 		case window.KeyC:
 			view.CycleColor()
+		case window.KeyB:
+			on, _ := view.RigidSamples()
+			if err := view.SetRigidSamples(!on); err != nil {
+				note("rigid bodies: %v", err)
+			}
 		case window.KeyR:
 			if o.ScenePath == "" {
 				note("no scene file to reload materials from")
@@ -332,7 +359,7 @@ func hudLines(d *Driver, v *View, fps, stepMs float64, message string, showPause
 	a, prev, cur := d.Alpha(), d.Previous().T, d.Current().T
 	lines := []string{
 		fmt.Sprintf("t = %.3f s   %.0f fps   %s   physics %.1f ms/step (%g Hz)", (1-a)*prev+a*cur, fps, state, stepMs, 1/d.Step()),
-		fmt.Sprintf("particles %d moving, %d wall", moving, static),
+		fmt.Sprintf("particles %d moving, %d wall   rigid bodies %d", moving, static, v.RigidBodies()),
 		fmt.Sprintf("last step: %d substeps, %.1f pressure iterations, density error %.3f %%", st.Substeps, st.PressureIterations, 100*st.DensityErrorAvg),
 		hudKeys,
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // Color is a linear RGBA colour with components in [0, 1].
@@ -23,6 +24,35 @@ var PhaseStyles = map[components.Phase]PhaseStyle{
 	components.Fluid: {Color: Color{0.16, 0.45, 0.92, 1}, RadiusScale: 1},
 	// Walls: small translucent sand-grey dots that show the geometry without hiding the fluid.
 	components.Boundary: {Color: Color{0.80, 0.76, 0.66, 0.35}, RadiusScale: 0.45},
+}
+
+// RigidColors is the colour of rigid bodies' meshes by kind of motion: dynamic bodies in a warm
+// wood colour that neither the phases, the walls nor the colour maps' low end use, scripted
+// (kinematic) ones in steel blue-grey, fixed ones in stone grey.
+var RigidColors = map[rigid.Motion]Color{
+	rigid.Dynamic:   {0.86, 0.52, 0.18, 1},
+	rigid.Kinematic: {0.45, 0.50, 0.58, 1},
+	rigid.Static:    {0.55, 0.55, 0.52, 1},
+}
+
+// RigidColor returns the colour of a rigid body's mesh (Unstyled's for a motion missing from
+// RigidColors).
+func RigidColor(m rigid.Motion) Color {
+	if c, ok := RigidColors[m]; ok {
+		return c
+	}
+	return Unstyled.Color
+}
+
+// rigidShades are the lightness factors rigid bodies of one colour take in turn, so that bodies
+// touching each other (a stack of crates) stay apart on screen.
+var rigidShades = [...]float32{1, 0.85, 0.93, 0.78}
+
+// RigidShade returns the colour of the i-th rigid body of the given motion: RigidColor
+// darkened by a factor cycling through four shades.
+func RigidShade(m rigid.Motion, i int) Color {
+	c, f := RigidColor(m), rigidShades[i%len(rigidShades)]
+	return Color{c.R * f, c.G * f, c.B * f, c.A}
 }
 
 // Unstyled is the style of a phase missing from PhaseStyles: loud magenta.

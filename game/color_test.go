@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // colorTol is the float32 rounding allowed in an interpolated colour channel.
@@ -93,5 +94,29 @@ func TestRegisterFieldRejectsBadFields(t *testing.T) {
 		if err := RegisterField(c.f); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("RegisterField(%q): error %v, want %q", c.f.Name, err, c.want)
 		}
+	}
+}
+
+func TestRigidShades(t *testing.T) {
+	// Neighbouring rigid bodies of one kind differ in lightness, the first has the kind's
+	// colour, and every kind's colour differs from the phases' (a mesh never looks like water
+	// or a wall).
+	for m := range RigidColors {
+		if RigidShade(m, 0) != RigidColor(m) {
+			t.Errorf("%s: the first body's shade %v is not the kind's colour %v", m, RigidShade(m, 0), RigidColor(m))
+		}
+		for i := 0; i < 8; i++ {
+			if RigidShade(m, i) == RigidShade(m, i+1) {
+				t.Errorf("%s: bodies %d and %d have the same shade", m, i, i+1)
+			}
+		}
+		for ph, st := range PhaseStyles {
+			if c := RigidColor(m); c == st.Color {
+				t.Errorf("%s bodies have the colour of phase %s", m, ph)
+			}
+		}
+	}
+	if RigidColor(rigid.Motion(99)) != Unstyled.Color {
+		t.Error("an unknown kind of motion is not drawn in the unstyled colour")
 	}
 }

@@ -22,12 +22,14 @@ type Stepper interface {
 
 // State is the drawn state of the moving bodies after one physics step: their particle
 // positions as one flat float32 slice (x0, y0, z0, x1, …), the bodies one after another, and
-// each body's particle count. float32 is what the vertex buffer holds, so a frame's sync is a
-// blend of two flat slices.
+// each body's particle count; and the pose of every rigid body. float32 is what the vertex
+// buffer holds, so a frame's sync is a blend of two flat slices. Rigid bodies are drawn as
+// meshes at their poses, so their boundary particles are not in X.
 type State struct {
 	T      float64   // simulated time (s)
 	X      []float32 // positions, 3 per particle
 	Counts []int     // particles per body, in body order
+	Poses  []Pose    // rigid bodies' poses, in body order
 }
 
 // copyFrom makes s a copy of o, reusing s's storage.
@@ -35,6 +37,50 @@ func (s *State) copyFrom(o *State) {
 	s.T = o.T
 	s.X = append(s.X[:0], o.X...)
 	s.Counts = append(s.Counts[:0], o.Counts...)
+	s.Poses = append(s.Poses[:0], o.Poses...)
+}
+
+// Pose is where a rigid body is: the position of its centre of mass (m) and its orientation as
+// a unit quaternion [w, x, y, z] rotating body to world, as in rigid.Body's X and Q. A body's
+// geometry (rigid.Body.Shape) is given about its centre of mass, so the pose places it.
+type Pose struct {
+	X [3]float64
+	Q [4]float64
+}
+
+// LerpPose blends two poses: the position linearly, the orientation by normalised linear
+// interpolation of the quaternions (nlerp) along the shorter arc (q and −q are the same
+// rotation). Between two physics steps a body turns by a few degrees at most, where nlerp and
+// slerp differ by far less than a pixel, and nlerp needs no trigonometry. At t ≤ 0 it returns a
+// and at t ≥ 1 b exactly (bit for bit: the end states are shown as the physics left them).
+func LerpPose(a, b Pose, t float64) Pose {
+	if t <= 0 {
+		return a
+	}
+	if t >= 1 {
+		return b
+	}
+	s := 1 - t
+	var p Pose
+	for k := 0; k < 3; k++ {
+		p.X[k] = s*a.X[k] + t*b.X[k]
+	}
+	if a.Q[0]*b.Q[0]+a.Q[1]*b.Q[1]+a.Q[2]*b.Q[2]+a.Q[3]*b.Q[3] < 0 {
+		t = -t
+	}
+	l := 0.0
+	for k := 0; k < 4; k++ {
+		p.Q[k] = s*a.Q[k] + t*b.Q[k]
+		l += p.Q[k] * p.Q[k]
+	}
+	if l == 0 { // only from a zero quaternion (never the solver's): keep the earlier pose
+		return a
+	}
+	l = 1 / math.Sqrt(l)
+	for k := 0; k < 4; k++ {
+		p.Q[k] *= l
+	}
+	return p
 }
 
 // Lerp writes (1−t)·a + t·b into dst element-wise; dst, a and b have the same length. At t = 0
@@ -179,6 +225,27 @@ func (d *Driver) Interpolate(dst []float32, stride int) {
 	}
 }
 
+// Poses writes the drawn rigid-body poses, LerpPose(previous, current, Alpha()), into dst's
+// storage (one per rigid body, in body order) and returns it, allocating only when dst is too
+// small. When the number of rigid bodies changed in the last step, the current poses are
+// drawn.
+func (d *Driver) Poses(dst []Pose) []Pose {
+	cur, prev := d.curr.Poses, d.prev.Poses
+	if cap(dst) < len(cur) {
+		dst = make([]Pose, len(cur))
+	}
+	dst = dst[:len(cur)]
+	if len(prev) != len(cur) {
+		copy(dst, cur)
+		return dst
+	}
+	t := d.Alpha()
+	for i := range cur {
+		dst[i] = LerpPose(prev[i], cur[i], t)
+	}
+	return dst
+}
+
 // Drawn returns the interpolated positions packed (3 floats per particle) in dst's storage,
 // allocating only when dst is too small.
 func (d *Driver) Drawn(dst []float32) []float32 {
@@ -246,8 +313,9 @@ func (d *Driver) Dropped() float64             { return d.dropped }
 func (d *Driver) LastStats() *sluice.StepStats { return &d.last }
 func (d *Driver) StepsLastFrame() int          { return d.lastFrameRun }
 
-// WorldStepper drives a sluice World. Its drawn state holds the bodies that move (see Moves),
-// in ID order; static walls are drawn from their positions once.
+// WorldStepper drives a sluice World. Its drawn state holds the particles of the bodies that
+// move (see Moves) and the poses of the rigid bodies, both in ID order; static walls are drawn
+// from their positions once.
 type WorldStepper struct {
 	W *sluice.World
 }
@@ -255,12 +323,17 @@ type WorldStepper struct {
 // Step advances the world by dt in as many CFL substeps as it needs.
 func (ws WorldStepper) Step(dt float64) (sluice.StepStats, error) { return ws.W.Step(dt) }
 
-// Capture copies the moving bodies' positions into s as float32.
+// Capture copies the moving bodies' positions into s as float32 and the rigid bodies' poses.
 func (ws WorldStepper) Capture(s *State) {
 	s.T = ws.W.Time()
 	s.X = s.X[:0]
 	s.Counts = s.Counts[:0]
+	s.Poses = s.Poses[:0]
 	for _, b := range ws.W.Bodies() {
+		if rb := ws.W.RigidBody(b.Entity); rb != nil {
+			s.Poses = append(s.Poses, Pose{X: rb.State.X, Q: rb.State.Q})
+			continue
+		}
 		if !Moves(ws.W, b) {
 			continue
 		}
@@ -271,8 +344,17 @@ func (ws WorldStepper) Capture(s *State) {
 	}
 }
 
-// Moves reports whether a body's particles move (and are interpolated): every phase but
-// Boundary, and boundary bodies with a kinematic path (a moving board, a paddle).
+// Moves reports whether a body's particles move and are drawn interpolated: every phase but
+// Boundary, and walls with a kinematic path (a moving board). Rigid bodies (see IsRigid) are
+// drawn as meshes at their poses instead, static, kinematic or dynamic.
 func Moves(w *sluice.World, b systems.BodyView) bool {
+	if IsRigid(w, b) {
+		return false
+	}
 	return b.Body.Phase != components.Boundary || w.Motion(b.Entity) != nil
+}
+
+// IsRigid reports whether a body is a rigid body (drawn by its pose, not its particles).
+func IsRigid(w *sluice.World, b systems.BodyView) bool {
+	return b.Body.Phase == components.Boundary && w.RigidBody(b.Entity) != nil
 }

@@ -12,10 +12,11 @@ import (
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // hudKeys is the key help line of the HUD.
-const hudKeys = "space pause · N step · +/− speed · 0 real time · C colour · R reload · mouse/arrows orbit · Esc quit"
+const hudKeys = "space pause · N step · +/− speed · 0 real time · C colour · B body samples · R reload · mouse/arrows orbit · Esc quit"
 
 // legendSwatches is the number of colour samples in the field legend's bar.
 const legendSwatches = 48
@@ -38,6 +39,7 @@ type HUD struct {
 const (
 	legendX, legendW, legendH = 8, 4 * legendSwatches, 64
 	swatchW, barH             = 4, 14
+	keyW                      = 96 // a key entry: swatch and name
 )
 
 // NewHUD builds the panels; phases are the phases present in the world (for the phase key).
@@ -73,20 +75,37 @@ func NewHUD(phases []components.Phase) *HUD {
 	}
 	sort.Slice(phases, func(i, j int) bool { return phases[i] < phases[j] })
 	for i, ph := range phases {
-		c := StyleOf(ph).Color
-		sw := gui.NewPanel(12, 12)
-		sw.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: 1})
-		sw.SetPosition(6+float32(i*96), 26)
-		name := gui.NewLabel(ph.String())
-		name.SetFontSize(12)
-		name.SetColor(&math32.Color{R: 0.9, G: 0.9, B: 0.9})
-		name.SetPosition(22+float32(i*96), 24)
-		h.legend.Add(sw)
-		h.legend.Add(name)
-		h.keys = append(h.keys, sw)
-		h.names = append(h.names, name)
+		h.addKey(i, 0, StyleOf(ph).Color, ph.String())
 	}
 	return h
+}
+
+// AddRigidKeys adds the key of the rigid bodies' mesh colours (RigidColor), one entry per kind
+// of motion present, on the legend's second row, widening the legend to fit. Like the phase
+// key it is shown while colouring by phase; the meshes keep their colours under a field too.
+func (h *HUD) AddRigidKeys(kinds []rigid.Motion) {
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] > kinds[j] }) // dynamic first
+	for i, k := range kinds {
+		h.addKey(i, 1, RigidColor(k), k.String()+" body")
+	}
+	h.legend.SetWidth(max(h.legend.Width(), float32(6+len(kinds)*keyW)))
+}
+
+// addKey adds a colour swatch and its name at column col of the legend's row (0: phases, 1:
+// rigid bodies).
+func (h *HUD) addKey(col, row int, c Color, label string) {
+	y := float32(24 + 20*row)
+	sw := gui.NewPanel(12, 12)
+	sw.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: 1})
+	sw.SetPosition(6+float32(col*keyW), y+2)
+	name := gui.NewLabel(label)
+	name.SetFontSize(12)
+	name.SetColor(&math32.Color{R: 0.9, G: 0.9, B: 0.9})
+	name.SetPosition(22+float32(col*keyW), y)
+	h.legend.Add(sw)
+	h.legend.Add(name)
+	h.keys = append(h.keys, sw)
+	h.names = append(h.names, name)
 }
 
 // Resize places the legend at the bottom of a window of the given height.

@@ -5,6 +5,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/geometry"
@@ -15,6 +16,8 @@ import (
 	"github.com/g3n/engine/renderer"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // stride is the floats per particle in the vertex buffer: position (3), RGBA colour (4) and
@@ -28,10 +31,11 @@ const stride = 8
 // one buffer use two materials: the moving bodies opaque, the walls translucent and drawn after
 // them without writing depth.
 //
-// Rigid bodies, when the engine has them, are drawn as meshes following their poses rather than
-// as particles: their phase goes in PhaseStyles with a mesh, layout skips their particles, and
-// Sync sets each mesh node's position and rotation from the body's interpolated pose (the
-// Driver's State would carry one pose per rigid body next to the particle positions).
+// Rigid bodies are drawn as meshes following their poses rather than as particles (their
+// boundary samples are left out of the buffer): a box, sphere, capsule or the body's own
+// triangle mesh (ShapeMesh), in g3n's standard (Phong) material coloured by RigidShade, so the
+// scene needs lights (Run adds an ambient and a directional one). Sync sets each mesh's
+// position and rotation from the body's pose interpolated like the particles (Driver.Poses).
 type View struct {
 	// Node holds the view's objects; add it to the scene.
 	Node *core.Node
@@ -50,6 +54,11 @@ type View struct {
 	nStatic     int
 	opaque      *material.Material
 	translucent *material.Material
+
+	rigid    []rigidMesh // one per rigid body, in ID order (the order of the Driver's poses)
+	poses    []Pose      // the frame's interpolated poses (scratch, kept)
+	samples  bool        // draw rigid bodies as their boundary samples instead of meshes
+	nSamples int         // vertices of rigid bodies' samples, after the moving particles
 
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
@@ -71,6 +80,19 @@ type slot struct {
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
 }
+
+// rigidMesh is the drawn mesh of one rigid body, and where its samples go in the vertex
+// buffer when they are drawn instead.
+type rigidMesh struct {
+	e       sluice.Entity
+	mesh    *graphic.Mesh
+	samples []rigid.Vec3 // the body's boundary samples, body frame (fixed for its lifetime)
+	offset  int          // first vertex of the samples in the buffer
+}
+
+// sampleRadiusScale is the drawn radius of a rigid body's samples as a fraction of the particle
+// radius: the samples sit a spacing apart, so smaller dots show the lattice and what is behind.
+const sampleRadiusScale = 0.6
 
 // particleGraphic is the g3n graphic of the particle buffer; RenderSetup passes the matrices,
 // the point scale and the light direction to the impostor shader.
@@ -150,8 +172,13 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 func (v *View) layout() error {
 	v.moving, v.static = v.moving[:0], v.static[:0]
 	v.nMoving, v.nStatic = 0, 0
-	for _, b := range v.world.Bodies() {
-		s := slot{e: v.entity(b.Body.Name), phase: b.Body.Phase, count: b.Particles.Len()}
+	bodies := v.world.Bodies()
+	v.layoutRigid(bodies)
+	for _, b := range bodies {
+		if IsRigid(v.world, b) {
+			continue
+		}
+		s := slot{e: b.Entity, phase: b.Body.Phase, count: b.Particles.Len()}
 		if Moves(v.world, b) {
 			s.offset = v.nMoving
 			v.nMoving += s.count
@@ -161,7 +188,19 @@ func (v *View) layout() error {
 			v.static = append(v.static, s)
 		}
 	}
+	v.nSamples = 0
+	for i := range v.rigid {
+		m := &v.rigid[i]
+		m.offset = v.nMoving + v.nSamples
+		m.mesh.SetVisible(!v.samples)
+		if v.samples {
+			v.nSamples += len(m.samples)
+		}
+	}
 	cur := v.driver.Current()
+	if len(cur.Poses) != len(v.rigid) {
+		return fmt.Errorf("view: the driver draws %d rigid bodies, the world has %d (is the driver stepping this world?)", len(cur.Poses), len(v.rigid))
+	}
 	if len(cur.Counts) != len(v.moving) {
 		return fmt.Errorf("view: the driver draws %d moving bodies, the world has %d (is the driver stepping this world?)", len(cur.Counts), len(v.moving))
 	}
@@ -170,12 +209,20 @@ func (v *View) layout() error {
 			return fmt.Errorf("view: moving body %d has %d particles in the driver's state, %d in the world", i, cur.Counts[i], v.moving[i].count)
 		}
 	}
-	n := v.nMoving + v.nStatic
+	n := v.nMoving + v.nSamples + v.nStatic
 	if cap(v.buf) < stride*n {
 		v.buf = make([]float32, stride*n)
 	}
 	v.buf = v.buf[:stride*n]
-	off := v.nMoving
+	if v.samples {
+		for i, m := range v.rigid {
+			c := RigidShade(v.world.RigidBody(m.e).State.Motion, i)
+			for k := range m.samples {
+				v.writeStyle(stride*(m.offset+k), c, sampleRadiusScale)
+			}
+		}
+	}
+	off := v.nMoving + v.nSamples
 	for i := range v.static {
 		v.static[i].offset = off
 		off += v.static[i].count
@@ -190,19 +237,69 @@ func (v *View) layout() error {
 	v.colored = false
 	v.vbo.SetBuffer(v.buf)
 	v.gr.ClearMaterials()
-	if v.nMoving > 0 {
-		v.gr.AddMaterial(v.gr, v.opaque, 0, v.nMoving)
+	if v.nMoving+v.nSamples > 0 {
+		v.gr.AddMaterial(v.gr, v.opaque, 0, v.nMoving+v.nSamples)
 	}
 	if v.nStatic > 0 {
-		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving, v.nStatic)
+		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving+v.nSamples, v.nStatic)
 	}
 	return nil
 }
 
-// entity finds a body by name (layout runs rarely; Bodies() gives views, not entities).
-func (v *View) entity(name string) sluice.Entity {
-	e, _ := v.world.BodyByName(name)
-	return e
+// SetRigidSamples draws the rigid bodies as their boundary samples (opaque dots in the body's
+// colour, at its interpolated pose) instead of meshes, or back as meshes: the samples are what
+// the fluid and the other bodies touch, worth seeing when checking the coupling.
+func (v *View) SetRigidSamples(on bool) error {
+	if on == v.samples {
+		return nil
+	}
+	v.samples = on
+	return v.layout()
+}
+
+// RigidSamples reports whether the rigid bodies are drawn as their samples, and how many.
+func (v *View) RigidSamples() (on bool, n int) { return v.samples, v.nSamples }
+
+// layoutRigid makes a mesh for every rigid body of the world, keeping the meshes of the bodies
+// it has already (a body's shape never changes) and disposing of those of bodies that went.
+func (v *View) layoutRigid(bodies []systems.BodyView) {
+	old := v.rigid
+	v.rigid = nil
+	for _, b := range bodies {
+		if !IsRigid(v.world, b) {
+			continue
+		}
+		k := slices.IndexFunc(old, func(m rigidMesh) bool { return m.e == b.Entity })
+		if k >= 0 {
+			v.rigid = append(v.rigid, old[k])
+			old[k].mesh = nil
+			continue
+		}
+		st := &v.world.RigidBody(b.Entity).State
+		pos, nrm, idx := ShapeMesh(st.Shape)
+		g := geometry.NewGeometry()
+		g.SetIndices(math32.ArrayU32(idx))
+		g.AddVBO(gls.NewVBO(math32.ArrayF32(pos)).AddAttrib(gls.VertexPosition))
+		g.AddVBO(gls.NewVBO(math32.ArrayF32(nrm)).AddAttrib(gls.VertexNormal))
+		c := RigidShade(st.Motion, len(v.rigid))
+		mat := material.NewStandard(&math32.Color{R: c.R, G: c.G, B: c.B})
+		mat.SetShininess(20)
+		if st.Shape.Kind == rigid.Mesh {
+			// A model's winding is what its file says: draw both sides rather than show holes.
+			mat.SetSide(material.SideDouble)
+		}
+		m := graphic.NewMesh(g, mat)
+		m.SetPosition(float32(st.X[0]), float32(st.X[1]), float32(st.X[2]))
+		m.SetQuaternion(float32(st.Q[1]), float32(st.Q[2]), float32(st.Q[3]), float32(st.Q[0]))
+		v.Node.Add(m)
+		v.rigid = append(v.rigid, rigidMesh{e: b.Entity, mesh: m, samples: st.Samples})
+	}
+	for _, m := range old {
+		if m.mesh != nil {
+			v.Node.Remove(m.mesh)
+			m.mesh.Dispose()
+		}
+	}
 }
 
 // writeStyle sets the colour and drawn radius of the vertex at float index j.
@@ -213,10 +310,11 @@ func (v *View) writeStyle(j int, c Color, scale float32) {
 
 // Sync copies the frame's state into the vertex buffer: the moving particles at the driver's
 // interpolated positions and, when colouring by a field, their colours. Call it once per frame
-// after Driver.Advance. It allocates nothing unless a body's particle count changed.
+// after Driver.Advance. It also moves the rigid bodies' meshes to their interpolated poses. It
+// allocates nothing unless a body's particle count or the set of rigid bodies changed.
 func (v *View) Sync() {
 	cur := v.driver.Current()
-	changed := len(cur.Counts) != len(v.moving)
+	changed := len(cur.Counts) != len(v.moving) || len(cur.Poses) != len(v.rigid)
 	for i := 0; !changed && i < len(v.moving); i++ {
 		changed = cur.Counts[i] != v.moving[i].count
 	}
@@ -238,7 +336,37 @@ func (v *View) Sync() {
 		}
 		v.colored = true
 	}
+	v.syncRigid()
 	v.vbo.Update()
+}
+
+// syncRigid moves each rigid body's mesh to the body's interpolated pose, or its samples when
+// they are drawn instead. It allocates nothing (the poses' scratch is kept; g3n's node setters
+// store values).
+func (v *View) syncRigid() {
+	v.poses = v.driver.Poses(v.poses)
+	for i, m := range v.rigid {
+		p := &v.poses[i]
+		if v.samples {
+			v.placeSamples(m, p)
+			continue
+		}
+		m.mesh.SetPosition(float32(p.X[0]), float32(p.X[1]), float32(p.X[2]))
+		// g3n's quaternions are (x, y, z, w); the solver's [w, x, y, z].
+		m.mesh.SetQuaternion(float32(p.Q[1]), float32(p.Q[2]), float32(p.Q[3]), float32(p.Q[0]))
+	}
+}
+
+// placeSamples writes a rigid body's samples at pose p into the vertex buffer: x = X + R(Q)·s
+// for each body-frame sample s.
+func (v *View) placeSamples(m rigidMesh, p *Pose) {
+	r := rigid.Quat(p.Q).Matrix()
+	for k, s := range m.samples {
+		j := stride * (m.offset + k)
+		v.buf[j] = float32(p.X[0] + r[0]*s[0] + r[1]*s[1] + r[2]*s[2])
+		v.buf[j+1] = float32(p.X[1] + r[3]*s[0] + r[4]*s[1] + r[5]*s[2])
+		v.buf[j+2] = float32(p.X[2] + r[6]*s[0] + r[7]*s[1] + r[8]*s[2])
+	}
 }
 
 // colorByField colours the moving particles by a field through the colour map; bodies without
@@ -341,15 +469,24 @@ func (v *View) SetColorMap(m *ColorMap) {
 // Particles is the number of vertices drawn: moving and static.
 func (v *View) Particles() (moving, static int) { return v.nMoving, v.nStatic }
 
-// Bounds returns the box around every particle of the world (for framing the camera).
+// RigidBodies is the number of rigid bodies drawn as meshes.
+func (v *View) RigidBodies() int { return len(v.rigid) }
+
+// Bounds returns the box around every drawn particle and rigid body of the world (for framing
+// the camera; a body counts as the ball its surface stays in).
 func (v *View) Bounds() (lo, hi math32.Vector3) {
 	lo = math32.Vector3{X: math32.Inf(1), Y: math32.Inf(1), Z: math32.Inf(1)}
 	hi = math32.Vector3{X: math32.Inf(-1), Y: math32.Inf(-1), Z: math32.Inf(-1)}
-	n := v.nMoving + v.nStatic
+	n := v.nMoving + v.nSamples + v.nStatic
 	for i := 0; i < n; i++ {
 		j := stride * i
 		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
 		hi.X, hi.Y, hi.Z = max(hi.X, v.buf[j]), max(hi.Y, v.buf[j+1]), max(hi.Z, v.buf[j+2])
+	}
+	for i, m := range v.rigid[:min(len(v.rigid), len(v.poses))] { // poses lag a failed layout
+		x, r := v.poses[i].X, v.world.RigidBody(m.e).State.Reach
+		lo.X, lo.Y, lo.Z = min(lo.X, float32(x[0]-r)), min(lo.Y, float32(x[1]-r)), min(lo.Z, float32(x[2]-r))
+		hi.X, hi.Y, hi.Z = max(hi.X, float32(x[0]+r)), max(hi.Y, float32(x[1]+r)), max(hi.Z, float32(x[2]+r))
 	}
 	return lo, hi
 }

@@ -244,7 +244,7 @@ func TestRenderDamBreak(t *testing.T) {
 	if p := os.Getenv("SLUICE_SHOT"); p != "" {
 		path = p
 	}
-	shot, err := Run(w, Options{Width: 800, Height: 600, Frames: 30, Screenshot: path, Log: io.Discard})
+	shot, err := runOnMain(w, Options{Width: 800, Height: 600, Frames: 30, Screenshot: path, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +352,7 @@ func TestRenderDamBreak(t *testing.T) {
 
 	// Coloured by speed, the fluid takes the colour map's hues and the legend shows the map:
 	// its bar has the map's red end, which neither the phase colours nor the background have.
-	shot2, err := Run(w, Options{Width: 800, Height: 600, Frames: 2, Color: "speed", Log: io.Discard})
+	shot2, err := runOnMain(w, Options{Width: 800, Height: 600, Frames: 2, Color: "speed", Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

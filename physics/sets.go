@@ -34,12 +34,14 @@ type passArgs struct {
 	xsph, dt                                 float64
 	partial                                  []float64
 	fnDensity, fnAdvect, fnIntegrate, fnVmax func(lo, hi, block int)
+	fnDrag                                   func(lo, hi, block int)
 }
 
 func (f *FluidSet) init() {
 	if f.pass.fnDensity == nil {
 		f.pass.fnDensity, f.pass.fnAdvect = f.densityBlock, f.advectBlock
 		f.pass.fnIntegrate, f.pass.fnVmax = f.integrateBlock, f.vmaxBlock
+		f.pass.fnDrag = f.dragBlock
 	}
 }
 
@@ -120,6 +122,7 @@ type BoundarySet struct {
 	X   []Vec3    // position (m)
 	V   []Vec3    // velocity (m/s), zero for static walls
 	Vol []float64 // volume V_b = γ/Σ_k W_bk (m³); Ψ_b(ρ0) = ρ0·V_b (Akinci 2012, Eq. 4-5)
+	Nu  []float64 // boundary viscosity ν_b (m²/s); nil or 0: free slip
 }
 
 // Len returns the number of boundary particles.
@@ -269,4 +272,51 @@ func (f *FluidSet) vmaxBlock(lo, hi, b int) {
 		m = max(m, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
 	}
 	f.pass.partial[b] = m
+}
+
+// BoundaryDrag adds the boundary viscosity of samples with ν_b > 0 to v*: the fluid-fluid
+// Laplacian viscosity of Advect with the sample in place of a neighbour, its volume Ψ_b/ρ_i
+// and velocity v_b (Akinci et al. 2012, Sec. 4.2, boundary friction),
+//
+//	a_i += 10 ν_b Σ_b (Ψ_b/ρ_i) (v_ib·x_ib)/(|x_ib|² + 0.01h²) ∇W_ib,  Ψ_b = ρ0_i V_b,
+//
+// so fluid sticks to rough walls and a body dragged through water drags water along; the
+// reaction −m_i a_i acts on the sample's body (rigid.Loads.Drag sums it).
+func BoundaryDrag(f *FluidSet, b *BoundarySet, fb *Neighbors, kr *Kernel, dt float64, pool *par.Pool) {
+	f.init()
+	f.pass.b, f.pass.fb, f.pass.kr, f.pass.dt = b, fb, kr, dt
+	pool.For(f.Len(), f.pass.fnDrag)
+}
+
+func (f *FluidSet) dragBlock(lo, hi, blk int) {
+	b, dt := f.pass.b, f.pass.dt
+	eps := 0.01 * f.pass.kr.H * f.pass.kr.H
+	bblk := &f.pass.fb.Blocks[blk]
+	for i := lo; i < hi; i++ {
+		bs, gs := bblk.Row(i - lo)
+		if len(bs) == 0 {
+			continue
+		}
+		xi, vi := f.X[i], f.V[i]
+		c0 := 10 * f.Rho0[i] / f.Rho[i]
+		var ax, ay, az float64
+		for k, j := range bs {
+			nu := b.Nu[j]
+			if nu == 0 {
+				continue
+			}
+			xb, vb := &b.X[j], &b.V[j]
+			rx, ry, rz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
+			vx, vy, vz := vi[0]-vb[0], vi[1]-vb[1], vi[2]-vb[2]
+			c := c0 * nu * b.Vol[j] * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
+			g := &gs[k]
+			ax += c * float64(g[0])
+			ay += c * float64(g[1])
+			az += c * float64(g[2])
+		}
+		v := &f.VStar[i]
+		v[0] += dt * ax
+		v[1] += dt * ay
+		v[2] += dt * az
+	}
 }

@@ -76,6 +76,15 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"fluid mesh zero scale", `"fluids": [{`, `"fluidMeshes": [{"name": "m", "file": "m.obj", "scale": [1,0,1]}], "fluids": [{`, "fluidMeshes[0].scale: [1 0 1] has a zero component"},
 		{"fluid mesh bad material", `"fluids": [{`, `"fluidMeshes": [{"name": "m", "file": "m.obj", "material": {"preset": "water", "density": -1}}], "fluids": [{`, "fluidMeshes[0].material.density: -1 kg/m^3 is below the minimum 1"},
 		{"fluid mesh name taken", `"fluids": [{`, `"fluidMeshes": [{"name": "water", "file": "m.obj"}], "fluids": [{`, `fluidMeshes[0].name: "water" is used by`},
+		{"rigid zero density", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "density": 0}], "fluids": [{`, `rigidBodies[0].density: 0 kg/m^3 must be greater than 0`},
+		{"rigid negative mass", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "mass": -2}], "fluids": [{`, `rigidBodies[0].mass: -2 kg is below the minimum 0`},
+		{"rigid non-unit quaternion", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "orientation": [1, 0.2, 0, 0]}], "fluids": [{`, `rigidBodies[0].orientation: [1 0.2 0 0] has length`},
+		{"rigid degenerate inertia", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "inertia": [1, 1, 0]}], "fluids": [{`, `rigidBodies[0].inertia[2]: 0 kg m² must be above 0`},
+		{"rigid unknown shape", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "shape": "cone"}], "fluids": [{`, `rigidBodies[0].shape: "cone" is not a shape`},
+		{"rigid unknown type", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "type": "floating"}], "fluids": [{`, `rigidBodies[0].type: "floating" is not a body type`},
+		{"rigid mesh without file", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "shape": "mesh"}], "fluids": [{`, `rigidBodies[0].file: "": a file goes with shape "mesh"`},
+		{"rigid motion not kinematic", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "motion": [{"until": 1, "velocity": [1, 0, 0]}]}], "fluids": [{`, `rigidBodies[0].motion: a motion path needs type "kinematic"`},
+		{"rigid box below spacing", `"fluids": [{`, `"rigidBodies": [{"name": "crate", "size": [0.05, 0.2, 0.2]}], "fluids": [{`, `rigidBodies[0].size: size[0] = 0.05 m must exceed the particle spacing 0.1 m`},
 		{"sphere below spacing", `"fluids": [{`, `"fluidSpheres": [{"name": "ball", "center": [0.5,0.5,0.5], "radius": 0.05}], "fluids": [{`, "fluidSpheres[0].radius: 0.05 m is below the particle spacing 2r = 0.1 m"},
 	}
 	for _, c := range cases {

@@ -75,6 +75,13 @@ func (s *Sim) packBoundaryOwners() {
 			k++
 		}
 	}
+	s.Bound.Nu = par.Grow(s.Bound.Nu, len(s.bOwner))
+	s.dragOn = false
+	for k, o := range s.bOwner {
+		nu := s.bodies[s.bSlots[o]].mat.Drag
+		s.Bound.Nu[k] = nu
+		s.dragOn = s.dragOn || nu > 0
+	}
 	s.bCenters = par.Grow(s.bCenters, len(s.bSlots))
 	if len(s.loadSum) != len(s.bSlots) {
 		s.loadSum = make([]physics.Vec3, len(s.bSlots))
@@ -111,17 +118,33 @@ func (s *Sim) placeRigid(t, dt float64) {
 	}
 }
 
+// boundaryDrag adds the boundary viscosity of walls and bodies with a drag to v* and sums its
+// reaction on every boundary body (AdvectionForces, after the fluid's own forces).
+func (s *Sim) boundaryDrag(dt float64) {
+	if !s.dragOn || s.Fluid.Len() == 0 {
+		return
+	}
+	physics.BoundaryDrag(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, dt, s.pool)
+	s.setCenters()
+	s.drag.Drag(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, s.pool)
+}
+
+// setCenters sets each boundary body's torque centre: a rigid body's centre of mass.
+func (s *Sim) setCenters() {
+	for i, slot := range s.bSlots {
+		if rb := s.bodies[slot].rigid; rb != nil {
+			s.bCenters[i] = s.Rigid.Bodies[s.rigidIndex(slot)].X
+		}
+	}
+}
+
 // boundaryLoads sums the fluid's pressure force on each boundary body after the pressure
 // solve, hands the rigid bodies theirs and accumulates the step's time-weighted loads.
 func (s *Sim) boundaryLoads(dt float64) {
 	if len(s.bSlots) == 0 {
 		return
 	}
-	for i, slot := range s.bSlots {
-		if rb := s.bodies[slot].rigid; rb != nil {
-			s.bCenters[i] = s.Rigid.Bodies[s.rigidIndex(slot)].X
-		}
-	}
+	s.setCenters()
 	s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
 	for i, slot := range s.bSlots {
 		f := s.loads.Force[i]
@@ -130,6 +153,11 @@ func (s *Sim) boundaryLoads(dt float64) {
 			k := s.rigidIndex(slot)
 			rb := &s.Rigid.Bodies[k]
 			rb.FluidForce, rb.FluidTorque = f, s.loads.Torque[i]
+			if s.dragOn && i < len(s.drag.Force) {
+				// the boundary viscosity's reaction, from AdvectionForces
+				rb.FluidForce = rb.FluidForce.Add(s.drag.Force[i])
+				rb.FluidTorque = rb.FluidTorque.Add(s.drag.Torque[i])
+			}
 			if s.gooOn && s.Goo.Owner != nil && k < len(s.Goo.Force) {
 				// the goo's connections to the body (Takahashi 2015, Eq. 9)
 				rb.FluidForce = rb.FluidForce.Add(s.Goo.Force[k])
@@ -186,10 +214,17 @@ func (s *Sim) scatterRigid() {
 	}
 }
 
+// sprayDensity: a particle whose SPH density is below this fraction of its rest density has
+// few neighbours — a droplet or spray above the water, not its surface (gravity presses the
+// surface layer of a resting tank to its rest density: measured 1000 kg/m³ in the top
+// centimetre of a 25 cm tank) — and does not set the water level.
+const sprayDensity = 0.4
+
 // submerged is the fraction of a body's interior points below the local water level: the top
 // of the highest fluid particle's volume (its centre plus r) within two support radii of the
-// body's horizontal extent but outside the body. A fluid particle stands for a cube of side 2r
-// about its centre, so this is where the water's volume ends. 0 when no fluid is near.
+// body's horizontal extent but outside the body, spray excluded. A fluid particle stands for a
+// cube of side 2r about its centre, so this is where the water's volume ends. 0 when no fluid
+// is near.
 func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
 	if len(c.Interior) == 0 {
 		return 0
@@ -197,9 +232,10 @@ func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
 	reach := rb.Reach + 2*s.Kernel.H
 	level := math.Inf(-1)
 	r := rb.Frame()
-	for _, x := range s.Fluid.X {
+	f := &s.Fluid
+	for k, x := range f.X {
 		dx, dz := x[0]-rb.X[0], x[2]-rb.X[2]
-		if dx*dx+dz*dz > reach*reach || x[1] < level {
+		if dx*dx+dz*dz > reach*reach || x[1] < level || f.Rho[k] < sprayDensity*f.Rho0[k] {
 			continue
 		}
 		if d, _ := rb.Shape.Distance(r.MulTVec(x.Sub(rb.X))); d <= 0 {

@@ -79,6 +79,8 @@ type Sim struct {
 	staticIDs  []int32        // packed boundary samples of walls (not rigid bodies)
 	bCenters   []physics.Vec3 // torque centre of each boundary body
 	loads      rigid.Loads
+	drag       rigid.Loads    // the boundary viscosity's reaction per boundary body
+	dragOn     bool           // some wall or body has a drag (boundary viscosity)
 	loadSum    []physics.Vec3 // ∫ fluid force dt over the step, per boundary body
 	loadTime   float64
 	wallsMove  bool // some wall (not a rigid body) has a motion path

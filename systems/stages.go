@@ -112,7 +112,8 @@ func (d Density) Run(ctx *ecs.Context) error {
 }
 
 // AdvectionForces reads v, ρ and the neighbour lists and writes the predicted velocity
-// v* = v + Δt·a_nonpressure (gravity, viscosity, XSPH). Stages inserted after it (elastic,
+// v* = v + Δt·a_nonpressure (gravity, viscosity, XSPH, and the drag of walls and bodies with a
+// boundary viscosity, whose reaction it sums per body). Stages inserted after it (elastic,
 // viscoelastic) modify v* further before the pressure solve sees it.
 type AdvectionForces struct{ S *Sim }
 
@@ -120,6 +121,7 @@ type AdvectionForces struct{ S *Sim }
 func (a AdvectionForces) Run(ctx *ecs.Context) error {
 	s := a.S
 	physics.Advect(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
+	s.boundaryDrag(ctx.Dt)
 	return nil
 }
 

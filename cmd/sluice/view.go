@@ -23,6 +23,7 @@ type viewArgs struct {
 	rate       float64
 	color      string
 	workers    int
+	samples    bool
 }
 
 // viewNeedsG3N is the error of sluice view in a build without the window.
@@ -43,8 +44,18 @@ func parseViewArgs(args []string, stderr io.Writer) (viewArgs, error) {
 	fs.Float64Var(&a.rate, "rate", 60, "physics steps per simulated second")
 	fs.StringVar(&a.color, "color", "phase", "initial colouring: "+strings.Join(game.ColorModes(), ", "))
 	fs.IntVar(&a.workers, "workers", 0, "worker threads (0: all cores)")
-	if err := fs.Parse(flagArgs); err != nil {
-		return a, err
+	fs.BoolVar(&a.samples, "rigid-samples", false, "draw rigid bodies as their boundary samples instead of meshes (key B)")
+	// splitArgs pairs every flag with the next argument; after a bool flag that may be the
+	// scene, where Parse stops: take it and parse on.
+	for rest := flagArgs; ; {
+		if err := fs.Parse(rest); err != nil {
+			return a, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
 	if len(pos) != 1 {
 		return a, errors.New("view takes one scene file")

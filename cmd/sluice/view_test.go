@@ -14,12 +14,22 @@ func TestViewArgs(t *testing.T) {
 	if a.scene != "s.json" || a.frames != 3 || a.screenshot != "out/s.png" || a.color != "speed" || a.rate != 120 || a.width != 1280 || a.height != 720 {
 		t.Fatalf("parsed %+v", a)
 	}
+	for _, args := range [][]string{
+		{"--rigid-samples", "s.json", "--frames", "3"},
+		{"s.json", "--frames", "3", "--rigid-samples"},
+	} {
+		a, err := parseViewArgs(args, io.Discard)
+		if err != nil || a.scene != "s.json" || !a.samples || a.frames != 3 {
+			t.Fatalf("view %q: parsed %+v, error %v; want s.json, rigid samples, 3 frames", args, a, err)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{}, "view takes one scene file"},
 		{[]string{"a.json", "b.json"}, "view takes one scene file"},
+		{[]string{"--rigid-samples", "a.json", "b.json"}, "view takes one scene file"},
 		{[]string{"s.json", "--frames", "-1"}, "--frames -1 must be ≥ 0"},
 		{[]string{"s.json", "--screenshot", "x.png"}, "--screenshot x.png needs --frames N ≥ 1"},
 		{[]string{"s.json", "--screenshot", "x.jpg", "--frames", "2"}, "--screenshot x.jpg: the file must end in .png"},

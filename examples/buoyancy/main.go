@@ -4,8 +4,8 @@
 // a scene file in scenes/ (also runnable with `sluice run`); the command prints every body's
 // position, velocity and submerged fraction and writes per-frame statistics and VTK frames.
 //
-//	go run ./examples/buoyancy [-scene all|crates|paddle|stack] [-out out/buoyancy] [-workers 0] [-frames 4]
-//	CGO_ENABLED=1 go run -tags g3n ./examples/buoyancy -window -scene crates
+//	go run ./examples/buoyancy [-scene all|crates|paddle|stack] [-out out/buoyancy] [-workers 0] [-frames 4] [-duration S]
+//	CGO_ENABLED=1 go run -tags g3n ./examples/buoyancy -window -scene crates [-duration 0.5 -screenshot FILE.png]
 package main
 
 import (
@@ -34,7 +34,17 @@ func main() {
 	out := flag.String("out", "out/buoyancy", "output directory (one folder per scene: stats.jsonl and VTK frames)")
 	workers := flag.Int("workers", 0, "worker threads (0: all cores)")
 	frames := flag.Int("frames", 4, "reported and exported frames per scene besides the first")
+	duration := flag.Float64("duration", 0, "simulated seconds per scene (0: the scene file's)")
+	shot := flag.String("screenshot", "", "with -window and one -scene: render -duration s (default 0.5) of frames, save the last as this PNG and exit")
 	flag.Parse()
+	switch {
+	case *duration < 0:
+		fmt.Fprintf(os.Stderr, "buoyancy: -duration %g s must be ≥ 0\n", *duration)
+		os.Exit(2)
+	case *shot != "" && (!*window || *which == "all"):
+		fmt.Fprintf(os.Stderr, "buoyancy: -screenshot %s needs -window and one -scene\n", *shot)
+		os.Exit(2)
+	}
 	names := order
 	if *which != "all" {
 		if _, err := scenes.ReadFile("scenes/" + *which + ".json"); err != nil {
@@ -44,14 +54,15 @@ func main() {
 		names = []string{*which}
 	}
 	for _, name := range names {
-		if err := run(name, filepath.Join(*out, name), *workers, *frames); err != nil {
+		if err := run(name, filepath.Join(*out, name), *workers, *frames, *duration, *shot); err != nil {
 			fmt.Fprintf(os.Stderr, "buoyancy: %s: %v\n", name, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(name, out string, workers, nframes int) error {
+// run runs one scene headless, or in a window with -window; duration > 0 replaces the scene's.
+func run(name, out string, workers, nframes int, duration float64, screenshot string) error {
 	data, err := scenes.ReadFile("scenes/" + name + ".json")
 	if err != nil {
 		return err
@@ -60,13 +71,16 @@ func run(name, out string, workers, nframes int) error {
 	if err != nil {
 		return err
 	}
+	if duration > 0 {
+		sc.Duration = duration
+	}
 	w, err := sc.Build(workers)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
 	if *window {
-		return windowed(w, name, sc.FPS)
+		return windowed(w, name, sc.FPS, duration, screenshot)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err

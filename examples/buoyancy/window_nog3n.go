@@ -13,6 +13,6 @@ import (
 var window = flag.Bool("window", false, "open a window on the scene (needs the g3n build: CGO_ENABLED=1 go run -tags g3n ./examples/buoyancy -window -scene crates)")
 
 // windowed fails in this build and says how to get a window.
-func windowed(w *sluice.World, name string, fps float64) error {
+func windowed(w *sluice.World, name string, fps, duration float64, screenshot string) error {
 	return errors.New("-window needs the g3n build (cgo and the g3n tag): CGO_ENABLED=1 go run -tags g3n ./examples/buoyancy -window -scene " + name)
 }

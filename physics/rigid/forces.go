@@ -15,7 +15,7 @@ import (
 // torque about a given centre are summed per work block and the blocks are added in order, so
 // the totals do not depend on the number of workers.
 type Loads struct {
-	Force, Torque []Vec3 // per body, after Sum
+	Force, Torque []Vec3 // per body, after Sum or Drag
 
 	f       *physics.FluidSet
 	b       *physics.BoundarySet
@@ -25,20 +25,38 @@ type Loads struct {
 	nb      int
 	partial []float64 // per block: 6 numbers per body
 	fn      func(lo, hi, block int)
+	fnDrag  func(lo, hi, block int)
+	dt      float64
+	eps     float64
 }
 
 // Sum computes the loads: owner maps each boundary sample to its body (−1: not summed) and
 // centers holds each body's torque centre.
 func (l *Loads) Sum(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Neighbors, owner []int32, centers []Vec3, pool *par.Pool) {
 	if l.fn == nil {
-		l.fn = l.block
+		l.fn, l.fnDrag = l.block, l.dragBlock
 	}
+	l.run(f, b, fb, owner, centers, l.fn, pool)
+}
+
+// Drag sums the reaction of the boundary viscosity (physics.BoundaryDrag) per body: sample b
+// feels −m_i a_ib of every fluid particle i, with a_ib the drag term of the pair, computed
+// from the same velocities, so fluid and bodies exchange equal and opposite momentum.
+func (l *Loads) Drag(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Neighbors, kr *physics.Kernel, owner []int32, centers []Vec3, pool *par.Pool) {
+	if l.fn == nil {
+		l.fn, l.fnDrag = l.block, l.dragBlock
+	}
+	l.eps = 0.01 * kr.H * kr.H
+	l.run(f, b, fb, owner, centers, l.fnDrag, pool)
+}
+
+func (l *Loads) run(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Neighbors, owner []int32, centers []Vec3, fn func(lo, hi, block int), pool *par.Pool) {
 	nb := len(centers)
 	l.f, l.b, l.fb, l.owner, l.centers, l.nb = f, b, fb, owner, centers, nb
 	blocks := par.Blocks(f.Len())
 	l.partial = par.Grow(l.partial, 6*nb*blocks)
 	l.Force, l.Torque = par.Grow(l.Force, nb), par.Grow(l.Torque, nb)
-	pool.For(f.Len(), l.fn)
+	pool.For(f.Len(), fn)
 	for k := 0; k < nb; k++ {
 		var fo, to Vec3
 		for blk := 0; blk < blocks; blk++ {
@@ -81,6 +99,39 @@ func (l *Loads) block(lo, hi, blk int) {
 			p[3] += ry*fz - rz*fy
 			p[4] += rz*fx - rx*fz
 			p[5] += rx*fy - ry*fx
+		}
+	}
+}
+
+func (l *Loads) dragBlock(lo, hi, blk int) {
+	q := l.partial[6*blk*l.nb : 6*(blk+1)*l.nb]
+	clear(q)
+	f, b := l.f, l.b
+	nb := &l.fb.Blocks[blk]
+	for i := lo; i < hi; i++ {
+		js, gs := nb.Row(i - lo)
+		xi, vi := f.X[i], f.V[i]
+		c0 := -10 * f.M[i] * f.Rho0[i] / f.Rho[i]
+		for k, j := range js {
+			o := l.owner[j]
+			if o < 0 || b.Nu[j] == 0 {
+				continue
+			}
+			xb, vb := &b.X[j], &b.V[j]
+			rx, ry, rz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
+			vx, vy, vz := vi[0]-vb[0], vi[1]-vb[1], vi[2]-vb[2]
+			c := c0 * b.Nu[j] * b.Vol[j] * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + l.eps)
+			g := &gs[k]
+			fx, fy, fz := c*float64(g[0]), c*float64(g[1]), c*float64(g[2])
+			cc := &l.centers[o]
+			ax, ay, az := xb[0]-cc[0], xb[1]-cc[1], xb[2]-cc[2]
+			p := q[6*o : 6*o+6]
+			p[0] += fx
+			p[1] += fy
+			p[2] += fz
+			p[3] += ay*fz - az*fy
+			p[4] += az*fx - ax*fz
+			p[5] += ax*fy - ay*fx
 		}
 	}
 }

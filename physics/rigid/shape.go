@@ -181,18 +181,18 @@ func (s *Shape) Translate(c Vec3) {
 }
 
 // Validate checks the dimensions against the particle spacing: every part of a body must be
-// at least one spacing thick, or its samples (inset by half a spacing) would cross.
+// thicker than one spacing, or its samples (inset by half a spacing) would meet or cross.
 func (s *Shape) Validate(spacing float64) error {
 	switch s.Kind {
 	case Box:
 		for d := 0; d < 3; d++ {
-			if !(2*s.HalfExtents[d] >= spacing) {
-				return fmt.Errorf("size[%d] = %g m is below the particle spacing %g m", d, 2*s.HalfExtents[d], spacing)
+			if !(2*s.HalfExtents[d] > spacing) {
+				return fmt.Errorf("size[%d] = %g m must exceed the particle spacing %g m", d, 2*s.HalfExtents[d], spacing)
 			}
 		}
 	case Sphere, Capsule:
-		if !(2*s.Radius >= spacing) {
-			return fmt.Errorf("radius %g m is below half the particle spacing %g m", s.Radius, spacing)
+		if !(2*s.Radius > spacing) {
+			return fmt.Errorf("radius %g m must exceed half the particle spacing %g m", s.Radius, spacing)
 		}
 		if s.Kind == Capsule && !(s.HalfLength >= 0) {
 			return fmt.Errorf("length %g m must not be negative", 2*s.HalfLength)

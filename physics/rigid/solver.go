@@ -492,6 +492,7 @@ type pointIndex struct {
 	keys  []uint64 // occupied cells, sorted
 	start []int32  // points of keys[c] are idx[start[c]:start[c+1]]
 	idx   []int32
+	kps   []keyedPoint
 }
 
 const cellBias = 1 << 20
@@ -500,19 +501,26 @@ func cellKey(x, y, z int64) uint64 {
 	return uint64(x+cellBias)<<42 | uint64(y+cellBias)<<21 | uint64(z+cellBias)
 }
 
+// keyedPoint is a point's cell key and index, sorted by key to build the index.
+type keyedPoint struct {
+	k uint64
+	i int32
+}
+
+func cmpKeyed(a, b keyedPoint) int { return cmp.Compare(a.k, b.k) }
+
 func (pi *pointIndex) build(x []Vec3, ids []int32, cell float64) {
 	pi.cell = cell
 	pi.idx = pi.idx[:0]
-	type kp struct {
-		k uint64
-		i int32
+	if cap(pi.kps) < len(ids) {
+		pi.kps = make([]keyedPoint, len(ids))
 	}
-	kps := make([]kp, len(ids))
+	kps := pi.kps[:len(ids)]
 	for n, i := range ids {
 		p := x[i]
-		kps[n] = kp{cellKey(int64(math.Floor(p[0]/cell)), int64(math.Floor(p[1]/cell)), int64(math.Floor(p[2]/cell))), i}
+		kps[n] = keyedPoint{cellKey(int64(math.Floor(p[0]/cell)), int64(math.Floor(p[1]/cell)), int64(math.Floor(p[2]/cell))), i}
 	}
-	slices.SortStableFunc(kps, func(a, b kp) int { return cmp.Compare(a.k, b.k) })
+	slices.SortStableFunc(kps, cmpKeyed)
 	pi.keys, pi.start = pi.keys[:0], pi.start[:0]
 	for n, e := range kps {
 		if n == 0 || e.k != kps[n-1].k {
