@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/mlange-42/arche/generic"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/rigid"
@@ -41,13 +40,7 @@ func (w *World) AddRigidBody(name string, def components.RigidBody) (Entity, err
 	if err := w.checkName(name); err != nil {
 		return Entity{}, err
 	}
-	e, err := w.add(name, components.Boundary, components.DefaultMaterial(), components.Particles{X: x})
-	if err != nil {
-		return Entity{}, err
-	}
-	add := generic.NewMap1[components.RigidBody](w.ecs.ECS)
-	add.Assign(e, &def)
-	return e, nil
+	return w.addBody(name, components.Boundary, components.DefaultMaterial(), components.Particles{X: x}, false, extras{rigid: &def})
 }
 
 // carve removes the fluid particles that a new body overlaps: those whose centre lies inside
@@ -188,11 +181,11 @@ func reach(sh *rigid.Shape) float64 {
 // that is not rigid. A game may set State.X, State.Q, State.V, State.W (kinematic bodies'
 // velocities, teleports) and State.Force/State.Torque between steps.
 func (w *World) RigidBody(e Entity) *components.RigidBody {
-	m := generic.NewMap[components.RigidBody](w.ecs.ECS)
-	if !m.Has(e) {
+	_, _, _, _, _, rb := w.bodies.Get(e)
+	if rb.State.Shape == nil {
 		return nil
 	}
-	return m.Get(e)
+	return rb
 }
 
 // saveRigid writes every rigid body's definition (declared keys and mesh), state and the
@@ -287,38 +280,42 @@ func loadRigid(d *dec) ([]savedRigid, []uint64, []float64, error) {
 	return out, keys, imp, d.err
 }
 
-// restoreRigid rebuilds the saved rigid bodies on their restored entities and sets their
-// state and the contact impulses.
-func (w *World) restoreRigid(saved []savedRigid, keys []uint64, imp []float64) error {
+// restoredRigid rebuilds the rigid body saved for body b (nil if none was), from its
+// definition, and sets its saved state. n is the number of samples the snapshot holds for it.
+func (w *World) restoredRigid(saved []savedRigid, b components.Body, n int) (*components.RigidBody, error) {
 	for _, sr := range saved {
-		var e Entity
-		found := false
-		for _, b := range w.Bodies() {
-			if b.Body.ID == sr.id {
-				e, found = b.Entity, true
-			}
+		if sr.id != b.ID {
+			continue
 		}
-		if !found {
-			return fmt.Errorf("rigid body ID %d matches no body", sr.id)
+		if b.Phase != components.Boundary {
+			return nil, fmt.Errorf("rigid body %q saved as a %s body", b.Name, b.Phase)
 		}
-		name := w.Body(e).Name
 		def := sr.def
-		if err := def.Validate(fmt.Sprintf("bodies[%q]", name), w.sim.Settings.Spacing()); err != nil {
-			return err
+		if err := def.Validate(fmt.Sprintf("bodies[%q]", b.Name), w.sim.Settings.Spacing()); err != nil {
+			return nil, err
 		}
-		st, err := w.buildRigid(name, &def)
+		st, err := w.buildRigid(b.Name, &def)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if len(st.Samples) != w.Particles(e).Len() {
-			return fmt.Errorf("rigid body %q: %d samples rebuilt, %d saved", name, len(st.Samples), w.Particles(e).Len())
+		if len(st.Samples) != n {
+			return nil, fmt.Errorf("rigid body %q: %d samples rebuilt, %d saved", b.Name, len(st.Samples), n)
 		}
 		st.X, st.V, st.W, st.Force, st.Torque = sr.x[0], sr.x[1], sr.x[2], sr.x[3], sr.x[4]
 		st.Q = rigid.Quat{sr.q[0], sr.q[1], sr.q[2], sr.q[3]}
 		def.State, def.Displaced, def.Submerged = st, sr.n, sr.sub
-		add := generic.NewMap1[components.RigidBody](w.ecs.ECS)
-		add.Assign(e, &def)
+		return &def, nil
 	}
-	w.sim.Rigid.SetCache(keys, imp)
-	return nil
+	return nil, nil
+}
+
+// rigidCount returns the number of rigid bodies.
+func (w *World) rigidCount() int {
+	n := 0
+	for _, b := range w.Bodies() {
+		if w.RigidBody(b.Entity) != nil {
+			n++
+		}
+	}
+	return n
 }

@@ -40,7 +40,7 @@ type StepStats = systems.StepStats
 type World struct {
 	ecs    *ecs.World
 	sim    *systems.Sim
-	bodies generic.Map3[components.Body, components.Material, components.Particles]
+	bodies generic.Map6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody]
 	nextID uint32
 	names  map[string]bool
 
@@ -66,7 +66,7 @@ func NewWorld(settings components.Solver, workers int) (*World, error) {
 		return nil, err
 	}
 	w := &World{ecs: ew, sim: sim, names: map[string]bool{},
-		bodies: generic.NewMap3[components.Body, components.Material, components.Particles](ew.ECS)}
+		bodies: generic.NewMap6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody](ew.ECS)}
 	w.nextDt = sim.NextDt
 	w.substep = w.runSubstep
 	return w, nil
@@ -99,11 +99,24 @@ func (w *World) Settings() components.Solver { return w.sim.Settings }
 func (w *World) Time() float64 { return w.ecs.Clock.Time }
 
 func (w *World) add(name string, phase components.Phase, mat components.Material, p components.Particles) (Entity, error) {
-	return w.addBody(name, phase, mat, p, false)
+	return w.addBody(name, phase, mat, p, false, extras{})
+}
+
+// extras are the optional components a body is created with. Every body entity carries all
+// six components from its creation, unused ones zero: arche moves an entity's components to
+// another archetype (when a component is added or removed later) and overwrites them with
+// untyped memory copies that bypass the garbage collector's write barriers, which loses the
+// slices and pointers our components hold (heap corruption, seen as "found pointer to free
+// object"). Created once with typed writes and only ever written through typed pointers,
+// they are safe.
+type extras struct {
+	motion *components.Motion
+	em     *components.Emitter
+	rigid  *components.RigidBody
 }
 
 // addBody creates a body; empty allows a body without particles (an emitter's).
-func (w *World) addBody(name string, phase components.Phase, mat components.Material, p components.Particles, empty bool) (Entity, error) {
+func (w *World) addBody(name string, phase components.Phase, mat components.Material, p components.Particles, empty bool, x extras) (Entity, error) {
 	if name == "" {
 		return Entity{}, fmt.Errorf("body name must not be empty")
 	}
@@ -117,17 +130,29 @@ func (w *World) addBody(name string, phase components.Phase, mat components.Mate
 		return Entity{}, fmt.Errorf("body %q: has no particles", name)
 	}
 	w.nextID++
-	return w.addWithID(components.Body{ID: w.nextID, Name: name, Phase: phase}, mat, p)
+	return w.addWithID(components.Body{ID: w.nextID, Name: name, Phase: phase}, mat, p, x)
 }
 
 // addWithID creates the entity of a body whose identity is already fixed (new, or restored
 // from a snapshot).
-func (w *World) addWithID(b components.Body, mat components.Material, p components.Particles) (Entity, error) {
+func (w *World) addWithID(b components.Body, mat components.Material, p components.Particles, x extras) (Entity, error) {
 	if w.names[b.Name] {
 		return Entity{}, fmt.Errorf("body %q: a body of that name exists already", b.Name)
 	}
 	w.names[b.Name] = true
-	return w.bodies.NewWith(&b, &mat, &p), nil
+	var m components.Motion
+	var em components.Emitter
+	var rb components.RigidBody
+	if x.motion != nil {
+		m = *x.motion
+	}
+	if x.em != nil {
+		em = *x.em
+	}
+	if x.rigid != nil {
+		rb = *x.rigid
+	}
+	return w.bodies.NewWith(&b, &mat, &p, &m, &em, &rb), nil
 }
 
 // AddFluidParticles adds a fluid body with the given positions and velocities (v may be nil
@@ -212,23 +237,17 @@ func (w *World) AddEmitter(name string, mat components.Material, em components.E
 	if err := em.Validate(fmt.Sprintf("bodies[%q].emitter", name), w.sim.Settings.Spacing()); err != nil {
 		return Entity{}, err
 	}
-	e, err := w.addBody(name, components.Fluid, mat, components.Particles{}, true)
-	if err != nil {
-		return Entity{}, err
-	}
 	em.Layers, em.Emitted = 0, 0
-	add := generic.NewMap1[components.Emitter](w.ecs.ECS)
-	add.Assign(e, &em)
-	return e, nil
+	return w.addBody(name, components.Fluid, mat, components.Particles{}, true, extras{em: &em})
 }
 
 // Emitter returns a body's emitter (its settings and how much it has emitted), or nil.
 func (w *World) Emitter(e Entity) *components.Emitter {
-	m := generic.NewMap[components.Emitter](w.ecs.ECS)
-	if !m.Has(e) {
+	_, _, _, _, em, _ := w.bodies.Get(e)
+	if !em.Active() {
 		return nil
 	}
-	return m.Get(e)
+	return em
 }
 
 var emitterFilter = generic.NewFilter4[components.Body, components.Material, components.Particles, components.Emitter]()
@@ -241,6 +260,9 @@ func (w *World) emit() int {
 	q := emitterFilter.Query(w.ecs.ECS)
 	for q.Next() {
 		_, m, p, em := q.Get()
+		if !em.Active() {
+			continue
+		}
 		due := em.Due(t, sp)
 		if em.Layers >= due {
 			continue
@@ -267,43 +289,45 @@ func (w *World) emit() int {
 
 // SetMotion makes a boundary body kinematic: from the next step it translates along the path
 // (piecewise-constant velocities, see components.Motion), and fluid and goo see its velocity.
-// A path with no keys makes the body static again. Pointers obtained earlier from Particles or
-// Material for this body must be fetched again afterwards.
+// A path with no keys makes the body static again.
 func (w *World) SetMotion(e Entity, m components.Motion) error {
-	b, _, _ := w.bodies.Get(e)
+	b, _, _, cur, _, _ := w.bodies.Get(e)
 	if b.Phase != components.Boundary {
 		return fmt.Errorf("body %q: a motion path applies to boundary bodies, this one is %s", b.Name, b.Phase)
 	}
 	if err := m.Validate(fmt.Sprintf("bodies[%q].motion", b.Name)); err != nil {
 		return err
 	}
-	m.Path = slices.Clone(m.Path)
-	if mm := generic.NewMap[components.Motion](w.ecs.ECS); mm.Has(e) {
-		mm.Set(e, &m)
-		return nil
-	}
-	add := generic.NewMap1[components.Motion](w.ecs.ECS)
-	add.Assign(e, &m) // moves the entity to another archetype: earlier component pointers go stale
+	*cur = components.Motion{Path: slices.Clone(m.Path)}
 	return nil
 }
 
 // Motion returns a body's kinematic path, or nil for a body without one.
 func (w *World) Motion(e Entity) *components.Motion {
-	mm := generic.NewMap[components.Motion](w.ecs.ECS)
-	if !mm.Has(e) {
+	_, _, _, m, _, _ := w.bodies.Get(e)
+	if len(m.Path) == 0 {
 		return nil
 	}
-	return mm.Get(e)
+	return m
 }
 
 // Particles returns a body's particles; a game may read and write them between steps.
-func (w *World) Particles(e Entity) *components.Particles { _, _, p := w.bodies.Get(e); return p }
+func (w *World) Particles(e Entity) *components.Particles {
+	_, _, p, _, _, _ := w.bodies.Get(e)
+	return p
+}
 
 // Body returns a body's identity.
-func (w *World) Body(e Entity) *components.Body { b, _, _ := w.bodies.Get(e); return b }
+func (w *World) Body(e Entity) *components.Body {
+	b, _, _, _, _, _ := w.bodies.Get(e)
+	return b
+}
 
 // Material returns a body's material; changes take effect at the next Step.
-func (w *World) Material(e Entity) *components.Material { _, m, _ := w.bodies.Get(e); return m }
+func (w *World) Material(e Entity) *components.Material {
+	_, m, _, _, _, _ := w.bodies.Get(e)
+	return m
+}
 
 // Step advances the world by frameDt seconds in as many CFL-limited substeps as needed and
 // returns the step's statistics. The substeps allocate no memory; the returned statistics

@@ -11,7 +11,6 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/mlange-42/arche/generic"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/systems"
 )
@@ -323,15 +322,26 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	for _, sb := range bodies {
-		e, err := w.addWithID(sb.body, sb.mat, sb.p)
-		if err == nil && sb.path != nil {
-			err = w.SetMotion(e, components.Motion{Path: sb.path})
+		var x extras
+		err := error(nil)
+		if sb.path != nil {
+			m := components.Motion{Path: sb.path}
+			if sb.body.Phase != components.Boundary {
+				err = fmt.Errorf("body %q: a motion path on a %s body", sb.body.Name, sb.body.Phase)
+			} else if err = m.Validate(fmt.Sprintf("bodies[%q].motion", sb.body.Name)); err == nil {
+				x.motion = &m
+			}
 		}
 		if err == nil && sb.em != nil {
 			if err = sb.em.Validate(fmt.Sprintf("bodies[%q].emitter", sb.body.Name), settings.Spacing()); err == nil {
-				add := generic.NewMap1[components.Emitter](w.ecs.ECS)
-				add.Assign(e, sb.em)
+				x.em = sb.em
 			}
+		}
+		if err == nil {
+			x.rigid, err = w.restoredRigid(rigids, sb.body, len(sb.p.X))
+		}
+		if err == nil {
+			_, err = w.addWithID(sb.body, sb.mat, sb.p, x)
 		}
 		if err != nil {
 			w.Close()
@@ -339,10 +349,11 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		}
 	}
 	w.nextID = nextID
-	if err := w.restoreRigid(rigids, rkeys, rimp); err != nil {
+	if n := w.rigidCount(); n != len(rigids) {
 		w.Close()
-		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
+	w.sim.Rigid.SetCache(rkeys, rimp)
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)

@@ -267,6 +267,10 @@ type Emitter struct {
 	Emitted int `json:"-"`
 }
 
+// Active reports whether the body has an emitter (every body carries the component; a zero
+// one, with no speed, is none).
+func (e *Emitter) Active() bool { return e.Speed > 0 }
+
 // Due returns the layers that have left the nozzle by time t (emission times before Stop),
 // and for layer k its distance travelled by t: the schedule Start + k·spacing/Speed is exact
 // in k, so it does not depend on the frame lengths.

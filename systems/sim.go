@@ -144,14 +144,21 @@ func (s *Sim) Gather(w *ecs.World) error {
 		b, m, p := q.Get()
 		e := q.Entity()
 		slot := bodySlot{entity: e, body: b, mat: m, p: p}
+		// Every body carries these components (see sluice.World); zero ones mean none.
 		if s.motions.Has(e) {
-			slot.motion = s.motions.Get(e)
+			if mo := s.motions.Get(e); len(mo.Path) > 0 {
+				slot.motion = mo
+			}
 		}
 		if s.emitters.Has(e) {
-			slot.emit = s.emitters.Get(e)
+			if em := s.emitters.Get(e); em.Active() {
+				slot.emit = em
+			}
 		}
 		if s.rigids.Has(e) {
-			slot.rigid = s.rigids.Get(e)
+			if rb := s.rigids.Get(e); rb.State.Shape != nil {
+				slot.rigid = rb
+			}
 		}
 		s.bodies = append(s.bodies, slot)
 	}
