@@ -1,0 +1,400 @@
+package elastic
+
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics/par"
+)
+
+// rotationIterations caps the rotation extraction per particle and step; warm-started with
+// the last step's rotation it needs one or two (Müller et al. 2016 report the same).
+const rotationIterations = 10
+
+// rotationTol is |ω| (radians) below which the extracted rotation counts as converged.
+const rotationTol = 1e-10
+
+// Len returns the number of particles.
+func (bd *Body) Len() int { return bd.n }
+
+// Pairs returns the number of stored (directed) rest pairs.
+func (bd *Body) Pairs() int { return len(bd.nbr) }
+
+// Rotation returns R_i of the last solve as a row-major 3x3 matrix.
+func (bd *Body) Rotation(i int) [9]float64 { return quatToMat(&bd.q[i]) }
+
+// Quaternions returns the rotations (w, x, y, z) of every particle: the warm start a snapshot
+// must keep for a restored run to continue bit-identically.
+func (bd *Body) Quaternions() [][4]float64 { return bd.q }
+
+// Pinned reports whether particle i is held in place.
+func (bd *Body) Pinned(i int) bool { return bd.pinned[i] }
+
+// Solve advances the velocities of the body by the implicit elastic update of Algorithm 3:
+// with x the positions x^f and v the intermediate velocities v^f + Δt_c a* on entry, it
+// extracts the rotations from x, forms the right-hand side of Eq. 24 and solves
+//
+//	v − Δt/m f(Δt v, 0) = v^f + Δt a* + Δt/m f(x^f, x⁰)
+//
+// by conjugate gradients warm-started with the entry v (§4.3), leaving the solution v_elast in
+// v. Pinned particles end with zero velocity.
+func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Result {
+	n := bd.n
+	bd.x, bd.v, bd.mat, bd.dt = x, v, mat, dt
+	defer func() { bd.x, bd.v, bd.src = nil, nil, nil }()
+	pool.For(n, bd.fnRot)
+	if mat.G == 0 && mat.K == 0 && mat.Alpha == 0 {
+		// A melted body (§5.5): no elastic force, v stays v*. The rotations above still track
+		// the body so it resumes from a good warm start when the moduli rise again.
+		for i := range v {
+			if bd.pinned[i] {
+				v[i] = Vec3{}
+			}
+		}
+		return Result{Converged: true}
+	}
+	// Right-hand side: stress from the current positions (Eq. 13), force (Eq. 10), b.
+	pool.For(n, bd.fnStressX)
+	pool.For(n, bd.fnForce)
+	// r = b − A v for the warm start v.
+	bd.src = v
+	pool.For(n, bd.fnStressP)
+	pool.For(n, bd.fnAp)
+	pool.For(n, bd.fnInit)
+	nb := par.Blocks(n)
+	rr := par.Sum(bd.partA[:nb])
+	res := Result{Residual: par.Sum(bd.partB[:nb]) / float64(n)}
+	bd.src = bd.p
+	for res.Iterations < mat.MaxIterations {
+		if res.Residual <= mat.MaxError {
+			res.Converged = true
+			break
+		}
+		pool.For(n, bd.fnStressP)
+		pool.For(n, bd.fnAp)
+		pap := par.Sum(bd.partA[:nb])
+		if !(pap > 0) {
+			break // p = 0 (exact solution) or a breakdown; v is the best iterate
+		}
+		bd.step = rr / pap
+		pool.For(n, bd.fnUpd)
+		rrNew := par.Sum(bd.partA[:nb])
+		res.Residual = par.Sum(bd.partB[:nb]) / float64(n)
+		res.Iterations++
+		bd.beta = rrNew / rr
+		rr = rrNew
+		pool.For(n, bd.fnDir)
+	}
+	if !res.Converged && res.Residual <= mat.MaxError {
+		res.Converged = true
+	}
+	return res
+}
+
+// rotBlock computes F_i of Eq. 3 with the corrected gradients of Eq. 2, extracts R_i from it
+// (warm start: the last R_i) and stores the rotated corrected gradients ∇*W_i(x⁰_ij) of Eq. 4.
+func (bd *Body) rotBlock(lo, hi, _ int) {
+	x, vol, kr := bd.x, bd.vol, &bd.kernel
+	for i := lo; i < hi; i++ {
+		xi := x[i]
+		l := &bd.l[i]
+		var f mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			d := &bd.x0[k]
+			// ∇W(x⁰_ij) = g·x⁰_ij = −g·x⁰_ji.
+			g := -kr.GradFactor(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]))
+			wx, wy, wz := g*d[0], g*d[1], g*d[2]
+			c := Vec3{l[0]*wx + l[1]*wy + l[2]*wz, l[3]*wx + l[4]*wy + l[5]*wz, l[6]*wx + l[7]*wy + l[8]*wz}
+			bd.gs[k] = c
+			xj := &x[bd.nbr[k]]
+			ax, ay, az := vol*(xj[0]-xi[0]), vol*(xj[1]-xi[1]), vol*(xj[2]-xi[2])
+			f[0] += ax * c[0]
+			f[1] += ax * c[1]
+			f[2] += ax * c[2]
+			f[3] += ay * c[0]
+			f[4] += ay * c[1]
+			f[5] += ay * c[2]
+			f[6] += az * c[0]
+			f[7] += az * c[1]
+			f[8] += az * c[2]
+		}
+		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
+		r := quatToMat(&bd.q[i])
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			c := bd.gs[k]
+			bd.gs[k] = Vec3{r[0]*c[0] + r[1]*c[1] + r[2]*c[2], r[3]*c[0] + r[4]*c[1] + r[5]*c[2], r[6]*c[0] + r[7]*c[1] + r[8]*c[2]}
+		}
+	}
+}
+
+// stressFromGrad sets P of Eq. 8 (with the strain of Eq. 12/23) from the displacement
+// gradient du = F̂ − I.
+func stressFromGrad(du *mat3, g, k float64, p *[6]float64) {
+	tr := du[0] + du[4] + du[8]
+	lam := (k - 2*g/3) * tr
+	p[0] = 2*g*du[0] + lam
+	p[1] = 2*g*du[4] + lam
+	p[2] = 2*g*du[8] + lam
+	p[3] = g * (du[1] + du[3])
+	p[4] = g * (du[2] + du[6])
+	p[5] = g * (du[5] + du[7])
+}
+
+// stressXBlock is the first pass of Algorithm 2 for f(x^f, x⁰): F̂_i − I of Eq. 13,
+// Σ_j V_j (x_ji − R_i x⁰_ji) ⊗ ∇*W_i, and its stress.
+func (bd *Body) stressXBlock(lo, hi, _ int) {
+	x, vol := bd.x, bd.vol
+	for i := lo; i < hi; i++ {
+		xi := x[i]
+		r := quatToMat(&bd.q[i])
+		var du mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			d := &bd.x0[k]
+			xj := &x[bd.nbr[k]]
+			ax := vol * (xj[0] - xi[0] - (r[0]*d[0] + r[1]*d[1] + r[2]*d[2]))
+			ay := vol * (xj[1] - xi[1] - (r[3]*d[0] + r[4]*d[1] + r[5]*d[2]))
+			az := vol * (xj[2] - xi[2] - (r[6]*d[0] + r[7]*d[1] + r[8]*d[2]))
+			c := &bd.gs[k]
+			du[0] += ax * c[0]
+			du[1] += ax * c[1]
+			du[2] += ax * c[2]
+			du[3] += ay * c[0]
+			du[4] += ay * c[1]
+			du[5] += ay * c[2]
+			du[6] += az * c[0]
+			du[7] += az * c[1]
+			du[8] += az * c[2]
+		}
+		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
+	}
+}
+
+// divergence returns Σ_j V_i V_j (P_i ∇*W_i(x⁰_ij) − P_j ∇*W_j(x⁰_ji)), the force of Eq. 9/10.
+func (bd *Body) divergence(i int) (fx, fy, fz float64) {
+	pi := &bd.stress[i]
+	for k := bd.start[i]; k < bd.start[i+1]; k++ {
+		gi := &bd.gs[k]
+		gj := &bd.gs[bd.rev[k]]
+		pj := &bd.stress[bd.nbr[k]]
+		fx += pi[0]*gi[0] + pi[3]*gi[1] + pi[4]*gi[2] - (pj[0]*gj[0] + pj[3]*gj[1] + pj[4]*gj[2])
+		fy += pi[3]*gi[0] + pi[1]*gi[1] + pi[5]*gi[2] - (pj[3]*gj[0] + pj[1]*gj[1] + pj[5]*gj[2])
+		fz += pi[4]*gi[0] + pi[5]*gi[1] + pi[2]*gi[2] - (pj[4]*gj[0] + pj[5]*gj[1] + pj[2]*gj[2])
+	}
+	v2 := bd.vol * bd.vol
+	return v2 * fx, v2 * fy, v2 * fz
+}
+
+// forceBlock is the second pass for the right-hand side of Eq. 24: b = v* + Δt/m f(x^f, x⁰),
+// plus the zero-energy-mode suppression force when α > 0.
+func (bd *Body) forceBlock(lo, hi, _ int) {
+	c := bd.dt / bd.mat.Mass
+	for i := lo; i < hi; i++ {
+		if bd.pinned[i] {
+			bd.b[i] = Vec3{}
+			continue
+		}
+		fx, fy, fz := bd.divergence(i)
+		if bd.mat.Alpha > 0 {
+			hx, hy, hz := bd.hourglass(i)
+			fx, fy, fz = fx+hx, fy+hy, fz+hz
+		}
+		v := bd.v[i]
+		bd.b[i] = Vec3{v[0] + c*fx, v[1] + c*fy, v[2] + c*fz}
+	}
+}
+
+// hourglass is the zero-energy-mode suppression force of Ganzenmüller (2015), which the paper
+// applies to its one-layer cloth (§5.6): each pair's error between the position predicted by
+// the particle's deformation gradient, F_i x⁰_ji with F_i = R_i (I + ∇u_i) from the current
+// stress pass, and the actual x_ji, projected on x_ji, pushes the pair apart or together,
+// f_i = ½ α E Σ_j V_i V_j W(x⁰_ij)/|x⁰_ij|² (δ_ij + δ_ji) x̂_ij. It is explicit (part of the
+// right-hand side only) and antisymmetric per pair, so it conserves linear momentum.
+func (bd *Body) hourglass(i int) (fx, fy, fz float64) {
+	x, kr := bd.x, &bd.kernel
+	e := bd.mat.Young()
+	xi := x[i]
+	for k := bd.start[i]; k < bd.start[i+1]; k++ {
+		j := int(bd.nbr[k])
+		xj := x[j]
+		dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		r := math.Sqrt(dx*dx + dy*dy + dz*dz)
+		if r == 0 {
+			continue
+		}
+		d0 := &bd.x0[k]
+		r0sq := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
+		// δ_ij: i's prediction of x_ji against the actual x_ji, along x̂_ji = −x̂_ij.
+		pi := bd.predict(i, d0)
+		dij := -((pi[0]+dx)*dx + (pi[1]+dy)*dy + (pi[2]+dz)*dz) / r
+		// δ_ji: j's prediction of x_ij (rest vector −x⁰_ji) against x_ij.
+		pj := bd.predict(j, &Vec3{-d0[0], -d0[1], -d0[2]})
+		dji := ((pj[0]-dx)*dx + (pj[1]-dy)*dy + (pj[2]-dz)*dz) / r
+		c := 0.5 * bd.mat.Alpha * e * bd.vol * bd.vol * kr.W(math.Sqrt(r0sq)) / r0sq * (dij + dji) / r
+		fx += c * dx
+		fy += c * dy
+		fz += c * dz
+	}
+	return fx, fy, fz
+}
+
+// predict returns F_i d with F_i = R_i (I + ∇u_i), ∇u_i recovered from the symmetric stress
+// would lose its skew part, so this uses the corotated strain only: R_i (d + ε_i d), with
+// ε_i recovered from P_i by inverting Eq. 8.
+func (bd *Body) predict(i int, d *Vec3) Vec3 {
+	p := &bd.stress[i]
+	g, k := bd.mat.G, bd.mat.K
+	var e [6]float64
+	if g > 0 && k > 0 {
+		tr := (p[0] + p[1] + p[2]) / (3 * k) // tr P = 3K tr ε
+		lam := (k - 2*g/3) * tr
+		e = [6]float64{(p[0] - lam) / (2 * g), (p[1] - lam) / (2 * g), (p[2] - lam) / (2 * g), p[3] / (2 * g), p[4] / (2 * g), p[5] / (2 * g)}
+	}
+	u := Vec3{
+		d[0] + e[0]*d[0] + e[3]*d[1] + e[4]*d[2],
+		d[1] + e[3]*d[0] + e[1]*d[1] + e[5]*d[2],
+		d[2] + e[4]*d[0] + e[5]*d[1] + e[2]*d[2],
+	}
+	r := quatToMat(&bd.q[i])
+	return Vec3{r[0]*u[0] + r[1]*u[1] + r[2]*u[2], r[3]*u[0] + r[4]*u[1] + r[5]*u[2], r[6]*u[0] + r[7]*u[1] + r[8]*u[2]}
+}
+
+// stressPBlock is the first pass of the product A p (Algorithm 2 with Eq. 22/23): the
+// displacement gradient Δt Σ_j V_j p_ji ⊗ ∇*W_i of the direction src, and its stress.
+func (bd *Body) stressPBlock(lo, hi, _ int) {
+	src, c := bd.src, bd.dt*bd.vol
+	for i := lo; i < hi; i++ {
+		pi := src[i]
+		var du mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			pj := &src[bd.nbr[k]]
+			ax, ay, az := c*(pj[0]-pi[0]), c*(pj[1]-pi[1]), c*(pj[2]-pi[2])
+			g := &bd.gs[k]
+			du[0] += ax * g[0]
+			du[1] += ax * g[1]
+			du[2] += ax * g[2]
+			du[3] += ay * g[0]
+			du[4] += ay * g[1]
+			du[5] += ay * g[2]
+			du[6] += az * g[0]
+			du[7] += az * g[1]
+			du[8] += az * g[2]
+		}
+		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
+	}
+}
+
+// apBlock is the second pass of the product: (A p)_i = p_i − Δt/m f_i(Δt p, 0) (Eq. 19), zero
+// on pinned rows; it also stores the block's partial of p·Ap.
+func (bd *Body) apBlock(lo, hi, blk int) {
+	src, c := bd.src, bd.dt/bd.mat.Mass
+	dot := 0.0
+	for i := lo; i < hi; i++ {
+		if bd.pinned[i] {
+			bd.ap[i] = Vec3{}
+			continue
+		}
+		fx, fy, fz := bd.divergence(i)
+		s := src[i]
+		a := Vec3{s[0] - c*fx, s[1] - c*fy, s[2] - c*fz}
+		bd.ap[i] = a
+		dot += s[0]*a[0] + s[1]*a[1] + s[2]*a[2]
+	}
+	bd.partA[blk] = dot
+}
+
+// initBlock starts CG from the warm start: r = b − A v, p = r (pinned: v = r = p = 0), with
+// the block's partials of r·r and Σ|r_i|.
+func (bd *Body) initBlock(lo, hi, blk int) {
+	var rr, rs float64
+	for i := lo; i < hi; i++ {
+		if bd.pinned[i] {
+			bd.v[i], bd.r[i], bd.p[i] = Vec3{}, Vec3{}, Vec3{}
+			continue
+		}
+		b, a := bd.b[i], bd.ap[i]
+		r := Vec3{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
+		bd.r[i], bd.p[i] = r, r
+		r2 := r[0]*r[0] + r[1]*r[1] + r[2]*r[2]
+		rr += r2
+		rs += math.Sqrt(r2)
+	}
+	bd.partA[blk], bd.partB[blk] = rr, rs
+}
+
+// updBlock is the CG update v += α p, r −= α A p with the partials of r·r and Σ|r_i|.
+func (bd *Body) updBlock(lo, hi, blk int) {
+	a := bd.step
+	var rr, rs float64
+	for i := lo; i < hi; i++ {
+		p, ap := bd.p[i], bd.ap[i]
+		v := &bd.v[i]
+		v[0], v[1], v[2] = v[0]+a*p[0], v[1]+a*p[1], v[2]+a*p[2]
+		r := &bd.r[i]
+		r[0], r[1], r[2] = r[0]-a*ap[0], r[1]-a*ap[1], r[2]-a*ap[2]
+		r2 := r[0]*r[0] + r[1]*r[1] + r[2]*r[2]
+		rr += r2
+		rs += math.Sqrt(r2)
+	}
+	bd.partA[blk], bd.partB[blk] = rr, rs
+}
+
+// dirBlock is the CG direction update p = r + β p.
+func (bd *Body) dirBlock(lo, hi, _ int) {
+	b := bd.beta
+	for i := lo; i < hi; i++ {
+		r, p := bd.r[i], &bd.p[i]
+		p[0], p[1], p[2] = r[0]+b*p[0], r[1]+b*p[1], r[2]+b*p[2]
+	}
+}
+
+// Force computes the explicit elastic force f(x, x⁰) of Eq. 9 into out, with the rotations
+// extracted from x: what the explicit update of Eq. 14 integrates. It changes the stored
+// rotations (as a Solve would).
+func (bd *Body) Force(x []Vec3, mat Material, out []Vec3, pool *par.Pool) {
+	bd.x, bd.mat = x, mat
+	pool.For(bd.n, bd.fnRot)
+	pool.For(bd.n, bd.fnStressX)
+	for i := range out {
+		fx, fy, fz := bd.divergence(i)
+		if mat.Alpha > 0 {
+			hx, hy, hz := bd.hourglass(i)
+			fx, fy, fz = fx+hx, fy+hy, fz+hz
+		}
+		out[i] = Vec3{fx, fy, fz}
+	}
+	bd.x = nil
+}
+
+// Strain returns the largest |ε| (Frobenius norm of the strain of Eq. 6 with F̂ of Eq. 5) over
+// the particles for positions x, using the rotations of the last solve or Force.
+func (bd *Body) Strain(x []Vec3) float64 {
+	worst := 0.0
+	for i := 0; i < bd.n; i++ {
+		xi := x[i]
+		r := quatToMat(&bd.q[i])
+		var du mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			d := &bd.x0[k]
+			xj := &x[bd.nbr[k]]
+			a := [3]float64{
+				bd.vol * (xj[0] - xi[0] - (r[0]*d[0] + r[1]*d[1] + r[2]*d[2])),
+				bd.vol * (xj[1] - xi[1] - (r[3]*d[0] + r[4]*d[1] + r[5]*d[2])),
+				bd.vol * (xj[2] - xi[2] - (r[6]*d[0] + r[7]*d[1] + r[8]*d[2])),
+			}
+			g := &bd.gs[k]
+			for s := 0; s < 3; s++ {
+				for t := 0; t < 3; t++ {
+					du[3*s+t] += a[s] * g[t]
+				}
+			}
+		}
+		e := 0.0
+		for s := 0; s < 3; s++ {
+			for t := 0; t < 3; t++ {
+				v := 0.5 * (du[3*s+t] + du[3*t+s])
+				e += v * v
+			}
+		}
+		worst = max(worst, math.Sqrt(e))
+	}
+	return worst
+}
