@@ -35,6 +35,8 @@ type Sim struct {
 	Pressure *iisph.Solver
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
+	// Elastic holds the elastic bodies' rest state and solver, in body ID order.
+	Elastic []*ElasticBody
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -152,7 +154,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 	}
 	for _, b := range s.bodies {
 		n := b.p.Len()
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			if len(b.p.V) != n && len(b.p.V) != 0 {
 				return fmt.Errorf("body %q: %d velocities for %d positions", b.body.Name, len(b.p.V), n)
 			}
@@ -190,7 +192,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 	}
 	s.numax = 0
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			s.numax = max(s.numax, b.mat.Viscosity)
 		}
 	}
@@ -223,7 +225,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 		inv = s.gooInv
 	}
 	s.gatherGoo(repacked, src, inv)
-	return nil
+	return s.gatherElastic()
 }
 
 // repackSource maps the packed fluid order packFluid is about to lay out (bodies in ID order,
@@ -237,7 +239,7 @@ func (s *Sim) repackSource() []int32 {
 	}
 	var spans []span
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			spans = append(spans, span{id: b.body.ID, lo: n, n: b.p.Len()})
 			n += b.p.Len()
 		}
@@ -338,7 +340,7 @@ func fit[T any](s []T, n int) []T {
 func (s *Sim) packFluid() {
 	n := 0
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			n += b.p.Len()
 		}
 	}
@@ -347,7 +349,7 @@ func (s *Sim) packFluid() {
 	s.origin = slices.Grow(s.origin[:0], n)[:n]
 	k := 0
 	for slot, b := range s.bodies {
-		if b.body.Phase != components.Fluid {
+		if !b.body.Phase.Dynamic() {
 			continue
 		}
 		for i := range b.p.X {
@@ -452,6 +454,7 @@ func (s *Sim) Scatter() {
 			keep++
 		}
 		p.X, p.V, p.Density, p.Pressure = p.X[:keep], p.V[:keep], p.Density[:keep], p.Pressure[:keep]
+		s.dropElastic(s.bodies[s.removed[lo].slot].body.ID, drop)
 		lo = hi
 	}
 	// The packed particles that stay keep their packed order (and so their z-order and goo
@@ -464,7 +467,7 @@ func (s *Sim) Scatter() {
 	}
 	s.layout = s.layout[:0]
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			s.layout = append(s.layout, layoutEntry{b.body.ID, b.body.Phase, b.p.Len()})
 		}
 	}
@@ -554,7 +557,7 @@ func (s *Sim) RestorePack(w *ecs.World, ps PackState) error {
 	}
 	for k := range ps.Owner {
 		o, i := ps.Owner[k], ps.Origin[k]
-		if o < 0 || int(o) >= len(s.bodies) || s.bodies[o].body.Phase != components.Fluid || i < 0 || int(i) >= len(seen[o]) || seen[o][i] {
+		if o < 0 || int(o) >= len(s.bodies) || !s.bodies[o].body.Phase.Dynamic() || i < 0 || int(i) >= len(seen[o]) || seen[o][i] {
 			return fmt.Errorf("snapshot packed order is inconsistent at particle %d", k)
 		}
 		seen[o][i] = true

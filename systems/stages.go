@@ -19,7 +19,8 @@ const (
 )
 
 // DefaultSchedule fills sched with the stages of a substep: the five of IISPH and, between
-// advection and the pressure solve, the goo's velocity corrections (a no-op without goo).
+// advection and the pressure solve, the implicit elastic solve and the goo's velocity
+// corrections (each a no-op without such bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 	for _, st := range []struct {
 		name string
@@ -28,6 +29,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageNeighborSearch, NeighborSearch{s}},
 		{StageDensity, Density{s}},
 		{StageAdvectionForces, AdvectionForces{s}},
+		{StageElasticSolve, ElasticSolve{s}},
 		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},
@@ -144,6 +146,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	s := in.S
 	f := &s.Fluid
 	physics.Integrate(f, ctx.Dt, s.pool)
+	s.holdPinned()
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)
 	}

@@ -26,6 +26,10 @@ func (bd *Body) Rotation(i int) [9]float64 { return quatToMat(&bd.q[i]) }
 // must keep for a restored run to continue bit-identically.
 func (bd *Body) Quaternions() [][4]float64 { return bd.q }
 
+// SetQuaternions overwrites the rotations (a restored snapshot's warm start, or the rotations
+// carried over when a body is rebuilt after losing particles); q must hold Len entries.
+func (bd *Body) SetQuaternions(q [][4]float64) { copy(bd.q, q) }
+
 // Pinned reports whether particle i is held in place.
 func (bd *Body) Pinned(i int) bool { return bd.pinned[i] }
 
