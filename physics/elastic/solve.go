@@ -59,7 +59,12 @@ func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Res
 	// Right-hand side: stress from the current positions (Eq. 13), force (Eq. 10), b.
 	pool.For(n, bd.fnStressX)
 	pool.For(n, bd.fnForce)
-	// r = b − A v for the warm start v.
+	// r = b − A v for the warm start v, pinned rows (Dirichlet, v = 0) excluded first.
+	for i := range v {
+		if bd.pinned[i] {
+			v[i] = Vec3{}
+		}
+	}
 	bd.src = v
 	pool.For(n, bd.fnStressP)
 	pool.For(n, bd.fnAp)
@@ -311,7 +316,7 @@ func (bd *Body) initBlock(lo, hi, blk int) {
 	var rr, rs float64
 	for i := lo; i < hi; i++ {
 		if bd.pinned[i] {
-			bd.v[i], bd.r[i], bd.p[i] = Vec3{}, Vec3{}, Vec3{}
+			bd.r[i], bd.p[i] = Vec3{}, Vec3{}
 			continue
 		}
 		b, a := bd.b[i], bd.ap[i]
