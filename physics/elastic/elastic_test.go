@@ -439,3 +439,70 @@ func TestCantileverMatchesEulerBernoulli(t *testing.T) {
 		t.Errorf("the finer beam is not closer: %.3f (n = 8) vs %.3f (n = 10)", errs[0], errs[1])
 	}
 }
+
+// blowUpSpeed is the speed (m/s) above which a run counts as unstable: the perturbed cube's
+// vibration moves at about 0.1 m/s, an unstable update grows exponentially past it.
+const blowUpSpeed = 10.0
+
+// runCube integrates the perturbed 6³ cube (G = K = 1e6 Pa, ρ = 1000 kg/m³, no gravity) for
+// steps steps of dt, explicitly by Eq. 14 (v += Δt f(x)/m, then x += Δt v) or implicitly by
+// Eq. 17, and reports whether every speed stayed below blowUpSpeed.
+func runCube(t *testing.T, dt float64, steps int, implicit bool) bool {
+	const s = 0.05
+	x0, kr := cube(6, s)
+	vol := kr.LatticeVolume(s)
+	bd, _ := New(x0, vol, &kr, Options{})
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := deformed(x0, rng, 0.002)
+	v := make([]Vec3, len(x))
+	f := make([]Vec3, len(x))
+	mat := Material{G: 1e6, K: 1e6, Mass: 1000 * vol, MaxIterations: 1000, MaxError: 1e-4}
+	pool := par.NewPool(1)
+	defer pool.Close()
+	for step := 0; step < steps; step++ {
+		if implicit {
+			bd.Solve(x, v, mat, dt, pool)
+		} else {
+			bd.Force(x, mat, f, pool)
+			for i := range v {
+				c := dt / mat.Mass
+				v[i] = Vec3{v[i][0] + c*f[i][0], v[i][1] + c*f[i][1], v[i][2] + c*f[i][2]}
+			}
+		}
+		for i := range x {
+			if !(physics.Norm(v[i]) < blowUpSpeed) {
+				return false
+			}
+			x[i] = Vec3{x[i][0] + dt*v[i][0], x[i][1] + dt*v[i][1], x[i][2] + dt*v[i][2]}
+		}
+	}
+	return true
+}
+
+// implicitGain is the requirement: the implicit update stays stable at a time step at
+// least 5x the explicit update's largest stable one.
+const implicitGain = 5
+
+func TestImplicitStableBeyondExplicitLimit(t *testing.T) {
+	const steps = 300
+	// The largest stable explicit step, on a ladder of factors 1.1 from 0.1 ms.
+	explicitMax := 0.0
+	for dt := 1e-4; dt < 0.1; dt *= 1.1 {
+		if !runCube(t, dt, steps, false) {
+			break
+		}
+		explicitMax = dt
+	}
+	if explicitMax == 0 || explicitMax > 0.05 {
+		t.Fatalf("explicit limit %g s is not a limit", explicitMax)
+	}
+	if runCube(t, 1.1*1.1*explicitMax, steps, false) {
+		t.Fatalf("explicit update stable beyond its limit %g s too: the ladder is not resolving it", explicitMax)
+	}
+	for _, gain := range []float64{implicitGain, 20} {
+		if !runCube(t, gain*explicitMax, steps, true) {
+			t.Errorf("implicit update unstable at %g × the explicit limit (%g s)", gain, gain*explicitMax)
+		}
+	}
+	t.Logf("explicit (Eq. 14) stable up to Δt = %.3g s; implicit (Eq. 17) stable at %d× and 20× that", explicitMax, implicitGain)
+}
