@@ -278,3 +278,69 @@ func TestElasticSnapshotContinuesBitIdentically(t *testing.T) {
 		r.Close()
 	}
 }
+
+// tankDrop drops an elastic cube (0.2 m, G = K = 2e5 Pa) of density rho into a 0.3 m deep
+// water pool in a 0.8 m × 0.8 m tank (r = 0.02 m) and returns the cube's centroid height after
+// 2 s together with the water level and the height of a cube resting on the floor.
+func tankDrop(t testing.TB, rho float64) (centroid, waterTop, onFloor float64) {
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.02
+	w, err := sluice.NewWorld(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, 0.8, 0.8}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, 0.3, 0.8}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	mat := elasticMaterial(rho, 2e5)
+	mat.Viscosity = 0.01
+	e, err := w.AddElasticBlock("cube", mat, mgl64.Vec3{0.28, 0.34, 0.28}, mgl64.Vec3{0.52, 0.58, 0.52}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for frame := 0; frame < 120; frame++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := w.Particles(e)
+	for _, x := range p.X {
+		centroid += x[1]
+	}
+	centroid /= float64(len(p.X))
+	wp := w.Particles(entityOf(t.(*testing.T), w, "water"))
+	for _, x := range wp.X {
+		waterTop = max(waterTop, x[1])
+	}
+	return centroid, waterTop, 0.12
+}
+
+// floatTol: a cube of half the water's density floats half submerged, its centroid at the
+// water surface (top particle + r); two particle spacings allow for the coarse surface and
+// the remaining bobbing after 2 s. sinkTol: a sunk cube rests on the floor, its centroid half
+// its size (0.1 m) plus the particle gap above the floor, measured 0.12 m; one spacing.
+const (
+	floatTol = 0.04
+	sinkTol  = 0.02
+)
+
+func TestLightCubeFloatsHeavyCubeSinks(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("two 2 s tank scenes")
+	}
+	c, top, _ := tankDrop(t, 500)
+	surface := top + 0.02
+	t.Logf("ρ = 500: cube centroid %.3f m, water surface %.3f m", c, surface)
+	if math.Abs(c-surface) > floatTol {
+		t.Errorf("light cube: centroid %.3f m, want within %.2f m of the surface %.3f m", c, floatTol, surface)
+	}
+	c, _, floor := tankDrop(t, 2000)
+	t.Logf("ρ = 2000: cube centroid %.3f m, resting on the floor %.3f m", c, floor)
+	if math.Abs(c-floor) > sinkTol {
+		t.Errorf("heavy cube: centroid %.3f m, want within %.2f m of %.3f m (on the floor)", c, sinkTol, floor)
+	}
+}
