@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/components"
 )
 
 // Warning is one SPlisHSPlasH key that sluice does not honour, with the reason.
@@ -511,6 +512,7 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 		a, c := scale[d]*start[d]+tr[d], scale[d]*end[d]+tr[d]
 		fb.Min[d], fb.Max[d] = min(a, c), max(a, c)
 	}
+	fb.Material = components.DefaultMaterial()
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Fluids = append(im.sc.Fluids, fb)
@@ -568,6 +570,7 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 		e.Budget = 1
 	}
 	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
+	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Emitters = append(im.sc.Emitters, e)
@@ -593,6 +596,7 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	if err != nil {
 		return err
 	}
+	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Models = append(im.sc.Models, m)

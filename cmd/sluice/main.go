@@ -126,8 +126,8 @@ func cmdValidate(args []string, stdout io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d emitters, %d of them goo; %d elastic bodies; %d boundary boxes, %d boundary meshes; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.Emitters), goo, len(s.Elastic), len(s.Boundaries), len(s.Meshes), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -384,8 +384,10 @@ func cmdParams(stdout io.Writer) error {
 		{"fluidSpheres[i]", scene.FluidSphere{}},
 		{"fluidModels[i]", scene.FluidModel{}},
 		{"emitters[i]", scene.Emitter{}},
-		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material", components.Material{}},
+		{"elasticBodies[i]", scene.ElasticBody{}},
+		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, elasticBodies[i].material", components.Material{}},
 		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
+		{"….material.elastic (elastic solids, Peer et al. 2018)", components.ElasticSolid{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaries[i].motion[k]", components.MotionKey{}},
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
