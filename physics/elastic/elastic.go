@@ -31,6 +31,13 @@ import (
 // Vec3 is physics.Vec3.
 type Vec3 = physics.Vec3
 
+// grad32 is a rotated kernel gradient stored in single precision, like the neighbour lists'
+// pair data (physics.Grad): the CG passes stream two of them per pair per iteration, and
+// halving their size halves the memory traffic that bounds those passes. Sums run in float64;
+// a pair's two terms use the very same stored values, so the forces still cancel pairwise to
+// float64 round-off and linear momentum is kept.
+type grad32 = [3]float32
+
 // Material holds the parameters of one solve. The moduli may change between steps (a body
 // melts with G = K = 0 and pulls back to its rest shape when they rise again, §5.5).
 type Material struct {
@@ -70,7 +77,8 @@ type Body struct {
 	pinned []bool  // pinned particles keep zero velocity
 
 	// Scratch of one solve.
-	gs      []Vec3       // ∇*W_i(x⁰_ij) of Eq. 4 per pair
+	gs      []grad32     // ∇*W_i(x⁰_ij) of Eq. 4 per pair
+	gsRev   []grad32     // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
 	stress  [][6]float64 // symmetric P_i (xx, yy, zz, xy, xz, yz)
 	b, r, p []Vec3
 	ap      []Vec3
@@ -86,7 +94,7 @@ type Body struct {
 	mat          Material
 	step, beta   float64
 
-	fnRot, fnStressX, fnForce, fnStressP, fnAp, fnInit, fnUpd, fnDir func(lo, hi, blk int)
+	fnRot, fnStressX, fnForce, fnStressP, fnAp, fnInit, fnUpd, fnDir, fnRev func(lo, hi, blk int)
 }
 
 // Options are the creation settings of a Body.
@@ -120,6 +128,7 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd := &Body{n: n, vol: vol, noCorrection: opt.NoCorrection}
 	bd.fnRot, bd.fnStressX, bd.fnForce = bd.rotBlock, bd.stressXBlock, bd.forceBlock
 	bd.fnStressP, bd.fnAp, bd.fnUpd, bd.fnDir, bd.fnInit = bd.stressPBlock, bd.apBlock, bd.updBlock, bd.dirBlock, bd.initBlock
+	bd.fnRev = bd.revBlock
 	bd.pinned = make([]bool, n)
 	copy(bd.pinned, opt.Pinned)
 	bd.findNeighbors(x0, kr.H)
@@ -151,10 +160,10 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 		// neighbourhood (a sheet, a rod): their direction carries no information.
 		bd.l[i], _ = pseudoInverseSym(&a, 1e-8)
 	}
-	// The corrected gradients L_i ∇W(x⁰_ij) (Eq. 2) are constant; they are kept in gs, which
-	// each step rotates by R_i (Eq. 4) into the rotated copy it overwrites, so they are
-	// recomputed from x⁰ per step instead of stored twice.
-	bd.gs = make([]Vec3, len(bd.nbr))
+	// The corrected gradients L_i ∇W(x⁰_ij) (Eq. 2) are recomputed from x⁰ each step rather
+	// than stored: only their rotated copies (Eq. 4) are kept, which the CG passes read.
+	bd.gs = make([]grad32, len(bd.nbr))
+	bd.gsRev = make([]grad32, len(bd.nbr))
 	bd.stress = make([][6]float64, n)
 	bd.b, bd.r, bd.p, bd.ap = make([]Vec3, n), make([]Vec3, n), make([]Vec3, n), make([]Vec3, n)
 	nb := par.Blocks(n)

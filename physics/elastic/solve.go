@@ -46,6 +46,7 @@ func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Res
 	bd.x, bd.v, bd.mat, bd.dt = x, v, mat, dt
 	defer func() { bd.x, bd.v, bd.src = nil, nil, nil }()
 	pool.For(n, bd.fnRot)
+	pool.For(n, bd.fnRev)
 	if mat.G == 0 && mat.K == 0 && mat.Alpha == 0 {
 		// A melted body (§5.5): no elastic force, v stays v*. The rotations above still track
 		// the body so it resumes from a good warm start when the moduli rise again.
@@ -102,18 +103,12 @@ func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Res
 // rotBlock computes F_i of Eq. 3 with the corrected gradients of Eq. 2, extracts R_i from it
 // (warm start: the last R_i) and stores the rotated corrected gradients ∇*W_i(x⁰_ij) of Eq. 4.
 func (bd *Body) rotBlock(lo, hi, _ int) {
-	x, vol, kr := bd.x, bd.vol, &bd.kernel
+	x, vol := bd.x, bd.vol
 	for i := lo; i < hi; i++ {
 		xi := x[i]
-		l := &bd.l[i]
 		var f mat3
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			d := &bd.x0[k]
-			// ∇W(x⁰_ij) = g·x⁰_ij = −g·x⁰_ji.
-			g := -kr.GradFactor(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]))
-			wx, wy, wz := g*d[0], g*d[1], g*d[2]
-			c := Vec3{l[0]*wx + l[1]*wy + l[2]*wz, l[3]*wx + l[4]*wy + l[5]*wz, l[6]*wx + l[7]*wy + l[8]*wz}
-			bd.gs[k] = c
+			c := bd.corrected(i, k)
 			xj := &x[bd.nbr[k]]
 			ax, ay, az := vol*(xj[0]-xi[0]), vol*(xj[1]-xi[1]), vol*(xj[2]-xi[2])
 			f[0] += ax * c[0]
@@ -129,9 +124,26 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
 		r := quatToMat(&bd.q[i])
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			c := bd.gs[k]
-			bd.gs[k] = Vec3{r[0]*c[0] + r[1]*c[1] + r[2]*c[2], r[3]*c[0] + r[4]*c[1] + r[5]*c[2], r[6]*c[0] + r[7]*c[1] + r[8]*c[2]}
+			c := bd.corrected(i, k)
+			bd.gs[k] = grad32{float32(r[0]*c[0] + r[1]*c[1] + r[2]*c[2]), float32(r[3]*c[0] + r[4]*c[1] + r[5]*c[2]), float32(r[6]*c[0] + r[7]*c[1] + r[8]*c[2])}
 		}
+	}
+}
+
+// corrected returns the corrected kernel gradient L_i ∇W(x⁰_ij) of Eq. 2 for pair k of i.
+func (bd *Body) corrected(i int, k int32) Vec3 {
+	d := &bd.x0[k]
+	l := &bd.l[i]
+	// ∇W(x⁰_ij) = g·x⁰_ij = −g·x⁰_ji.
+	g := -bd.kernel.GradFactor(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]))
+	wx, wy, wz := g*d[0], g*d[1], g*d[2]
+	return Vec3{l[0]*wx + l[1]*wy + l[2]*wz, l[3]*wx + l[4]*wy + l[5]*wz, l[6]*wx + l[7]*wy + l[8]*wz}
+}
+
+// revBlock copies each pair's reverse rotated gradient ∇*W_j(x⁰_ji) next to it.
+func (bd *Body) revBlock(lo, hi, _ int) {
+	for k := bd.start[lo]; k < bd.start[hi]; k++ {
+		bd.gsRev[k] = bd.gs[bd.rev[k]]
 	}
 }
 
@@ -163,15 +175,16 @@ func (bd *Body) stressXBlock(lo, hi, _ int) {
 			ay := vol * (xj[1] - xi[1] - (r[3]*d[0] + r[4]*d[1] + r[5]*d[2]))
 			az := vol * (xj[2] - xi[2] - (r[6]*d[0] + r[7]*d[1] + r[8]*d[2]))
 			c := &bd.gs[k]
-			du[0] += ax * c[0]
-			du[1] += ax * c[1]
-			du[2] += ax * c[2]
-			du[3] += ay * c[0]
-			du[4] += ay * c[1]
-			du[5] += ay * c[2]
-			du[6] += az * c[0]
-			du[7] += az * c[1]
-			du[8] += az * c[2]
+			c0, c1, c2 := float64(c[0]), float64(c[1]), float64(c[2])
+			du[0] += ax * c0
+			du[1] += ax * c1
+			du[2] += ax * c2
+			du[3] += ay * c0
+			du[4] += ay * c1
+			du[5] += ay * c2
+			du[6] += az * c0
+			du[7] += az * c1
+			du[8] += az * c2
 		}
 		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
 	}
@@ -181,12 +194,13 @@ func (bd *Body) stressXBlock(lo, hi, _ int) {
 func (bd *Body) divergence(i int) (fx, fy, fz float64) {
 	pi := &bd.stress[i]
 	for k := bd.start[i]; k < bd.start[i+1]; k++ {
-		gi := &bd.gs[k]
-		gj := &bd.gs[bd.rev[k]]
+		gi, gj := &bd.gs[k], &bd.gsRev[k]
+		a0, a1, a2 := float64(gi[0]), float64(gi[1]), float64(gi[2])
+		b0, b1, b2 := float64(gj[0]), float64(gj[1]), float64(gj[2])
 		pj := &bd.stress[bd.nbr[k]]
-		fx += pi[0]*gi[0] + pi[3]*gi[1] + pi[4]*gi[2] - (pj[0]*gj[0] + pj[3]*gj[1] + pj[4]*gj[2])
-		fy += pi[3]*gi[0] + pi[1]*gi[1] + pi[5]*gi[2] - (pj[3]*gj[0] + pj[1]*gj[1] + pj[5]*gj[2])
-		fz += pi[4]*gi[0] + pi[5]*gi[1] + pi[2]*gi[2] - (pj[4]*gj[0] + pj[5]*gj[1] + pj[2]*gj[2])
+		fx += pi[0]*a0 + pi[3]*a1 + pi[4]*a2 - (pj[0]*b0 + pj[3]*b1 + pj[4]*b2)
+		fy += pi[3]*a0 + pi[1]*a1 + pi[5]*a2 - (pj[3]*b0 + pj[1]*b1 + pj[5]*b2)
+		fz += pi[4]*a0 + pi[5]*a1 + pi[2]*a2 - (pj[4]*b0 + pj[5]*b1 + pj[2]*b2)
 	}
 	v2 := bd.vol * bd.vol
 	return v2 * fx, v2 * fy, v2 * fz
@@ -277,15 +291,16 @@ func (bd *Body) stressPBlock(lo, hi, _ int) {
 			pj := &src[bd.nbr[k]]
 			ax, ay, az := c*(pj[0]-pi[0]), c*(pj[1]-pi[1]), c*(pj[2]-pi[2])
 			g := &bd.gs[k]
-			du[0] += ax * g[0]
-			du[1] += ax * g[1]
-			du[2] += ax * g[2]
-			du[3] += ay * g[0]
-			du[4] += ay * g[1]
-			du[5] += ay * g[2]
-			du[6] += az * g[0]
-			du[7] += az * g[1]
-			du[8] += az * g[2]
+			g0, g1, g2 := float64(g[0]), float64(g[1]), float64(g[2])
+			du[0] += ax * g0
+			du[1] += ax * g1
+			du[2] += ax * g2
+			du[3] += ay * g0
+			du[4] += ay * g1
+			du[5] += ay * g2
+			du[6] += az * g0
+			du[7] += az * g1
+			du[8] += az * g2
 		}
 		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
 	}
@@ -361,6 +376,7 @@ func (bd *Body) dirBlock(lo, hi, _ int) {
 func (bd *Body) Force(x []Vec3, mat Material, out []Vec3, pool *par.Pool) {
 	bd.x, bd.mat = x, mat
 	pool.For(bd.n, bd.fnRot)
+	pool.For(bd.n, bd.fnRev)
 	pool.For(bd.n, bd.fnStressX)
 	for i := range out {
 		fx, fy, fz := bd.divergence(i)
@@ -392,7 +408,7 @@ func (bd *Body) Strain(x []Vec3) float64 {
 			g := &bd.gs[k]
 			for s := 0; s < 3; s++ {
 				for t := 0; t < 3; t++ {
-					du[3*s+t] += a[s] * g[t]
+					du[3*s+t] += a[s] * float64(g[t])
 				}
 			}
 		}
