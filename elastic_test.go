@@ -3,6 +3,7 @@ package sluice_test
 import (
 	"bytes"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -342,5 +343,74 @@ func TestLightCubeFloatsHeavyCubeSinks(t *testing.T) {
 	t.Logf("ρ = 2000: cube centroid %.3f m, resting on the floor %.3f m", c, floor)
 	if math.Abs(c-floor) > sinkTol {
 		t.Errorf("heavy cube: centroid %.3f m, want within %.2f m of %.3f m (on the floor)", c, sinkTol, floor)
+	}
+}
+
+// height returns the spread between the 10th and 90th percentile of a body's particle
+// heights: a block's height between its outer layers, insensitive to single stray particles.
+func height(w *sluice.World, e sluice.Entity) float64 {
+	xs := w.Particles(e).X
+	ys := make([]float64, len(xs))
+	for i, x := range xs {
+		ys[i] = x[1]
+	}
+	slices.Sort(ys)
+	return ys[9*len(ys)/10] - ys[len(ys)/10]
+}
+
+// Phase change (the paper's §5.5): with G = K = 0 the cube is a liquid and spreads over the
+// floor; restoring the moduli pulls it back towards its rest shape. meltedMax bounds the
+// melted height (a liquid puddle of the cube's volume in the 0.8 m box is a few particles
+// deep); recoveredMin: the restored cube's height must be within 20 % of its rest height
+// (it still vibrates and sags a little under gravity).
+const (
+	meltedMax    = 0.5
+	recoveredMin = 0.8
+)
+
+func TestMeltAndRecover(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("3 s of simulation")
+	}
+	w, err := sluice.NewWorld(components.DefaultSolver(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{-0.4, 0, -0.4}, mgl64.Vec3{0.7, 0.6, 0.7}, true); err != nil {
+		t.Fatal(err)
+	}
+	mat := elasticMaterial(1000, 1e5)
+	mat.Viscosity = 0.01
+	e, err := w.AddElasticBlock("jelly", mat, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.35, 0.35, 0.35}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h0 := height(w, e)
+	steps := func(n int) {
+		for i := 0; i < n; i++ {
+			if _, err := w.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	w.Material(e).Elastic.ShearModulus, w.Material(e).Elastic.BulkModulus = 0, 0
+	steps(60)
+	melted := height(w, e)
+	w.Material(e).Elastic.ShearModulus, w.Material(e).Elastic.BulkModulus = 1e5, 1e5
+	steps(120)
+	back := height(w, e)
+	below := 0
+	for _, x := range w.Particles(e).X {
+		if x[1] < 0 {
+			below++
+		}
+	}
+	t.Logf("rest height %.3f m, melted %.3f m (%.0f %%), after restoring the moduli %.3f m (%.0f %%); %d particle(s) below the floor", h0, melted, 100*melted/h0, back, 100*back/h0, below)
+	if melted > meltedMax*h0 {
+		t.Errorf("melted body still %.0f %% of its height, want below %.0f %%", 100*melted/h0, 100*meltedMax)
+	}
+	if back < recoveredMin*h0 || back > (2-recoveredMin)*h0 {
+		t.Errorf("restored body is %.0f %% of its rest height, want within %.0f %% of it", 100*back/h0, 100*(1-recoveredMin))
 	}
 }
