@@ -414,3 +414,49 @@ func TestMeltAndRecover(t *testing.T) {
 		t.Errorf("restored body is %.0f %% of its rest height, want within %.0f %% of it", 100*back/h0, 100*(1-recoveredMin))
 	}
 }
+
+func TestBadElasticInputNamesBodyAndField(t *testing.T) {
+	w, err := sluice.NewWorld(components.DefaultSolver(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	lo, hi := mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.3, 0.3}
+	neg := elasticMaterial(1000, 1e5)
+	neg.Elastic.ShearModulus = -5
+	pin := elasticMaterial(1000, 1e5)
+	pin.Elastic.PinnedMin, pin.Elastic.PinnedMax = mgl64.Vec3{5, 5, 5}, mgl64.Vec3{6, 6, 6}
+	for _, c := range []struct {
+		name string
+		add  func() error
+		want string
+	}{
+		{"negative modulus", func() error {
+			_, err := w.AddElasticBlock("neg", neg, lo, hi, mgl64.Vec3{})
+			return err
+		}, `bodies["neg"].material.elastic.shearModulus: -5`},
+		{"empty pinned box", func() error {
+			_, err := w.AddElasticBlock("pin", pin, lo, hi, mgl64.Vec3{})
+			return err
+		}, `bodies["pin"].material.elastic.pinnedMin`},
+		{"isolated particle", func() error {
+			x := []mgl64.Vec3{{0, 0, 0}, {0.05, 0, 0}, {2, 2, 2}}
+			_, err := w.AddElasticParticles("sparse", elasticMaterial(1000, 1e5), x, nil)
+			return err
+		}, `body "sparse": elastic particle 2`},
+	} {
+		err := c.add()
+		if err == nil || !contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	// A material edited to a negative modulus between steps is caught at the next Step.
+	e, err := w.AddElasticBlock("ok", elasticMaterial(1000, 1e5), lo, hi, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Material(e).Elastic.BulkModulus = -1
+	if _, err := w.Step(1.0 / 60); err == nil || !contains(err.Error(), `bodies["ok"].material.elastic.bulkModulus`) {
+		t.Errorf("edited negative bulk modulus: error %v", err)
+	}
+}
