@@ -121,6 +121,7 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 			f[7] += az * c[1]
 			f[8] += az * c[2]
 		}
+		bd.fg[i] = f
 		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
 		r := quatToMat(&bd.q[i])
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
@@ -227,8 +228,7 @@ func (bd *Body) forceBlock(lo, hi, _ int) {
 
 // hourglass is the zero-energy-mode suppression force of Ganzenmüller (2015), which the paper
 // applies to its one-layer cloth (§5.6): each pair's error between the position predicted by
-// the particle's deformation gradient, F_i x⁰_ji with F_i = R_i (I + ∇u_i) from the current
-// stress pass, and the actual x_ji, projected on x_ji, pushes the pair apart or together,
+// the particle's deformation gradient, F_i x⁰_ji with F_i of Eq. 3, and the actual x_ji, projected on x_ji, pushes the pair apart or together,
 // f_i = ½ α E Σ_j V_i V_j W(x⁰_ij)/|x⁰_ij|² (δ_ij + δ_ji) x̂_ij. It is explicit (part of the
 // right-hand side only) and antisymmetric per pair, so it conserves linear momentum.
 func (bd *Body) hourglass(i int) (fx, fy, fz float64) {
@@ -259,25 +259,10 @@ func (bd *Body) hourglass(i int) (fx, fy, fz float64) {
 	return fx, fy, fz
 }
 
-// predict returns F_i d with F_i = R_i (I + ∇u_i), ∇u_i recovered from the symmetric stress
-// would lose its skew part, so this uses the corotated strain only: R_i (d + ε_i d), with
-// ε_i recovered from P_i by inverting Eq. 8.
+// predict returns F_i d with F_i the deformation gradient of Eq. 3 from the rotation pass.
 func (bd *Body) predict(i int, d *Vec3) Vec3 {
-	p := &bd.stress[i]
-	g, k := bd.mat.G, bd.mat.K
-	var e [6]float64
-	if g > 0 && k > 0 {
-		tr := (p[0] + p[1] + p[2]) / (3 * k) // tr P = 3K tr ε
-		lam := (k - 2*g/3) * tr
-		e = [6]float64{(p[0] - lam) / (2 * g), (p[1] - lam) / (2 * g), (p[2] - lam) / (2 * g), p[3] / (2 * g), p[4] / (2 * g), p[5] / (2 * g)}
-	}
-	u := Vec3{
-		d[0] + e[0]*d[0] + e[3]*d[1] + e[4]*d[2],
-		d[1] + e[3]*d[0] + e[1]*d[1] + e[5]*d[2],
-		d[2] + e[4]*d[0] + e[5]*d[1] + e[2]*d[2],
-	}
-	r := quatToMat(&bd.q[i])
-	return Vec3{r[0]*u[0] + r[1]*u[1] + r[2]*u[2], r[3]*u[0] + r[4]*u[1] + r[5]*u[2], r[6]*u[0] + r[7]*u[1] + r[8]*u[2]}
+	f := &bd.fg[i]
+	return Vec3{f[0]*d[0] + f[1]*d[1] + f[2]*d[2], f[3]*d[0] + f[4]*d[1] + f[5]*d[2], f[6]*d[0] + f[7]*d[1] + f[8]*d[2]}
 }
 
 // stressPBlock is the first pass of the product A p (Algorithm 2 with Eq. 22/23): the
