@@ -460,3 +460,36 @@ func TestBadElasticInputNamesBodyAndField(t *testing.T) {
 		t.Errorf("edited negative bulk modulus: error %v", err)
 	}
 }
+
+func TestElasticParticlesLeavingTheDomainAreDropped(t *testing.T) {
+	// A cube sliding out through the domain's side: particles crossing it are removed and
+	// counted, and the rest of the body is rebuilt from its remaining rest shape and goes on.
+	s := components.DefaultSolver()
+	s.Gravity = mgl64.Vec3{}
+	s.DomainMin, s.DomainMax = mgl64.Vec3{-1, -1, -1}, mgl64.Vec3{0.45, 1, 1}
+	w, err := sluice.NewWorld(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e, err := w.AddElasticBlock("jelly", elasticMaterial(1000, 1e5), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.4, 0.4}, mgl64.Vec3{1, 0, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n0 := w.Particles(e).Len()
+	removed := 0
+	for frame := 0; frame < 20; frame++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range st.Removed {
+			removed += r.Count
+		}
+	}
+	n := w.Particles(e).Len()
+	if removed == 0 || n+removed != n0 || w.ElasticState(e).Body.Len() != n {
+		t.Fatalf("%d particles, %d removed of %d, elastic state holds %d", n, removed, n0, w.ElasticState(e).Body.Len())
+	}
+	t.Logf("%d of %d particles removed, the remaining %d still elastic", removed, n0, n)
+}

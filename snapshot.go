@@ -368,7 +368,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			w.Close()
 			return nil, fmt.Errorf("%w: elastic state of body ID %d matches no elastic body", ErrSnapshot, se.id)
 		}
-		if err := w.sim.InitElastic(se.id, sb.body.Name, &sb.mat, se.rest); err != nil {
+		if err := w.sim.RestoreElastic(se.id, sb.body.Name, &sb.mat, se.rest); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 		}

@@ -38,7 +38,18 @@ type ElasticBody struct {
 // particles inside the material's pinned box held fixed. It reports a pinned box that selects
 // no particle and a particle without rest neighbours, naming the body and field.
 func (s *Sim) InitElastic(id uint32, name string, mat *components.Material, rest []physics.Vec3) error {
-	st, err := s.buildElastic(id, name, mat, slices.Clone(rest))
+	return s.initElastic(id, name, mat, rest, false)
+}
+
+// RestoreElastic is InitElastic for a saved rest shape, which removals may have left with
+// particles without neighbours or an empty pinned box: those are accepted, as they were in the
+// saved world.
+func (s *Sim) RestoreElastic(id uint32, name string, mat *components.Material, rest []physics.Vec3) error {
+	return s.initElastic(id, name, mat, rest, true)
+}
+
+func (s *Sim) initElastic(id uint32, name string, mat *components.Material, rest []physics.Vec3, lenient bool) error {
+	st, err := s.buildElasticOpt(id, name, mat, slices.Clone(rest), lenient)
 	if err != nil {
 		return err
 	}
@@ -49,6 +60,12 @@ func (s *Sim) InitElastic(id uint32, name string, mat *components.Material, rest
 }
 
 func (s *Sim) buildElastic(id uint32, name string, mat *components.Material, rest []physics.Vec3) (*ElasticBody, error) {
+	return s.buildElasticOpt(id, name, mat, rest, false)
+}
+
+// buildElasticOpt builds the state; rebuilt accepts particles left without rest neighbours by
+// removals (they carry no elastic force) instead of reporting them.
+func (s *Sim) buildElasticOpt(id uint32, name string, mat *components.Material, rest []physics.Vec3, rebuilt bool) (*ElasticBody, error) {
 	path := fmt.Sprintf("bodies[%q].material.elastic", name)
 	if err := mat.Elastic.Validate(path); err != nil {
 		return nil, err
@@ -62,11 +79,11 @@ func (s *Sim) buildElastic(id uint32, name string, mat *components.Material, res
 			pinned[i] = es.Pinned(x)
 			any = any || pinned[i]
 		}
-		if !any {
+		if !any && !rebuilt {
 			return nil, fmt.Errorf("%s.pinnedMin: the pinned box %v – %v m selects no particle of the body", path, es.PinnedMin, es.PinnedMax)
 		}
 	}
-	bd, err := elastic.New(rest, s.Volume0, &s.Kernel, elastic.Options{NoCorrection: es.NoCorrection, Pinned: pinned})
+	bd, err := elastic.New(rest, s.Volume0, &s.Kernel, elastic.Options{NoCorrection: es.NoCorrection, Pinned: pinned, AllowIsolated: rebuilt})
 	var ne *elastic.NeighborError
 	if errors.As(err, &ne) {
 		return nil, fmt.Errorf("body %q: elastic particle %d at %v m: %w (spacing %g m, support radius %g m)", name, ne.Particle, rest[ne.Particle], err, s.Settings.Spacing(), s.Kernel.H)
@@ -119,7 +136,7 @@ func (s *Sim) gatherElastic() error {
 			}
 		case st.stale || st.pinMin != es.PinnedMin || st.pinMax != es.PinnedMax || st.noCorr != es.NoCorrection:
 			q := st.Body.Quaternions()
-			nst, err := s.buildElastic(b.body.ID, b.body.Name, b.mat, st.Rest)
+			nst, err := s.buildElasticOpt(b.body.ID, b.body.Name, b.mat, st.Rest, st.stale)
 			if err != nil {
 				return err
 			}

@@ -105,6 +105,9 @@ type Options struct {
 	NoCorrection bool
 	// Pinned marks particles held in place (nil: none).
 	Pinned []bool
+	// AllowIsolated accepts particles without rest neighbours (after others were removed):
+	// they get no elastic force instead of an error.
+	AllowIsolated bool
 }
 
 // NeighborError reports a particle with no rest neighbour: its deformation gradient is
@@ -138,7 +141,10 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	for i := 0; i < n; i++ {
 		bd.q[i] = quat{1, 0, 0, 0}
 		if bd.start[i+1] == bd.start[i] {
-			return nil, &NeighborError{Particle: i}
+			if !opt.AllowIsolated {
+				return nil, &NeighborError{Particle: i}
+			}
+			continue // L_i = 0: F_i = 0 and the force terms of its (empty) row vanish
 		}
 		// Eq. 1: Σ_j V_j ∇W(x⁰_ij) ⊗ x⁰_ji. ∇W(x⁰_ij) = −g x⁰_ji with g = W'(r)/r ≤ 0, so the
 		// sum is Σ_j V_j |g| x⁰_ji x⁰_jiᵀ: symmetric and positive semi-definite, and its
