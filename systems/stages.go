@@ -136,8 +136,9 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 	return nil
 }
 
-// Integration reads v* and the pressure acceleration and writes v and x (semi-implicit Euler).
-// It then checks every particle: a non-finite state stops the step with an error naming the
+// Integration reads v* and the pressure acceleration and writes v and x (semi-implicit Euler),
+// then puts pinned elastic particles back at their rest positions with zero velocity (the
+// pressure solve may have pushed them). It then checks every particle: a non-finite state stops the step with an error naming the
 // body; particles outside the domain are removed and counted per body (never silently).
 type Integration struct{ S *Sim }
 
