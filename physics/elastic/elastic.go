@@ -77,6 +77,7 @@ type Body struct {
 	pinned []bool  // pinned particles keep zero velocity
 
 	// Scratch of one solve.
+	corr    []grad32     // L_i ∇W(x⁰_ij) of Eq. 2 per pair, constant
 	gs      []grad32     // ∇*W_i(x⁰_ij) of Eq. 4 per pair
 	gsRev   []grad32     // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
 	stress  [][6]float64 // symmetric P_i (xx, yy, zz, xy, xz, yz)
@@ -167,8 +168,19 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 		// neighbourhood (a sheet, a rod): their direction carries no information.
 		bd.l[i], _ = pseudoInverseSym(&a, 1e-8)
 	}
-	// The corrected gradients L_i ∇W(x⁰_ij) (Eq. 2) are recomputed from x⁰ each step rather
-	// than stored: only their rotated copies (Eq. 4) are kept, which the CG passes read.
+	// The corrected gradients L_i ∇W(x⁰_ij) of Eq. 2 are constant (Lagrangian SPH): stored
+	// once, rotated each step into gs (Eq. 4), which the CG passes read.
+	bd.corr = make([]grad32, len(bd.nbr))
+	for i := 0; i < n; i++ {
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			d := &bd.x0[k]
+			l := &bd.l[i]
+			// ∇W(x⁰_ij) = g·x⁰_ij = −g·x⁰_ji.
+			g := -kr.GradFactor(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]))
+			wx, wy, wz := g*d[0], g*d[1], g*d[2]
+			bd.corr[k] = grad32{float32(l[0]*wx + l[1]*wy + l[2]*wz), float32(l[3]*wx + l[4]*wy + l[5]*wz), float32(l[6]*wx + l[7]*wy + l[8]*wz)}
+		}
+	}
 	bd.gs = make([]grad32, len(bd.nbr))
 	bd.gsRev = make([]grad32, len(bd.nbr))
 	bd.stress = make([][6]float64, n)

@@ -108,7 +108,8 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 		xi := x[i]
 		var f mat3
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			c := bd.corrected(i, k)
+			cf := &bd.corr[k]
+			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
 			xj := &x[bd.nbr[k]]
 			ax, ay, az := vol*(xj[0]-xi[0]), vol*(xj[1]-xi[1]), vol*(xj[2]-xi[2])
 			f[0] += ax * c[0]
@@ -125,20 +126,11 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
 		r := quatToMat(&bd.q[i])
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			c := bd.corrected(i, k)
+			cf := &bd.corr[k]
+			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
 			bd.gs[k] = grad32{float32(r[0]*c[0] + r[1]*c[1] + r[2]*c[2]), float32(r[3]*c[0] + r[4]*c[1] + r[5]*c[2]), float32(r[6]*c[0] + r[7]*c[1] + r[8]*c[2])}
 		}
 	}
-}
-
-// corrected returns the corrected kernel gradient L_i ∇W(x⁰_ij) of Eq. 2 for pair k of i.
-func (bd *Body) corrected(i int, k int32) Vec3 {
-	d := &bd.x0[k]
-	l := &bd.l[i]
-	// ∇W(x⁰_ij) = g·x⁰_ij = −g·x⁰_ji.
-	g := -bd.kernel.GradFactor(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]))
-	wx, wy, wz := g*d[0], g*d[1], g*d[2]
-	return Vec3{l[0]*wx + l[1]*wy + l[2]*wz, l[3]*wx + l[4]*wy + l[5]*wz, l[6]*wx + l[7]*wy + l[8]*wz}
 }
 
 // revBlock copies each pair's reverse rotated gradient ∇*W_j(x⁰_ji) next to it.
