@@ -226,7 +226,7 @@ func (e ElasticSolve) Run(ctx *ecs.Context) error {
 			f.VStar[pk] = st.v[i]
 		}
 		s.acc.ElasticIterationsTotal += st.Last.Iterations
-		s.acc.elasticSolves++
+		s.acc.ElasticSolves++
 		if !st.Last.Converged {
 			s.acc.ElasticUnconverged++
 		}

@@ -29,11 +29,11 @@ type StepStats struct {
 	GooDeferred             int                `json:"gooDeferred,omitempty"`            // candidate goo connections postponed for a full candidate buffer (0 in practice)
 	ElasticIterations       float64            `json:"elasticIterations,omitempty"`      // average CG iterations per elastic solve (one solve per elastic body and substep)
 	ElasticIterationsTotal  int                `json:"elasticIterationsTotal,omitempty"` // CG iterations of all elastic solves of the step
+	ElasticSolves           int                `json:"elasticSolves,omitempty"`          // elastic solves of the step (elastic bodies × substeps)
 	ElasticUnconverged      int                `json:"elasticUnconverged,omitempty"`     // elastic solves that hit maxIterations above maxError
 	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
 	solves                  int
 	errSum                  float64
-	elasticSolves           int
 }
 
 // BodyStats is a body's particle count and bounding box.
@@ -86,8 +86,8 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 	if s.Goo.Len() > 0 {
 		a.GooConnections = s.Goo.Conn.Pairs()
 	}
-	if a.elasticSolves > 0 {
-		a.ElasticIterations = float64(a.ElasticIterationsTotal) / float64(a.elasticSolves)
+	if a.ElasticSolves > 0 {
+		a.ElasticIterations = float64(a.ElasticIterationsTotal) / float64(a.ElasticSolves)
 	}
 	a.Bodies = make([]BodyStats, 0, len(s.bodies))
 	for _, b := range s.bodies {

@@ -250,7 +250,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	bar := newProgress(stderr, frames)
 	start := time.Now()
 	var iters, errSum float64
-	var substeps, particles, removed int
+	var substeps, particles, removed, cg, cgSolves int
 	for i := 1; i <= frames; i++ {
 		st, err := w.Step(frameDt)
 		if err != nil {
@@ -261,6 +261,8 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		errSum += st.DensityErrorAvg * float64(st.Substeps)
 		substeps += st.Substeps
 		particles = st.Particles
+		cg += st.ElasticIterationsTotal
+		cgSolves += st.ElasticSolves
 		for _, r := range st.Removed {
 			removed += r.Count
 			bar.note(fmt.Sprintf("t = %.4g s: %d particles of %q left the domain and were removed", r.Time, r.Count, r.Body))
@@ -292,6 +294,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		pos[0], particles, w.Time(), frames, substeps, wall, 1e3*wall/float64(max(substeps, 1)), 1e6*wall/float64(max(substeps, 1))/float64(max(particles, 1)))
 	fmt.Fprintf(stdout, "pressure iterations %.2f per substep, average density error %.4f %%, %d particles removed\n",
 		iters/float64(max(substeps, 1)), 100*errSum/float64(max(substeps, 1)), removed)
+	if cgSolves > 0 {
+		fmt.Fprintf(stdout, "elastic CG iterations %.2f per solve\n", float64(cg)/float64(cgSolves))
+	}
 	return nil
 }
 
