@@ -220,8 +220,8 @@ func benchJelly(b *testing.B, r float64) *sluice.World {
 }
 
 // BenchmarkElastic measures full substeps of the bouncing jelly cube and reports ns per
-// particle per substep for the whole substep and for the ElasticSolve stage alone, and the
-// average CG iterations per elastic solve.
+// particle per substep for the whole substep (wall and CPU time) and for the ElasticSolve
+// stage alone, and the average CG iterations per elastic solve.
 func BenchmarkElastic(b *testing.B) {
 	sizes(b, func(b *testing.B, r float64) {
 		w := benchJelly(b, r)
@@ -230,6 +230,7 @@ func BenchmarkElastic(b *testing.B) {
 		sub, it := 0, 0
 		var elasticMs, totalMs float64
 		b.ResetTimer()
+		cpu0 := cpuNanos()
 		for i := 0; i < b.N; i++ {
 			st, err := w.Step(w.Sim().NextDt())
 			if err != nil {
@@ -245,5 +246,10 @@ func BenchmarkElastic(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
 		b.ReportMetric(elasticMs*1e6/float64(sub)/float64(n), "elastic-ns/particle/step")
 		b.ReportMetric(float64(it)/float64(sub), "CG-iterations")
+		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+			// CPU time of the process (one worker, plus the GC's share): what the wall time
+			// would be on an idle core, when the machine is shared.
+			b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")
+		}
 	})
 }

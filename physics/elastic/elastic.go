@@ -80,6 +80,7 @@ type Body struct {
 	corr    []grad32     // L_i ∇W(x⁰_ij) of Eq. 2 per pair, constant
 	gs      []grad32     // ∇*W_i(x⁰_ij) of Eq. 4 per pair
 	gsRev   []grad32     // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
+	gsum    []Vec3       // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values)
 	stress  [][6]float64 // symmetric P_i (xx, yy, zz, xy, xz, yz)
 	fg      []mat3       // F_i of Eq. 3 from the rotation pass (the zero-energy-mode force's prediction)
 	b, r, p []Vec3
@@ -184,6 +185,7 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd.gs = make([]grad32, len(bd.nbr))
 	bd.gsRev = make([]grad32, len(bd.nbr))
 	bd.stress = make([][6]float64, n)
+	bd.gsum = make([]Vec3, n)
 	bd.fg = make([]mat3, n)
 	bd.b, bd.r, bd.p, bd.ap = make([]Vec3, n), make([]Vec3, n), make([]Vec3, n), make([]Vec3, n)
 	nb := par.Blocks(n)

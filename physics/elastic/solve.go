@@ -125,11 +125,15 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 		bd.fg[i] = f
 		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
 		r := quatToMat(&bd.q[i])
+		var sum Vec3
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
 			cf := &bd.corr[k]
 			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
-			bd.gs[k] = grad32{float32(r[0]*c[0] + r[1]*c[1] + r[2]*c[2]), float32(r[3]*c[0] + r[4]*c[1] + r[5]*c[2]), float32(r[6]*c[0] + r[7]*c[1] + r[8]*c[2])}
+			g := grad32{float32(r[0]*c[0] + r[1]*c[1] + r[2]*c[2]), float32(r[3]*c[0] + r[4]*c[1] + r[5]*c[2]), float32(r[6]*c[0] + r[7]*c[1] + r[8]*c[2])}
+			bd.gs[k] = g
+			sum = Vec3{sum[0] + float64(g[0]), sum[1] + float64(g[1]), sum[2] + float64(g[2])}
 		}
+		bd.gsum[i] = sum
 	}
 }
 
@@ -185,18 +189,23 @@ func (bd *Body) stressXBlock(lo, hi, _ int) {
 
 // divergence returns Σ_j V_i V_j (P_i ∇*W_i(x⁰_ij) − P_j ∇*W_j(x⁰_ji)), the force of Eq. 9/10.
 func (bd *Body) divergence(i int) (fx, fy, fz float64) {
+	// Σ_j P_i ∇*W_i(x⁰_ij) = P_i Σ_j ∇*W_i(x⁰_ij): the first term needs only the per-particle
+	// sum of the rotated gradients, the loop only the neighbours' stresses.
 	pi := &bd.stress[i]
-	for k := bd.start[i]; k < bd.start[i+1]; k++ {
-		gi, gj := &bd.gs[k], &bd.gsRev[k]
-		a0, a1, a2 := float64(gi[0]), float64(gi[1]), float64(gi[2])
+	a := &bd.gsum[i]
+	lo, hi := bd.start[i], bd.start[i+1]
+	nbr, gr := bd.nbr[lo:hi], bd.gsRev[lo:hi]
+	gr = gr[:len(nbr)]
+	for k, j := range nbr {
+		gj := &gr[k]
 		b0, b1, b2 := float64(gj[0]), float64(gj[1]), float64(gj[2])
-		pj := &bd.stress[bd.nbr[k]]
-		fx += pi[0]*a0 + pi[3]*a1 + pi[4]*a2 - (pj[0]*b0 + pj[3]*b1 + pj[4]*b2)
-		fy += pi[3]*a0 + pi[1]*a1 + pi[5]*a2 - (pj[3]*b0 + pj[1]*b1 + pj[5]*b2)
-		fz += pi[4]*a0 + pi[5]*a1 + pi[2]*a2 - (pj[4]*b0 + pj[5]*b1 + pj[2]*b2)
+		pj := &bd.stress[j]
+		fx += pj[0]*b0 + pj[3]*b1 + pj[4]*b2
+		fy += pj[3]*b0 + pj[1]*b1 + pj[5]*b2
+		fz += pj[4]*b0 + pj[5]*b1 + pj[2]*b2
 	}
 	v2 := bd.vol * bd.vol
-	return v2 * fx, v2 * fy, v2 * fz
+	return v2 * (pi[0]*a[0] + pi[3]*a[1] + pi[4]*a[2] - fx), v2 * (pi[3]*a[0] + pi[1]*a[1] + pi[5]*a[2] - fy), v2 * (pi[4]*a[0] + pi[5]*a[1] + pi[2]*a[2] - fz)
 }
 
 // forceBlock is the second pass for the right-hand side of Eq. 24: b = v* + Δt/m f(x^f, x⁰),
@@ -262,12 +271,15 @@ func (bd *Body) predict(i int, d *Vec3) Vec3 {
 func (bd *Body) stressPBlock(lo, hi, _ int) {
 	src, c := bd.src, bd.dt*bd.vol
 	for i := lo; i < hi; i++ {
-		pi := src[i]
+		// Σ_j (p_j − p_i) ⊗ ∇*W_i = Σ_j p_j ⊗ ∇*W_i − p_i ⊗ Σ_j ∇*W_i, scaled by Δt V once.
 		var du mat3
-		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			pj := &src[bd.nbr[k]]
-			ax, ay, az := c*(pj[0]-pi[0]), c*(pj[1]-pi[1]), c*(pj[2]-pi[2])
-			g := &bd.gs[k]
+		r0, r1 := bd.start[i], bd.start[i+1]
+		nbr, gs := bd.nbr[r0:r1], bd.gs[r0:r1]
+		gs = gs[:len(nbr)]
+		for k, j := range nbr {
+			pj := &src[j]
+			ax, ay, az := pj[0], pj[1], pj[2]
+			g := &gs[k]
 			g0, g1, g2 := float64(g[0]), float64(g[1]), float64(g[2])
 			du[0] += ax * g0
 			du[1] += ax * g1
@@ -278,6 +290,12 @@ func (bd *Body) stressPBlock(lo, hi, _ int) {
 			du[6] += az * g0
 			du[7] += az * g1
 			du[8] += az * g2
+		}
+		pi, a := &src[i], &bd.gsum[i]
+		for r := 0; r < 3; r++ {
+			for q := 0; q < 3; q++ {
+				du[3*r+q] = c * (du[3*r+q] - pi[r]*a[q])
+			}
 		}
 		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
 	}
