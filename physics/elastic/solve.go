@@ -270,34 +270,37 @@ func (bd *Body) predict(i int, d *Vec3) Vec3 {
 // displacement gradient Δt Σ_j V_j p_ji ⊗ ∇*W_i of the direction src, and its stress.
 func (bd *Body) stressPBlock(lo, hi, _ int) {
 	src, c := bd.src, bd.dt*bd.vol
+	g, k := bd.mat.G, bd.mat.K
 	for i := lo; i < hi; i++ {
 		// Σ_j (p_j − p_i) ⊗ ∇*W_i = Σ_j p_j ⊗ ∇*W_i − p_i ⊗ Σ_j ∇*W_i, scaled by Δt V once.
-		var du mat3
+		// Only the symmetric part enters the strain (Eq. 23), so six sums are kept: the
+		// diagonal and the symmetric off-diagonal pairs du_rq + du_qr.
+		var e00, e11, e22, e01, e02, e12 float64
 		r0, r1 := bd.start[i], bd.start[i+1]
 		nbr, gs := bd.nbr[r0:r1], bd.gs[r0:r1]
 		gs = gs[:len(nbr)]
-		for k, j := range nbr {
+		for n, j := range nbr {
 			pj := &src[j]
-			ax, ay, az := pj[0], pj[1], pj[2]
-			g := &gs[k]
-			g0, g1, g2 := float64(g[0]), float64(g[1]), float64(g[2])
-			du[0] += ax * g0
-			du[1] += ax * g1
-			du[2] += ax * g2
-			du[3] += ay * g0
-			du[4] += ay * g1
-			du[5] += ay * g2
-			du[6] += az * g0
-			du[7] += az * g1
-			du[8] += az * g2
+			a0, a1, a2 := pj[0], pj[1], pj[2]
+			gg := &gs[n]
+			g0, g1, g2 := float64(gg[0]), float64(gg[1]), float64(gg[2])
+			e00 += a0 * g0
+			e11 += a1 * g1
+			e22 += a2 * g2
+			e01 += a0*g1 + a1*g0
+			e02 += a0*g2 + a2*g0
+			e12 += a1*g2 + a2*g1
 		}
 		pi, a := &src[i], &bd.gsum[i]
-		for r := 0; r < 3; r++ {
-			for q := 0; q < 3; q++ {
-				du[3*r+q] = c * (du[3*r+q] - pi[r]*a[q])
-			}
-		}
-		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
+		e00 = c * (e00 - pi[0]*a[0])
+		e11 = c * (e11 - pi[1]*a[1])
+		e22 = c * (e22 - pi[2]*a[2])
+		e01 = c * (e01 - pi[0]*a[1] - pi[1]*a[0])
+		e02 = c * (e02 - pi[0]*a[2] - pi[2]*a[0])
+		e12 = c * (e12 - pi[1]*a[2] - pi[2]*a[1])
+		// Eq. 8 with ε_rr = e_rr and ε_rq = e_rq/2.
+		lam := (k - 2*g/3) * (e00 + e11 + e22)
+		bd.stress[i] = [6]float64{2*g*e00 + lam, 2*g*e11 + lam, 2*g*e22 + lam, g * e01, g * e02, g * e12}
 	}
 }
 
