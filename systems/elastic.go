@@ -3,6 +3,7 @@ package systems
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/sluicephysics/sluice/components"
@@ -198,10 +199,9 @@ func (s *Sim) indexElastic() {
 // Eq. 24 by matrix-free CG, warm-started with v*, per elastic body. It runs after
 // AdvectionForces, whose v* = v + Δt a* (gravity, viscosity) is the paper's intermediate
 // velocity, and before the goo stage and PressureSolve, which then handles contact,
-// incompressibility and coupling with everything else using the elastic velocities. The
-// paper's re-estimated step for the pressure solve is not taken inside the substep (its length
-// is fixed when the substep starts); the next substep's CFL step sees the elastic velocities.
-// Worlds without elastic bodies skip it.
+// incompressibility and coupling with everything else using the elastic velocities. Last it
+// re-estimates the step from the new velocities (reestimateDt) and shortens the substep when
+// they would violate the CFL condition. Worlds without elastic bodies skip it.
 type ElasticSolve struct{ S *Sim }
 
 // Run implements ecs.System.
@@ -231,7 +231,36 @@ func (e ElasticSolve) Run(ctx *ecs.Context) error {
 			s.acc.ElasticUnconverged++
 		}
 	}
+	s.reestimateDt(ctx)
 	return nil
+}
+
+// reestimateDt is the step re-estimate of Algorithm 3: when the velocities after the elastic
+// solve would violate the CFL condition of the candidate step Δt_c, the substep is shortened
+// to Δt = λ·2r/v_max (at least dtMin) and every predicted velocity is rescaled to it,
+// v* = v + (Δt/Δt_c)(v* − v), i.e. integrated with the same acceleration a** = (v* − v)/Δt_c
+// over the shorter step. The pressure solve and integration then use Δt (ctx.Dt).
+func (s *Sim) reestimateDt(ctx *ecs.Context) {
+	f := &s.Fluid
+	v2 := 0.0
+	for k := range f.VStar {
+		v := &f.VStar[k]
+		v2 = max(v2, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+	}
+	if v2 == 0 {
+		return
+	}
+	dt := max(s.Settings.CFL*s.Settings.Spacing()/math.Sqrt(v2), s.Settings.DtMin)
+	if dt >= ctx.Dt {
+		return
+	}
+	c := dt / ctx.Dt
+	for k := range f.VStar {
+		v, vs := f.V[k], &f.VStar[k]
+		vs[0], vs[1], vs[2] = v[0]+c*(vs[0]-v[0]), v[1]+c*(vs[1]-v[1]), v[2]+c*(vs[2]-v[2])
+	}
+	s.acc.ElasticShortened++
+	ctx.Dt = dt
 }
 
 // holdPinned puts the pinned particles of every elastic body back at their rest positions

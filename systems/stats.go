@@ -31,6 +31,7 @@ type StepStats struct {
 	ElasticIterationsTotal  int                `json:"elasticIterationsTotal,omitempty"` // CG iterations of all elastic solves of the step
 	ElasticSolves           int                `json:"elasticSolves,omitempty"`          // elastic solves of the step (elastic bodies × substeps)
 	ElasticUnconverged      int                `json:"elasticUnconverged,omitempty"`     // elastic solves that hit maxIterations above maxError
+	ElasticShortened        int                `json:"elasticShortened,omitempty"`       // substeps shortened after the elastic solve (Algorithm 3's re-estimated step)
 	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
 	solves                  int
 	errSum                  float64
