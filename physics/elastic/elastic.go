@@ -4,7 +4,8 @@
 //
 // An elastic body keeps its initial (Lagrangian) neighbourhoods, found once at creation with
 // the rest positions (§3.2, §4.1): the neighbour lists are symmetric (j lists i whenever i
-// lists j), which makes the force of Eq. 9 conserve linear momentum exactly. Each step the
+// lists j), which makes the forces of Eq. 9 cancel in pairs: linear momentum is kept to
+// round-off. Each step the
 // deformation gradient F_i of Eq. 3 is formed with the kernel gradient corrected by L_i
 // (Eq. 1-2; a pseudo-inverse where the rest neighbourhood is flat or a line), the rotation R_i
 // is extracted from F_i (Müller et al. 2016, warm-started with the last step's rotation), and
@@ -67,17 +68,17 @@ type Result struct {
 // (constant), its rotations (warm start of the next extraction) and the solver's scratch.
 type Body struct {
 	n      int
-	vol    float64 // rest volume V⁰ of every particle (m³), §4.3
-	start  []int32 // pairs of particle i: start[i] ≤ k < start[i+1]
-	nbr    []int32 // neighbour j of pair k
-	rev    []int32 // the index of the pair (j, i) in j's list
-	x0     []Vec3  // rest vector x⁰_ji = x⁰_j − x⁰_i of pair k
-	l      []mat3  // correction matrix L_i of Eq. 1
-	q      []quat  // rotation R_i of the last step, as a quaternion
-	pinned []bool  // pinned particles keep zero velocity
+	vol    float64  // rest volume V⁰ of every particle (m³), §4.3
+	start  []int32  // pairs of particle i: start[i] ≤ k < start[i+1]
+	nbr    []int32  // neighbour j of pair k
+	rev    []int32  // the index of the pair (j, i) in j's list
+	x0     []Vec3   // rest vector x⁰_ji = x⁰_j − x⁰_i of pair k
+	l      []mat3   // correction matrix L_i of Eq. 1
+	q      []quat   // rotation R_i of the last step, as a quaternion
+	pinned []bool   // pinned particles keep zero velocity
+	corr   []grad32 // L_i ∇W(x⁰_ij) of Eq. 2 per pair, constant
 
 	// Scratch of one solve.
-	corr    []grad32     // L_i ∇W(x⁰_ij) of Eq. 2 per pair, constant
 	gs      []grad32     // ∇*W_i(x⁰_ij) of Eq. 4 per pair
 	gsRev   []grad32     // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
 	gsum    []Vec3       // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values)
