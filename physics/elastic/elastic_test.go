@@ -422,7 +422,7 @@ func staticCantilever(t *testing.T, n int, g, k float64) (got, want float64, its
 const beamTol = 0.15
 
 func TestCantileverMatchesEulerBernoulli(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("two static beam solves")
 	}
 	var errs []float64
@@ -484,6 +484,9 @@ func runCube(t *testing.T, dt float64, steps int, implicit bool) bool {
 const implicitGain = 5
 
 func TestImplicitStableBeyondExplicitLimit(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("hundreds of short runs")
+	}
 	const steps = 300
 	// The largest stable explicit step, on a ladder of factors 1.1 from 0.1 ms.
 	explicitMax := 0.0
