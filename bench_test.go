@@ -193,6 +193,67 @@ func BenchmarkGooDamBreak(b *testing.B) {
 	})
 }
 
+// benchJelly is a 1.2 m elastic cube (G = K = 1e6 Pa, ρ = 1000 kg/m³) at radius r (0.025:
+// 12167 particles, 0.0125: 103823) dropped 5 cm onto the floor of a tank and advanced 0.2 s so
+// it is bouncing and deforming, on one worker.
+func benchJelly(b *testing.B, r float64) *sluice.World {
+	s := components.DefaultSolver()
+	s.ParticleRadius = r
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{-0.5, 0, -0.5}, mgl64.Vec3{1.7, 2, 1.7}, true); err != nil {
+		b.Fatal(err)
+	}
+	m := components.DefaultMaterial()
+	m.Elastic.ShearModulus, m.Elastic.BulkModulus = 1e6, 1e6
+	if _, err := w.AddElasticBlock("jelly", m, mgl64.Vec3{0, 0.05, 0}, mgl64.Vec3{1.2, 1.25, 1.2}, mgl64.Vec3{}); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 12; i++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return w
+}
+
+// BenchmarkElastic measures full substeps of the bouncing jelly cube and reports ns per
+// particle per substep for the whole substep (wall and CPU time) and for the ElasticSolve
+// stage alone, and the average CG iterations per elastic solve.
+func BenchmarkElastic(b *testing.B) {
+	sizes(b, func(b *testing.B, r float64) {
+		w := benchJelly(b, r)
+		defer w.Close()
+		n := w.Sim().Fluid.Len()
+		sub, it := 0, 0
+		var elasticMs, totalMs float64
+		b.ResetTimer()
+		cpu0 := cpuNanos()
+		for i := 0; i < b.N; i++ {
+			st, err := w.Step(w.Sim().NextDt())
+			if err != nil {
+				b.Fatal(err)
+			}
+			sub += st.Substeps
+			it += st.ElasticIterationsTotal
+			elasticMs += st.StageMs[systems.StageElasticSolve]
+			for _, ms := range st.StageMs {
+				totalMs += ms
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
+		b.ReportMetric(elasticMs*1e6/float64(sub)/float64(n), "elastic-ns/particle/step")
+		b.ReportMetric(float64(it)/float64(sub), "CG-iterations")
+		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+			// CPU time of the process (one worker, plus the GC's share): what the wall time
+			// would be on an idle core, when the machine is shared.
+			b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")
+		}
+	})
+}
+
 // BenchmarkRigidDamBreak is the dam break with 12 floating crates (10 cm boxes of 500 kg/m³)
 // in the water's path: ns per particle per substep of the whole substep and of the rigid-body
 // work alone (sample placement, boundary re-indexing, fluid loads, contacts, integration),

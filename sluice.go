@@ -47,7 +47,7 @@ type World struct {
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
 	nextDt  func() float64
-	substep func(dt float64) error
+	substep func(dt float64) (float64, error)
 }
 
 // NewWorld creates an empty world with the given solver settings. workers is the number of
@@ -72,12 +72,13 @@ func NewWorld(settings components.Solver, workers int) (*World, error) {
 	return w, nil
 }
 
-// runSubstep runs the schedule once for a substep of length dt.
-func (w *World) runSubstep(dt float64) error {
+// runSubstep runs the schedule once for a substep of length dt and returns the length it
+// took: a stage may shorten it (ElasticSolve re-estimates the step after the elastic solve).
+func (w *World) runSubstep(dt float64) (float64, error) {
 	w.ctx.World, w.ctx.Dt, w.ctx.Time = w.ecs, dt, w.ecs.Clock.Time
 	err := w.ecs.Schedule.Run(&w.ctx)
 	w.ctx.Substep++
-	return err
+	return w.ctx.Dt, err
 }
 
 // Close releases the worker threads.
@@ -342,7 +343,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 		return StepStats{}, err
 	}
 	w.ctx.Substep = 0
-	n, err := w.ecs.Clock.Advance(frameDt, w.nextDt, w.substep)
+	n, err := w.ecs.Clock.AdvanceVar(frameDt, w.nextDt, w.substep)
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.Emitted = emitted

@@ -292,7 +292,8 @@ func contains(s, sub string) bool {
 }
 
 func TestSubstepsDoNotAllocate(t *testing.T) {
-	// A substep (search, density, forces, pressure solve, integration) allocates nothing once
+	// A substep (search, density, forces, elastic solve, pressure solve, integration) with water
+	// and a pinned elastic body allocates nothing once
 	// its buffers have grown: a Step of four substeps allocates exactly what a Step of one does
 	// (the per-Step statistics handed to the caller).
 	s := components.DefaultSolver()
@@ -304,6 +305,11 @@ func TestSubstepsDoNotAllocate(t *testing.T) {
 	defer w.Close()
 	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true)
 	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
+	jelly := components.DefaultMaterial()
+	jelly.Elastic.PinnedMin, jelly.Elastic.PinnedMax = mgl64.Vec3{0.9, 0, 0}, mgl64.Vec3{1.0, 0.2, 0.4}
+	if _, err := w.AddElasticBlock("jelly", jelly, mgl64.Vec3{0.9, 0, 0}, mgl64.Vec3{1.2, 0.3, 0.3}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < 40; i++ {
 		if _, err := w.Step(1e-3); err != nil {
 			t.Fatal(err)

@@ -21,12 +21,13 @@ import (
 // order with the goo's coefficients and connections, which is everything a substep reads that
 // it does not recompute; so a restored world continues bit-identically. Systems a game
 // inserted into the schedule are code, not state, and are not saved. Version 2 added the
-// kinematic paths, emitters and the goo state; version 3 the rigid bodies (definition, mesh,
-// pose, velocities, applied loads) and the contact solver's warm-start impulses. Older
-// versions are refused.
+// kinematic paths, emitters and the goo state; version 3 the elastic bodies' velocities and
+// their rest shapes and rotations (the warm start of the rotation extraction); version 4 the
+// rigid bodies (definition, mesh, pose, velocities, applied loads) and the contact solver's
+// warm-start impulses. Older versions are refused.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 3
+	snapshotVersion = 4
 )
 
 // ErrSnapshot wraps every reason a snapshot is rejected; nothing is built from a rejected one.
@@ -99,7 +100,7 @@ func (w *World) Save(out io.Writer) error {
 		n := p.Len()
 		e.u64(uint64(n))
 		e.vecs(p.X)
-		if b.Body.Phase == components.Fluid {
+		if b.Body.Phase.Dynamic() {
 			e.vecs(fitVecs(p.V, n))
 			e.floats(fitFloats(p.Density, n))
 			e.floats(fitFloats(p.Pressure, n))
@@ -126,6 +127,15 @@ func (w *World) Save(out io.Writer) error {
 	}
 	e.u64(uint64(len(ps.GooR)))
 	e.floats(ps.GooR)
+	e.u64(uint64(len(w.sim.Elastic)))
+	for _, st := range w.sim.Elastic {
+		e.u32(st.ID)
+		e.u64(uint64(len(st.Rest)))
+		e.vecs(st.Rest)
+		for _, q := range st.Body.Quaternions() {
+			e.floats(q[:])
+		}
+	}
 	if err := w.saveRigid(&e); err != nil {
 		return err
 	}
@@ -278,7 +288,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		}
 		np := d.count(24)
 		sb.p.X = d.vecs(np)
-		if sb.body.Phase == components.Fluid {
+		if sb.body.Phase.Dynamic() {
 			sb.p.V = d.vecs(np)
 			sb.p.Density = d.floats(np)
 			sb.p.Pressure = d.floats(np)
@@ -305,6 +315,22 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		ps.GooJ = append(ps.GooJ, int32(d.u32()))
 	}
 	ps.GooR = d.floats(d.count(8))
+	type savedElastic struct {
+		id   uint32
+		rest []mgl64.Vec3
+		q    [][4]float64
+	}
+	var elastics []savedElastic
+	ne := d.count(12)
+	for k := 0; k < ne && d.err == nil; k++ {
+		se := savedElastic{id: d.u32()}
+		n := d.count(56)
+		se.rest = d.vecs(n)
+		for i := 0; i < n && d.err == nil; i++ {
+			se.q = append(se.q, [4]float64{d.f64(), d.f64(), d.f64(), d.f64()})
+		}
+		elastics = append(elastics, se)
+	}
 	rigids, rkeys, rimp, err := loadRigid(d)
 	if err != nil {
 		return nil, err
@@ -354,6 +380,23 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	for _, se := range elastics {
+		var sb *savedBody
+		for i := range bodies {
+			if bodies[i].body.ID == se.id && bodies[i].body.Phase == components.Elastic {
+				sb = &bodies[i]
+			}
+		}
+		if sb == nil || len(se.rest) != sb.p.Len() {
+			w.Close()
+			return nil, fmt.Errorf("%w: elastic state of body ID %d matches no elastic body", ErrSnapshot, se.id)
+		}
+		if err := w.sim.RestoreElastic(se.id, sb.body.Name, &sb.mat, se.rest); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+		}
+		w.sim.ElasticByID(se.id).Body.SetQuaternions(se.q)
+	}
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)

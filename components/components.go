@@ -23,7 +23,15 @@ const (
 	// Boundary particles are wall samples (Akinci et al. 2012): static, or moved along a
 	// scripted path by a Motion component.
 	Boundary
+	// Elastic particles are an elastic solid (Peer et al. 2018): dynamic SPH particles like
+	// fluid ones, which the pressure solve keeps incompressible and in contact with everything
+	// else, plus the implicit elastic forces of the ElasticSolve stage (Material.Elastic).
+	Elastic
 )
+
+// Dynamic reports whether the phase's particles are integrated by the solver (packed into
+// physics.FluidSet): fluid and elastic, not boundary.
+func (p Phase) Dynamic() bool { return p == Fluid || p == Elastic }
 
 // String returns the phase name used in stats and exports.
 func (p Phase) String() string {
@@ -32,6 +40,8 @@ func (p Phase) String() string {
 		return "fluid"
 	case Boundary:
 		return "boundary"
+	case Elastic:
+		return "elastic"
 	}
 	return fmt.Sprintf("phase(%d)", uint8(p))
 }
@@ -50,8 +60,65 @@ type Material struct {
 	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,10]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
+	// Elastic applies to elastic bodies.
+	Elastic ElasticSolid `json:"elastic" doc:"elastic solid (Peer et al. 2018); used by elastic bodies only"`
 	// Surface applies to boundary bodies.
 	Surface
+}
+
+// ElasticSolid is the material of an elastic body: corotated linear elasticity with shear
+// modulus G and bulk modulus K (Peer et al. 2018, Eq. 8), or Young's modulus E and Poisson's
+// ratio ν instead (E > 0 takes precedence). Setting both moduli to 0 at run time melts the
+// body into a liquid; raising them again pulls it back to its rest shape (the paper's §5.5).
+type ElasticSolid struct {
+	ShearModulus  float64    `json:"shearModulus" unit:"Pa" default:"100000" range:"[0,1e12]" doc:"shear modulus G of Eq. 8 (ignored when youngsModulus > 0)"`
+	BulkModulus   float64    `json:"bulkModulus" unit:"Pa" default:"100000" range:"[0,1e12]" doc:"bulk modulus K of Eq. 8 (ignored when youngsModulus > 0)"`
+	YoungsModulus float64    `json:"youngsModulus" unit:"Pa" default:"0" range:"[0,1e12]" doc:"Young's modulus E; when above 0 it sets G = E/(2(1+ν)) and K = E/(3(1−2ν)) with poissonsRatio"`
+	PoissonsRatio float64    `json:"poissonsRatio" unit:"1" default:"0.3" range:"(-1,0.5)" doc:"Poisson's ratio ν, used with youngsModulus"`
+	Alpha         float64    `json:"alpha" unit:"1" default:"0" range:"[0,10]" doc:"zero-energy-mode suppression factor α (Ganzenmüller 2015; the paper's cloth uses it), 0 = off"`
+	MaxIterations int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"most CG iterations per elastic solve"`
+	MaxError      float64    `json:"maxError" unit:"m/s" default:"0.001" range:"[1e-12,1]" doc:"CG stop: average per-particle residual of the velocity system (Eq. 24), the paper's 1e-3"`
+	PinnedMin     mgl64.Vec3 `json:"pinnedMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the box whose particles are held fixed (pinnedMin = pinnedMax: none)"`
+	PinnedMax     mgl64.Vec3 `json:"pinnedMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the pinned box"`
+	NoCorrection  bool       `json:"noKernelCorrection" default:"false" doc:"leave out the kernel-gradient correction L_i (Eq. 1-2); for demonstrating why it exists: rotations then read as strain"`
+}
+
+// Moduli returns the shear and bulk moduli (Pa): from E and ν when E > 0, else G and K.
+func (e *ElasticSolid) Moduli() (g, k float64) {
+	if e.YoungsModulus > 0 {
+		nu := e.PoissonsRatio
+		return e.YoungsModulus / (2 * (1 + nu)), e.YoungsModulus / (3 * (1 - 2*nu))
+	}
+	return e.ShearModulus, e.BulkModulus
+}
+
+// Pins reports whether the material pins a box of particles, and whether x is inside it.
+func (e *ElasticSolid) Pins() bool { return e.PinnedMin != e.PinnedMax }
+
+// Pinned reports whether x lies in the pinned box (bounds included).
+func (e *ElasticSolid) Pinned(x mgl64.Vec3) bool {
+	if !e.Pins() {
+		return false
+	}
+	for d := 0; d < 3; d++ {
+		if x[d] < e.PinnedMin[d] || x[d] > e.PinnedMax[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks the ranges and that a pinned box is not inverted.
+func (e *ElasticSolid) Validate(path string) error {
+	if err := params.Validate(e, path); err != nil {
+		return err
+	}
+	for d := 0; d < 3 && e.Pins(); d++ {
+		if e.PinnedMax[d] < e.PinnedMin[d] {
+			return &params.Error{Path: pathJoin(path, fmt.Sprintf("pinnedMax[%d]", d)), Msg: fmt.Sprintf("%g m is below pinnedMin[%d] = %g m", e.PinnedMax[d], d, e.PinnedMin[d])}
+		}
+	}
+	return nil
 }
 
 // Surface is how a wall or a rigid body treats the fluid and goo touching it; a group
@@ -106,6 +173,9 @@ func DefaultMaterial() Material {
 // Validate checks the ranges.
 func (m *Material) Validate(path string) error {
 	if err := params.Validate(m, path); err != nil {
+		return err
+	}
+	if err := m.Elastic.Validate(pathJoin(path, "elastic")); err != nil {
 		return err
 	}
 	if m.Viscoelastic.Enabled {

@@ -204,6 +204,13 @@ type Clock struct {
 // the next substep's length (the CFL step); the last substeps are shortened to land exactly on
 // the frame end, and one that would leave a sliver is split into two halves instead.
 func (c *Clock) Advance(frameDt float64, next func() float64, run func(dt float64) error) (int, error) {
+	return c.AdvanceVar(frameDt, next, func(dt float64) (float64, error) { return dt, run(dt) })
+}
+
+// AdvanceVar is Advance for substeps that may end early: run returns the length it actually
+// took (at most the proposed dt, above 0), as when the elastic stage re-estimates the CFL step
+// from its new velocities (Peer et al. 2018, Algorithm 3).
+func (c *Clock) AdvanceVar(frameDt float64, next func() float64, run func(dt float64) (float64, error)) (int, error) {
 	if !(frameDt > 0) {
 		return 0, fmt.Errorf("frame time %g s must be > 0", frameDt)
 	}
@@ -219,9 +226,14 @@ func (c *Clock) Advance(frameDt float64, next func() float64, run func(dt float6
 		} else if dt > 0.5*remaining {
 			dt = 0.5 * remaining
 		}
-		if err := run(dt); err != nil {
+		took, err := run(dt)
+		if err != nil {
 			return n, err
 		}
+		if !(took > 0 && took <= dt) {
+			return n, fmt.Errorf("substep of %g s reports %g s taken", dt, took)
+		}
+		dt = took
 		c.Time += dt
 		c.Steps++
 		remaining -= dt

@@ -24,6 +24,8 @@ var PhaseStyles = map[components.Phase]PhaseStyle{
 	components.Fluid: {Color: Color{0.16, 0.45, 0.92, 1}, RadiusScale: 1},
 	// Walls: small translucent sand-grey dots that show the geometry without hiding the fluid.
 	components.Boundary: {Color: Color{0.80, 0.76, 0.66, 0.35}, RadiusScale: 0.45},
+	// Elastic solids: jelly green, full-size spheres.
+	components.Elastic: {Color: Color{0.35, 0.80, 0.30, 1}, RadiusScale: 1},
 }
 
 // RigidColors is the colour of rigid bodies' meshes by kind of motion: dynamic bodies in a warm

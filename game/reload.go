@@ -27,9 +27,10 @@ func (r Reload) String() string {
 }
 
 // ReloadMaterials reads the scene file at path (native or SPlisHSPlasH) and copies the
-// material of each of its fluid blocks, spheres, models, emitters and meshes onto the running world's
-// body of the same name, presets resolved anew (an edited preset file counts too); the change
-// takes effect at the next Step. Geometry and solver settings in the
+// material of each of its fluid blocks, spheres, models, emitters, meshes and elastic bodies
+// onto the running world's body of the same name, presets resolved anew (an edited preset file
+// counts too; a game melts an elastic body by setting its moduli to 0); the change takes
+// effect at the next Step. Geometry and solver settings in the
 // file are ignored: only materials can change in a running world. A file that does not load
 // or validate changes nothing and returns the loader's error (which names the file and the
 // offending field); so does a name that belongs to a body of another phase.
@@ -45,40 +46,45 @@ func ReloadMaterials(w *sluice.World, path string) (Reload, error) {
 	}
 	var changes []change
 	var r Reload
-	add := func(key string, name string, mat components.Material) error {
+	add := func(key string, name string, mat components.Material, want components.Phase) error {
 		e, ok := w.BodyByName(name)
 		if !ok {
 			r.Missing = append(r.Missing, name)
 			return nil
 		}
-		if ph := w.Body(e).Phase; ph != components.Fluid {
-			return fmt.Errorf("%s: %s %q is a %s body in the running world, not a fluid", path, key, name, ph)
+		if ph := w.Body(e).Phase; ph != want {
+			return fmt.Errorf("%s: %s %q is a %s body in the running world, not %s", path, key, name, ph, want)
 		}
 		changes = append(changes, change{name, e, mat})
 		return nil
 	}
 	for i, f := range sc.Fluids {
-		if err := add(fmt.Sprintf("fluids[%d]", i), f.Name, f.Material); err != nil {
+		if err := add(fmt.Sprintf("fluids[%d]", i), f.Name, f.Material, components.Fluid); err != nil {
 			return Reload{}, err
 		}
 	}
 	for i, m := range sc.Models {
-		if err := add(fmt.Sprintf("fluidModels[%d]", i), m.Name, m.Material); err != nil {
+		if err := add(fmt.Sprintf("fluidModels[%d]", i), m.Name, m.Material, components.Fluid); err != nil {
+			return Reload{}, err
+		}
+	}
+	for i, b := range sc.Elastic {
+		if err := add(fmt.Sprintf("elasticBodies[%d]", i), b.Name, b.Material, components.Elastic); err != nil {
 			return Reload{}, err
 		}
 	}
 	for i, f := range sc.Spheres {
-		if err := add(fmt.Sprintf("fluidSpheres[%d]", i), f.Name, f.Material); err != nil {
+		if err := add(fmt.Sprintf("fluidSpheres[%d]", i), f.Name, f.Material, components.Fluid); err != nil {
 			return Reload{}, err
 		}
 	}
 	for i, e := range sc.Emitters {
-		if err := add(fmt.Sprintf("emitters[%d]", i), e.Name, e.Material); err != nil {
+		if err := add(fmt.Sprintf("emitters[%d]", i), e.Name, e.Material, components.Fluid); err != nil {
 			return Reload{}, err
 		}
 	}
 	for i, f := range sc.FluidMeshes {
-		if err := add(fmt.Sprintf("fluidMeshes[%d]", i), f.Name, f.Material); err != nil {
+		if err := add(fmt.Sprintf("fluidMeshes[%d]", i), f.Name, f.Material, components.Fluid); err != nil {
 			return Reload{}, err
 		}
 	}

@@ -145,3 +145,41 @@ func TestReloadMaterialsFollowsPresets(t *testing.T) {
 		}
 	}
 }
+
+func TestReloadMeltsAnElasticBody(t *testing.T) {
+	// Setting an elastic body's moduli to 0 in the scene file turns it liquid at the next
+	// Step (the paper's phase change); the reload names the body.
+	const sc0 = `{
+  "solver": {"particleRadius": 0.05},
+  "boundaries": [{"name": "tank", "min": [0, 0, 0], "max": [1, 1, 0.5]}],
+  "elasticBodies": [{"name": "jelly", "min": [0, 0, 0], "max": [0.3, 0.3, 0.3], "material": {"elastic": {"shearModulus": MOD, "bulkModulus": MOD}}}]
+}`
+	path := filepath.Join(t.TempDir(), "s.json")
+	write := func(mod string) {
+		if err := os.WriteFile(path, []byte(strings.ReplaceAll(sc0, "MOD", mod)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("1e5")
+	sc, err := scene.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sc.Build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	jelly, _ := w.BodyByName("jelly")
+	write("0")
+	r, err := ReloadMaterials(w, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, k := w.Material(jelly).Elastic.Moduli(); len(r.Updated) != 1 || g != 0 || k != 0 {
+		t.Fatalf("reload %+v, moduli %g, %g; want jelly melted", r, g, k)
+	}
+	if _, err := w.Step(1.0 / 60); err != nil {
+		t.Fatalf("step after melting: %v", err)
+	}
+}

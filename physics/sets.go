@@ -166,8 +166,13 @@ func BoundaryVolumes(b *BoundarySet, kr *Kernel, gamma float64, g *Grid, nb *Nei
 	return nil
 }
 
-// Density computes ρ_i = m_i W(0) + Σ_j m_j W_ij + Σ_b ρ0_i V_b W_ib, the SPH density with the
-// boundary contribution of Akinci et al. 2012 (Eq. 14 of Ihmsen et al. 2014, first line).
+// Density computes ρ_i = m_i W(0) + Σ_j m_i W_ij + Σ_b ρ0_i V_b W_ib: the number-density
+// estimate of Solenthaler & Pajarola 2008 (ρ_i = m_i δ_i with δ_i = Σ_j W_ij, all particles
+// having the same rest volume) with the boundary contribution of Akinci et al. 2012 (Eq. 14 of
+// Ihmsen et al. 2014, first line). Where neighbours have equal masses it is the usual
+// Σ_j m_j W_ij; at an interface between bodies of different rest densities (a light elastic
+// body in water) it does not smear the density contrast, so neither side sees a spurious
+// compression or expansion. physics/iisph uses the matching continuity and pressure force.
 func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *par.Pool) {
 	f.init()
 	f.pass.b, f.pass.ff, f.pass.fb, f.pass.kr = b, ff, fb, kr
@@ -179,10 +184,11 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 	w0 := f.pass.kr.W0()
 	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
 	for i := lo; i < hi; i++ {
-		rho := f.M[i] * w0
+		mi := f.M[i]
+		rho := mi * w0
 		js, ws, _ := fblk.RowW(i - lo)
-		for k, j := range js {
-			rho += f.M[j] * float64(ws[k])
+		for k := range js {
+			rho += mi * float64(ws[k])
 		}
 		bs, wb, _ := bblk.RowW(i - lo)
 		vb := 0.0

@@ -30,7 +30,8 @@ type Scene struct {
 	Rigid      []RigidBody       `json:"rigidBodies" doc:"rigid bodies: boxes, spheres, capsules and closed OBJ meshes; static, kinematic or dynamic"`
 
 	// FluidMeshes are fluid bodies sampled inside closed OBJ meshes.
-	FluidMeshes []FluidMesh `json:"fluidMeshes" doc:"fluid bodies filling closed OBJ meshes"`
+	FluidMeshes []FluidMesh   `json:"fluidMeshes" doc:"fluid bodies filling closed OBJ meshes"`
+	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -197,6 +198,20 @@ type FluidSphere struct {
 	Material components.Material `json:"material" doc:"fluid material (goo with material.viscoelastic.enabled)"`
 }
 
+// ElasticBody is an elastic solid: a box or a ball filled with particles at spacing 2r, whose
+// sampled shape is its rest shape, with an initial velocity and spin.
+type ElasticBody struct {
+	Name            string              `json:"name" required:"true" doc:"unique body name"`
+	Shape           string              `json:"shape" default:"box" doc:"box (min, max) or sphere (center, radius)"`
+	Min             mgl64.Vec3          `json:"min" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"box: lower corner"`
+	Max             mgl64.Vec3          `json:"max" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"box: upper corner"`
+	Center          mgl64.Vec3          `json:"center" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"sphere: centre"`
+	Radius          float64             `json:"radius" unit:"m" default:"0" range:"[0,1e6]" doc:"sphere: radius (at least the spacing 2r)"`
+	Velocity        mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity"`
+	AngularVelocity mgl64.Vec3          `json:"angularVelocity" unit:"rad/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial spin about the body's centroid"`
+	Material        components.Material `json:"material" doc:"material; the elastic group holds the moduli and the pinned box"`
+}
+
 // Default returns a scene holding only the declared defaults.
 func Default() Scene {
 	var s Scene
@@ -257,8 +272,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh or emitter is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter or elastic body is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -375,6 +390,28 @@ func (s *Scene) Validate() error {
 		}
 		if len(b.Motion) > 0 && b.Type != "kinematic" {
 			return &params.Error{Path: path + ".motion", Msg: fmt.Sprintf("a motion path needs type \"kinematic\" (type is %q)", b.Type)}
+		}
+	}
+	for i := range s.Elastic {
+		b := &s.Elastic[i]
+		path := fmt.Sprintf("elasticBodies[%d]", i)
+		switch b.Shape {
+		case "box":
+			if err := box(path, b.Name, b.Min, b.Max); err != nil {
+				return err
+			}
+		case "sphere":
+			if err := unique(path, b.Name); err != nil {
+				return err
+			}
+			if sp := s.Solver.Spacing(); b.Radius < sp {
+				return &params.Error{Path: path + ".radius", Msg: fmt.Sprintf("%g m is below the particle spacing 2r = %g m", b.Radius, sp)}
+			}
+		default:
+			return &params.Error{Path: path + ".shape", Msg: fmt.Sprintf("%q is not an elastic body shape (box or sphere)", b.Shape)}
+		}
+		if err := b.Material.Validate(path + ".material"); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -513,6 +550,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 			return nil, fmt.Errorf("fluidMeshes[%d]: %w", i, err)
 		}
 	}
+	for i := range s.Elastic {
+		if err := s.Elastic[i].add(w); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("elasticBodies[%d]: %w", i, err)
+		}
+	}
 	for i := range s.Rigid {
 		if err := s.Rigid[i].add(w, s.Dir); err != nil {
 			w.Close()
@@ -548,6 +591,30 @@ func (b *RigidBody) add(w *sluice.World, dir string) error {
 	w.Material(e).Surface = b.Surface
 	if len(b.Motion) > 0 {
 		return w.SetMotion(e, components.Motion{Path: b.Motion})
+	}
+	return nil
+}
+
+// add creates the elastic body in w and gives it its velocity and spin.
+func (b *ElasticBody) add(w *sluice.World) error {
+	var e sluice.Entity
+	var err error
+	if b.Shape == "sphere" {
+		e, err = w.AddElasticSphere(b.Name, b.Material, b.Center, b.Radius, b.Velocity)
+	} else {
+		e, err = w.AddElasticBlock(b.Name, b.Material, b.Min, b.Max, b.Velocity)
+	}
+	if err != nil || b.AngularVelocity == (mgl64.Vec3{}) {
+		return err
+	}
+	p := w.Particles(e)
+	var c mgl64.Vec3
+	for _, x := range p.X {
+		c = c.Add(x)
+	}
+	c = c.Mul(1 / float64(len(p.X)))
+	for i, x := range p.X {
+		p.V[i] = p.V[i].Add(b.AngularVelocity.Cross(x.Sub(c)))
 	}
 	return nil
 }

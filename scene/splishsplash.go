@@ -50,6 +50,10 @@ type importer struct {
 	used     map[string][2]float64 // material id → (ρ0, ν) once mapped
 	budget   map[string]int        // material id → maxEmitterParticles
 	contacts []contact             // every rigid body's contact coefficients, in file order
+	// elastic holds, per material id using Peer et al. 2018 (elasticityMethod 2), its mapped
+	// elastic settings; bodies of such a material become elastic bodies.
+	elastic map[string]*components.ElasticSolid
+	lastID  string // material id of the last bodyMaterial call
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -225,7 +229,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}}
+	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}}
 	sc := &im.sc
 	sc.Duration = 5 // SPlisHSPlasH runs until stopped; sluice needs an end (stopAt overrides)
 
@@ -304,7 +308,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			im.warn(fmt.Sprintf("Materials[id=%q]", id), "not used by any fluid block sluice imports, ignored")
 		}
 	}
-	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 && len(sc.FluidMeshes) == 0 {
+	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 && len(sc.FluidMeshes) == 0 && len(sc.Elastic) == 0 {
 		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter"}
 	}
 	if err := sc.Validate(); err != nil {
@@ -431,6 +435,7 @@ func (im *importer) bodyMaterial(b obj, mats map[string]obj, path string) (float
 	if ids == "" {
 		ids = "Fluid"
 	}
+	im.lastID = ids
 	return im.material(ids, mats, path)
 }
 
@@ -450,11 +455,15 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 	if err := im.takeNum(mo, mp, "density0", &rho0); err != nil {
 		return 0, 0, err
 	}
-	for _, k := range []string{"elasticityMethod"} {
-		if v, ok := take(mo, k); ok {
-			if m, _ := num(v); m != 0 {
-				return 0, 0, &UnsupportedError{mp + "." + k, fmt.Sprintf("%v: elastic fluids are not supported yet", v)}
+	if v, ok := take(mo, "elasticityMethod"); ok {
+		switch m, _ := num(v); m {
+		case 0:
+		case 2:
+			if err := im.peer2018(mo, mp, id); err != nil {
+				return 0, 0, err
 			}
+		default:
+			return 0, 0, &UnsupportedError{mp + ".elasticityMethod", fmt.Sprintf("%v: of the elasticity methods sluice has only Peer et al. 2018 (method 2)", v)}
 		}
 	}
 	vm := 0.0
@@ -520,6 +529,60 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 	return rho0, nu, nil
 }
 
+// peer2018 maps a material's "Peer et al. 2018" block onto sluice's elastic material: Young's
+// modulus and Poisson's ratio, the zero-energy-mode factor alpha, the fixed box (pinned
+// particles) and the solver's iteration cap. The reference's maxError is a relative residual
+// of its CG; sluice stops on the paper's average per-particle residual and keeps its default.
+func (im *importer) peer2018(mo obj, mp, id string) error {
+	es := components.DefaultMaterial().Elastic
+	bp := mp + ".Peer et al. 2018"
+	if v, ok := take(mo, "Peer et al. 2018"); ok {
+		bo, isObj := v.(obj)
+		if !isObj {
+			return fmt.Errorf("%s: expected an object", bp)
+		}
+		for _, kv := range []struct {
+			k string
+			d *float64
+		}{{"youngsModulus", &es.YoungsModulus}, {"poissonsRatio", &es.PoissonsRatio}, {"alpha", &es.Alpha}} {
+			if err := im.takeNum(bo, bp, kv.k, kv.d); err != nil {
+				return err
+			}
+		}
+		iters := float64(es.MaxIterations)
+		for _, k := range []string{"maxIter", "elasticityMaxIter"} {
+			if err := im.takeNum(bo, bp, k, &iters); err != nil {
+				return err
+			}
+		}
+		es.MaxIterations = int(iters)
+		for _, k := range []string{"maxError", "elasticityMaxError"} {
+			if v, ok := take(bo, k); ok {
+				im.warn(bp+"."+k, "%v: a relative CG residual in the reference; sluice stops on the average per-particle residual, maxError = %g m/s", v, es.MaxError)
+			}
+		}
+		if err := im.takeVec(bo, bp, "fixedBoxMin", &es.PinnedMin); err != nil {
+			return err
+		}
+		if err := im.takeVec(bo, bp, "fixedBoxMax", &es.PinnedMax); err != nil {
+			return err
+		}
+		im.leftovers(bo, bp)
+	} else {
+		im.warn(mp+".elasticityMethod", "2 (Peer et al. 2018) without a parameter block: sluice's default moduli are used")
+	}
+	for _, k := range []string{"Becker et al. 2009", "Kugelstadt et al. 2021"} {
+		if _, ok := take(mo, k); ok {
+			im.warn(mp+"."+k, "block of an elasticity method the material does not select, ignored")
+		}
+	}
+	if err := es.Validate(bp); err != nil {
+		return err
+	}
+	im.elastic[id] = &es
+	return nil
+}
+
 func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	p := fmt.Sprintf("FluidBlocks[%d]", i)
 	var start, end, tr mgl64.Vec3
@@ -549,8 +612,15 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 		a, c := scale[d]*start[d]+tr[d], scale[d]*end[d]+tr[d]
 		fb.Min[d], fb.Max[d] = min(a, c), max(a, c)
 	}
+	fb.Material = components.DefaultMaterial()
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
+	if es := im.elastic[im.lastID]; es != nil {
+		fb.Material.Elastic = *es
+		im.sc.Elastic = append(im.sc.Elastic, ElasticBody{Name: fmt.Sprintf("elastic%d", i), Shape: "box",
+			Min: fb.Min, Max: fb.Max, Velocity: vel, Material: fb.Material})
+		return nil
+	}
 	im.sc.Fluids = append(im.sc.Fluids, fb)
 	return nil
 }
@@ -606,6 +676,7 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 		e.Budget = 1
 	}
 	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
+	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Emitters = append(im.sc.Emitters, e)
@@ -634,6 +705,10 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	if err != nil {
 		return err
 	}
+	if im.elastic[im.lastID] != nil {
+		return &UnsupportedError{p + ".particleFile", "elastic bodies (Peer et al. 2018) from particle files are not supported yet, only fluid blocks"}
+	}
+	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.Models = append(im.sc.Models, m)

@@ -431,3 +431,30 @@ func TestContactCoefficientsFollowTheReferencePairRule(t *testing.T) {
 		}
 	}
 }
+
+func TestDeformableModelImportsAsElasticBody(t *testing.T) {
+	corpusFiles(t)
+	// DeformableModel.json: a fluid block whose material selects Peer et al. 2018 with
+	// E = 250 kPa, ν = 0.33, α = 0.1 becomes one elastic box with those settings.
+	sc, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, "DeformableModel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Elastic) != 1 || len(sc.Fluids) != 0 {
+		t.Fatalf("%d elastic bodies and %d fluid blocks, want 1 and 0", len(sc.Elastic), len(sc.Fluids))
+	}
+	es := sc.Elastic[0].Material.Elastic
+	if es.YoungsModulus != 250000 || es.PoissonsRatio != 0.33 || es.Alpha != 0.1 {
+		t.Fatalf("elastic material %+v", es)
+	}
+	w, err := sc.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i := 0; i < 10; i++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

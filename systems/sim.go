@@ -37,6 +37,8 @@ type Sim struct {
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
+	// Elastic holds the elastic bodies' rest state and solver, in body ID order.
+	Elastic []*ElasticBody
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -182,7 +184,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 	}
 	for _, b := range s.bodies {
 		n := b.p.Len()
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			if len(b.p.V) != n && len(b.p.V) != 0 {
 				return fmt.Errorf("body %q: %d velocities for %d positions", b.body.Name, len(b.p.V), n)
 			}
@@ -225,7 +227,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 	}
 	s.numax = 0
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			s.numax = max(s.numax, b.mat.Viscosity)
 		}
 	}
@@ -258,7 +260,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 		inv = s.gooInv
 	}
 	s.gatherGoo(repacked, src, inv)
-	return nil
+	return s.gatherElastic()
 }
 
 // repackSource maps the packed fluid order packFluid is about to lay out (bodies in ID order,
@@ -272,7 +274,7 @@ func (s *Sim) repackSource() []int32 {
 	}
 	var spans []span
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			spans = append(spans, span{id: b.body.ID, lo: n, n: b.p.Len()})
 			n += b.p.Len()
 		}
@@ -373,7 +375,7 @@ func fit[T any](s []T, n int) []T {
 func (s *Sim) packFluid() {
 	n := 0
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			n += b.p.Len()
 		}
 	}
@@ -382,7 +384,7 @@ func (s *Sim) packFluid() {
 	s.origin = slices.Grow(s.origin[:0], n)[:n]
 	k := 0
 	for slot, b := range s.bodies {
-		if b.body.Phase != components.Fluid {
+		if !b.body.Phase.Dynamic() {
 			continue
 		}
 		for i := range b.p.X {
@@ -512,6 +514,7 @@ func (s *Sim) Scatter() {
 			keep++
 		}
 		p.X, p.V, p.Density, p.Pressure = p.X[:keep], p.V[:keep], p.Density[:keep], p.Pressure[:keep]
+		s.dropElastic(s.bodies[s.removed[lo].slot].body.ID, drop)
 		lo = hi
 	}
 	// The packed particles that stay keep their packed order (and so their z-order and goo
@@ -524,7 +527,7 @@ func (s *Sim) Scatter() {
 	}
 	s.layout = s.layout[:0]
 	for _, b := range s.bodies {
-		if b.body.Phase == components.Fluid {
+		if b.body.Phase.Dynamic() {
 			s.layout = append(s.layout, layoutEntry{b.body.ID, b.body.Phase, b.p.Len()})
 		}
 	}
@@ -617,7 +620,7 @@ func (s *Sim) RestorePack(w *ecs.World, ps PackState) error {
 	}
 	for k := range ps.Owner {
 		o, i := ps.Owner[k], ps.Origin[k]
-		if o < 0 || int(o) >= len(s.bodies) || s.bodies[o].body.Phase != components.Fluid || i < 0 || int(i) >= len(seen[o]) || seen[o][i] {
+		if o < 0 || int(o) >= len(s.bodies) || !s.bodies[o].body.Phase.Dynamic() || i < 0 || int(i) >= len(seen[o]) || seen[o][i] {
 			return fmt.Errorf("snapshot packed order is inconsistent at particle %d", k)
 		}
 		seen[o][i] = true

@@ -20,7 +20,8 @@ const (
 )
 
 // DefaultSchedule fills sched with the stages of a substep: the five of IISPH and, between
-// advection and the pressure solve, the goo's velocity corrections (a no-op without goo).
+// advection and the pressure solve, the implicit elastic solve and the goo's velocity
+// corrections (each a no-op without such bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 	for _, st := range []struct {
 		name string
@@ -29,6 +30,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageNeighborSearch, NeighborSearch{s}},
 		{StageDensity, Density{s}},
 		{StageAdvectionForces, AdvectionForces{s}},
+		{StageElasticSolve, ElasticSolve{s}},
 		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},
@@ -150,8 +152,9 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 	return nil
 }
 
-// Integration reads v* and the pressure acceleration and writes v and x (semi-implicit Euler).
-// It then checks every particle: a non-finite state stops the step with an error naming the
+// Integration reads v* and the pressure acceleration and writes v and x (semi-implicit Euler),
+// then puts pinned elastic particles back at their rest positions with zero velocity (the
+// pressure solve may have pushed them). It then checks every particle: a non-finite state stops the step with an error naming the
 // body; particles outside the domain are removed and counted per body (never silently).
 type Integration struct{ S *Sim }
 
@@ -160,6 +163,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	s := in.S
 	f := &s.Fluid
 	physics.Integrate(f, ctx.Dt, s.pool)
+	s.holdPinned()
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)
 	}

@@ -18,17 +18,22 @@ type StepStats struct {
 	DensityErrorMax         float64            `json:"densityErrorMax"`    // largest per-particle density error in any substep
 	PressureIterations      float64            `json:"pressureIterations"` // average pressure iterations per substep
 	PressureIterationsTotal int                `json:"pressureIterationsTotal"`
-	UnconvergedSolves       int                `json:"unconvergedSolves"`        // solves that hit maxIterations above η
-	MaxSpeed                float64            `json:"maxSpeed"`                 // m/s
-	KineticEnergy           float64            `json:"kineticEnergy"`            // J, fluid
-	Bodies                  []BodyStats        `json:"bodies"`                   // per body, in ID order
-	StageMs                 map[string]float64 `json:"stageMs"`                  // wall ms per stage, summed over substeps
-	Removed                 []Removal          `json:"removed,omitempty"`        // particles removed for leaving the domain
-	Emitted                 int                `json:"emitted,omitempty"`        // particles emitters added at the start of the step
-	GooConnections          int                `json:"gooConnections,omitempty"` // goo connections at the end of the step (a fluid pair counts once)
-	GooDeferred             int                `json:"gooDeferred,omitempty"`    // candidate goo connections postponed for a full candidate buffer (0 in practice)
-	RigidMs                 float64            `json:"rigidMs,omitempty"`        // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
-	WallMs                  float64            `json:"wallMs"`                   // wall ms of the whole step
+	UnconvergedSolves       int                `json:"unconvergedSolves"`                // solves that hit maxIterations above η
+	MaxSpeed                float64            `json:"maxSpeed"`                         // m/s
+	KineticEnergy           float64            `json:"kineticEnergy"`                    // J, fluid
+	Bodies                  []BodyStats        `json:"bodies"`                           // per body, in ID order
+	StageMs                 map[string]float64 `json:"stageMs"`                          // wall ms per stage, summed over substeps
+	Removed                 []Removal          `json:"removed,omitempty"`                // particles removed for leaving the domain
+	Emitted                 int                `json:"emitted,omitempty"`                // particles emitters added at the start of the step
+	GooConnections          int                `json:"gooConnections,omitempty"`         // goo connections at the end of the step (a fluid pair counts once)
+	GooDeferred             int                `json:"gooDeferred,omitempty"`            // candidate goo connections postponed for a full candidate buffer (0 in practice)
+	ElasticIterations       float64            `json:"elasticIterations,omitempty"`      // average CG iterations per elastic solve (one solve per elastic body and substep)
+	ElasticIterationsTotal  int                `json:"elasticIterationsTotal,omitempty"` // CG iterations of all elastic solves of the step
+	ElasticSolves           int                `json:"elasticSolves,omitempty"`          // elastic solves of the step (elastic bodies × substeps)
+	ElasticUnconverged      int                `json:"elasticUnconverged,omitempty"`     // elastic solves that hit maxIterations above maxError
+	ElasticShortened        int                `json:"elasticShortened,omitempty"`       // substeps shortened after the elastic solve (Algorithm 3's re-estimated step)
+	RigidMs                 float64            `json:"rigidMs,omitempty"`                // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
+	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
 	solves                  int
 	errSum                  float64
 }
@@ -91,6 +96,9 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 	a.KineticEnergy, a.MaxSpeed = ke, math.Sqrt(vmax)
 	if s.Goo.Len() > 0 {
 		a.GooConnections = s.Goo.Conn.Pairs()
+	}
+	if a.ElasticSolves > 0 {
+		a.ElasticIterations = float64(a.ElasticIterationsTotal) / float64(a.ElasticSolves)
 	}
 	a.Bodies = make([]BodyStats, 0, len(s.bodies))
 	for _, b := range s.bodies {

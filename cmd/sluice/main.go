@@ -140,8 +140,8 @@ func cmdValidate(args []string, stdout io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d elastic bodies; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Elastic), len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -302,7 +302,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	bar := newProgress(stderr, frames)
 	start := time.Now()
 	var iters, errSum float64
-	var substeps, particles, removed int
+	var substeps, particles, removed, cg, cgSolves int
 	for i := 1; i <= frames; i++ {
 		st, err := w.Step(frameDt)
 		if err != nil {
@@ -313,6 +313,8 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		errSum += st.DensityErrorAvg * float64(st.Substeps)
 		substeps += st.Substeps
 		particles = st.Particles
+		cg += st.ElasticIterationsTotal
+		cgSolves += st.ElasticSolves
 		for _, r := range st.Removed {
 			removed += r.Count
 			bar.note(fmt.Sprintf("t = %.4g s: %d particles of %q left the domain and were removed", r.Time, r.Count, r.Body))
@@ -354,6 +356,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		pos[0], particles, w.Time(), frames, substeps, wall, 1e3*wall/float64(max(substeps, 1)), 1e6*wall/float64(max(substeps, 1))/float64(max(particles, 1)))
 	fmt.Fprintf(stdout, "pressure iterations %.2f per substep, average density error %.4f %%, %d particles removed\n",
 		iters/float64(max(substeps, 1)), 100*errSum/float64(max(substeps, 1)), removed)
+	if cgSolves > 0 {
+		fmt.Fprintf(stdout, "elastic CG iterations %.2f per solve\n", float64(cg)/float64(cgSolves))
+	}
 	return nil
 }
 
@@ -447,8 +452,10 @@ func cmdParams(stdout io.Writer) error {
 		{"fluidModels[i]", scene.FluidModel{}},
 		{"emitters[i]", scene.Emitter{}},
 		{"fluidMeshes[i]", scene.FluidMesh{}},
-		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material", components.Material{}},
+		{"elasticBodies[i]", scene.ElasticBody{}},
+		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material, elasticBodies[i].material", components.Material{}},
 		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
+		{"….material.elastic (elastic solids, Peer et al. 2018)", components.ElasticSolid{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaries[i].motion[k]", components.MotionKey{}},
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},

@@ -7,6 +7,14 @@
 // makes two passes over the neighbour lists: the first gathers Σ_j d_ij p_j, the second updates
 // p. The solver stops when the average predicted density error falls below η (after at least
 // MinIterations) or after MaxIterations.
+//
+// Particles of different rest densities (a light elastic body in water) follow the
+// density-contrast formulation of Solenthaler & Pajarola 2008 with equal particle volumes:
+// the density is the number density ρ_i = m_i Σ_j W_ij (physics.Density), so the continuity
+// equation reads dρ_i/dt = m_i Σ_j v_ij·∇W_ij, and the pressure force is
+// F_i = −Σ_j (p_i/δ_i² + p_j/δ_j²) ∇W_ij with δ = ρ/m, i.e.
+// a_i = −Σ_j (m_i p_i/ρ_i² + (m_j²/m_i) p_j/ρ_j²) ∇W_ij. Where m_i = m_j every term reduces to
+// the single-phase expression of the paper, evaluated with the same floating-point operations.
 package iisph
 
 import (
@@ -149,15 +157,15 @@ func (s *Solver) predict(lo, hi, block int) {
 		ir2 := 1 / (rho * rho)
 		vi := f.VStar[i]
 		var dx, dy, dz, div float64
+		mi := f.M[i]
 		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
-			mj := f.M[j]
-			dx += mj * g[0]
-			dy += mj * g[1]
-			dz += mj * g[2]
+			dx += mi * g[0]
+			dy += mi * g[1]
+			dz += mi * g[2]
 			vj := &f.VStar[j]
-			div += mj * ((vi[0]-vj[0])*g[0] + (vi[1]-vj[1])*g[1] + (vi[2]-vj[2])*g[2])
+			div += mi * ((vi[0]-vj[0])*g[0] + (vi[1]-vj[1])*g[1] + (vi[2]-vj[2])*g[2])
 		}
 		psi0 := f.Rho0[i]
 		var bx, by, bz float64
@@ -176,12 +184,17 @@ func (s *Solver) predict(lo, hi, block int) {
 		s.bgrad[i] = physics.Vec3{bx, by, bz}
 		s.rhoAdv[i] = rho + dt*div
 
-		// a_ii: fluid part Σ_j m_j (d_ii − d_ji)·∇W_ij, boundary part d_ii·Σ_b Ψ_b ∇W_ib.
-		cji := dt2 * f.M[i] * ir2
+		// a_ii: fluid part Σ_j m_i (d_ii − d_ji)·∇W_ij with d_ji = Δt² m_i²/(m_j ρ_i²) ∇W_ij,
+		// boundary part d_ii·Σ_b Ψ_b ∇W_ib.
+		cji := dt2 * mi * ir2
 		a := d[0]*bx + d[1]*by + d[2]*bz
 		for k, j := range js {
 			g := vec(&gws[k])
-			a += f.M[j] * ((d[0]-cji*g[0])*g[0] + (d[1]-cji*g[1])*g[1] + (d[2]-cji*g[2])*g[2])
+			c := cji
+			if mj := f.M[j]; mj != mi {
+				c *= mi / mj
+			}
+			a += mi * ((d[0]-c*g[0])*g[0] + (d[1]-c*g[1])*g[1] + (d[2]-c*g[2])*g[2])
 		}
 		s.aii[i] = a
 		p := 0.5 * f.P[i]
@@ -197,10 +210,14 @@ func (s *Solver) pass1(lo, hi, block int) {
 	dt2 := s.dt * s.dt
 	for i := lo; i < hi; i++ {
 		var x, y, z float64
+		mi := s.f.M[i]
 		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			q := s.q[j]
+			if mj := s.f.M[j]; mj != mi {
+				q *= mj / mi // d_ij p_j = −Δt² m_j²/(m_i ρ_j²) p_j ∇W_ij
+			}
 			x += q * g[0]
 			y += q * g[1]
 			z += q * g[2]
@@ -232,13 +249,18 @@ func (s *Solver) pass2(lo, hi, block int) {
 		di := s.dijpj[i]
 		pi := f.P[i]
 		rho := f.Rho[i]
-		qi := dt2 * f.M[i] * pi / (rho * rho) // d_ji p_i = qi ∇W_ij
+		mi := f.M[i]
+		qi := dt2 * mi * pi / (rho * rho) // d_ji p_i = qi ∇W_ij (times m_i/m_j across phases)
 		sum := 0.0
 		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			pj := &s.pd[j]
-			sum += pj.m * ((di[0]-pj.u[0]+qi*g[0])*g[0] + (di[1]-pj.u[1]+qi*g[1])*g[1] + (di[2]-pj.u[2]+qi*g[2])*g[2])
+			q := qi
+			if pj.m != mi {
+				q *= mi / pj.m
+			}
+			sum += mi * ((di[0]-pj.u[0]+q*g[0])*g[0] + (di[1]-pj.u[1]+q*g[1])*g[1] + (di[2]-pj.u[2]+q*g[2])*g[2])
 		}
 		bg := &s.bgrad[i]
 		sum += di[0]*bg[0] + di[1]*bg[1] + di[2]*bg[2]
@@ -260,7 +282,8 @@ func (s *Solver) pass2(lo, hi, block int) {
 }
 
 // accel computes the pressure acceleration of the converged pressures (Eq. 2 with Eq. 15):
-// a_p,i = −Σ_j m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij − Σ_b Ψ_b p_i/ρ_i² ∇W_ib.
+// a_p,i = −Σ_j m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij − Σ_b Ψ_b p_i/ρ_i² ∇W_ib, across phases
+// −Σ_j (m_i p_i/ρ_i² + (m_j²/m_i) p_j/ρ_j²) ∇W_ij (see the package comment).
 func (s *Solver) accel(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
 	f := s.f
@@ -268,11 +291,18 @@ func (s *Solver) accel(lo, hi, block int) {
 		rho := f.Rho[i]
 		pi := f.P[i] / (rho * rho)
 		var x, y, z float64
+		mi := f.M[i]
 		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
 			rj := f.Rho[j]
-			c := f.M[j] * (pi + f.P[j]/(rj*rj))
+			mj := f.M[j]
+			var c float64
+			if mj == mi {
+				c = mj * (pi + f.P[j]/(rj*rj))
+			} else {
+				c = mi*pi + mj*mj/mi*f.P[j]/(rj*rj)
+			}
 			x += c * g[0]
 			y += c * g[1]
 			z += c * g[2]

@@ -1,0 +1,423 @@
+package elastic
+
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics/par"
+)
+
+// rotationIterations caps the rotation extraction per particle and step; warm-started with
+// the last step's rotation it needs one or two (Müller et al. 2016 report the same).
+const rotationIterations = 10
+
+// rotationTol is |ω| (radians) below which the extracted rotation counts as converged.
+const rotationTol = 1e-10
+
+// Len returns the number of particles.
+func (bd *Body) Len() int { return bd.n }
+
+// Pairs returns the number of stored (directed) rest pairs.
+func (bd *Body) Pairs() int { return len(bd.nbr) }
+
+// Rotation returns R_i of the last solve as a row-major 3x3 matrix.
+func (bd *Body) Rotation(i int) [9]float64 { return quatToMat(&bd.q[i]) }
+
+// Quaternions returns the rotations (w, x, y, z) of every particle: the warm start a snapshot
+// must keep for a restored run to continue bit-identically.
+func (bd *Body) Quaternions() [][4]float64 { return bd.q }
+
+// SetQuaternions overwrites the rotations (a restored snapshot's warm start, or the rotations
+// carried over when a body is rebuilt after losing particles); q must hold Len entries.
+func (bd *Body) SetQuaternions(q [][4]float64) { copy(bd.q, q) }
+
+// Pinned reports whether particle i is held in place.
+func (bd *Body) Pinned(i int) bool { return bd.pinned[i] }
+
+// Solve advances the velocities of the body by the implicit elastic update of Algorithm 3:
+// with x the positions x^f and v the intermediate velocities v^f + Δt_c a* on entry, it
+// extracts the rotations from x, forms the right-hand side of Eq. 24 and solves
+//
+//	v − Δt/m f(Δt v, 0) = v^f + Δt a* + Δt/m f(x^f, x⁰)
+//
+// by conjugate gradients warm-started with the entry v (§4.3), leaving the solution v_elast in
+// v. Pinned particles end with zero velocity.
+func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Result {
+	n := bd.n
+	bd.x, bd.v, bd.mat, bd.dt = x, v, mat, dt
+	defer func() { bd.x, bd.v, bd.src = nil, nil, nil }()
+	pool.For(n, bd.fnRot)
+	pool.For(n, bd.fnRev)
+	if mat.G == 0 && mat.K == 0 && mat.Alpha == 0 {
+		// A melted body (§5.5): no elastic force, v stays v*. The rotations above still track
+		// the body so it resumes from a good warm start when the moduli rise again.
+		for i := range v {
+			if bd.pinned[i] {
+				v[i] = Vec3{}
+			}
+		}
+		return Result{Converged: true}
+	}
+	// Right-hand side: stress from the current positions (Eq. 13), force (Eq. 10), b.
+	pool.For(n, bd.fnStressX)
+	pool.For(n, bd.fnForce)
+	// r = b − A v for the warm start v, pinned rows (Dirichlet, v = 0) excluded first.
+	for i := range v {
+		if bd.pinned[i] {
+			v[i] = Vec3{}
+		}
+	}
+	bd.src = v
+	pool.For(n, bd.fnStressP)
+	pool.For(n, bd.fnAp)
+	pool.For(n, bd.fnInit)
+	nb := par.Blocks(n)
+	rr := par.Sum(bd.partA[:nb])
+	res := Result{Residual: par.Sum(bd.partB[:nb]) / float64(n)}
+	bd.src = bd.p
+	for res.Iterations < mat.MaxIterations {
+		if res.Residual <= mat.MaxError {
+			res.Converged = true
+			break
+		}
+		pool.For(n, bd.fnStressP)
+		pool.For(n, bd.fnAp)
+		pap := par.Sum(bd.partA[:nb])
+		if !(pap > 0) {
+			break // p = 0 (exact solution) or a breakdown; v is the best iterate
+		}
+		bd.step = rr / pap
+		pool.For(n, bd.fnUpd)
+		rrNew := par.Sum(bd.partA[:nb])
+		res.Residual = par.Sum(bd.partB[:nb]) / float64(n)
+		res.Iterations++
+		bd.beta = rrNew / rr
+		rr = rrNew
+		pool.For(n, bd.fnDir)
+	}
+	if !res.Converged && res.Residual <= mat.MaxError {
+		res.Converged = true
+	}
+	return res
+}
+
+// rotBlock computes F_i of Eq. 3 with the corrected gradients of Eq. 2, extracts R_i from it
+// (warm start: the last R_i) and stores the rotated corrected gradients ∇*W_i(x⁰_ij) of Eq. 4.
+func (bd *Body) rotBlock(lo, hi, _ int) {
+	x, vol := bd.x, bd.vol
+	for i := lo; i < hi; i++ {
+		xi := x[i]
+		var f mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			cf := &bd.corr[k]
+			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
+			xj := &x[bd.nbr[k]]
+			ax, ay, az := vol*(xj[0]-xi[0]), vol*(xj[1]-xi[1]), vol*(xj[2]-xi[2])
+			f[0] += ax * c[0]
+			f[1] += ax * c[1]
+			f[2] += ax * c[2]
+			f[3] += ay * c[0]
+			f[4] += ay * c[1]
+			f[5] += ay * c[2]
+			f[6] += az * c[0]
+			f[7] += az * c[1]
+			f[8] += az * c[2]
+		}
+		bd.fg[i] = f
+		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
+		r := quatToMat(&bd.q[i])
+		var sum Vec3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			cf := &bd.corr[k]
+			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
+			g := grad32{float32(r[0]*c[0] + r[1]*c[1] + r[2]*c[2]), float32(r[3]*c[0] + r[4]*c[1] + r[5]*c[2]), float32(r[6]*c[0] + r[7]*c[1] + r[8]*c[2])}
+			bd.gs[k] = g
+			sum = Vec3{sum[0] + float64(g[0]), sum[1] + float64(g[1]), sum[2] + float64(g[2])}
+		}
+		bd.gsum[i] = sum
+	}
+}
+
+// revBlock copies each pair's reverse rotated gradient ∇*W_j(x⁰_ji) next to it.
+func (bd *Body) revBlock(lo, hi, _ int) {
+	for k := bd.start[lo]; k < bd.start[hi]; k++ {
+		bd.gsRev[k] = bd.gs[bd.rev[k]]
+	}
+}
+
+// stressFromGrad sets P of Eq. 8 (with the strain of Eq. 12/23) from the displacement
+// gradient du = F̂ − I.
+func stressFromGrad(du *mat3, g, k float64, p *[6]float64) {
+	tr := du[0] + du[4] + du[8]
+	lam := (k - 2*g/3) * tr
+	p[0] = 2*g*du[0] + lam
+	p[1] = 2*g*du[4] + lam
+	p[2] = 2*g*du[8] + lam
+	p[3] = g * (du[1] + du[3])
+	p[4] = g * (du[2] + du[6])
+	p[5] = g * (du[5] + du[7])
+}
+
+// stressXBlock is the first pass of Algorithm 2 for f(x^f, x⁰): F̂_i − I of Eq. 13,
+// Σ_j V_j (x_ji − R_i x⁰_ji) ⊗ ∇*W_i, and its stress.
+func (bd *Body) stressXBlock(lo, hi, _ int) {
+	x, vol := bd.x, bd.vol
+	for i := lo; i < hi; i++ {
+		xi := x[i]
+		r := quatToMat(&bd.q[i])
+		var du mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			d := &bd.x0[k]
+			xj := &x[bd.nbr[k]]
+			ax := vol * (xj[0] - xi[0] - (r[0]*d[0] + r[1]*d[1] + r[2]*d[2]))
+			ay := vol * (xj[1] - xi[1] - (r[3]*d[0] + r[4]*d[1] + r[5]*d[2]))
+			az := vol * (xj[2] - xi[2] - (r[6]*d[0] + r[7]*d[1] + r[8]*d[2]))
+			c := &bd.gs[k]
+			c0, c1, c2 := float64(c[0]), float64(c[1]), float64(c[2])
+			du[0] += ax * c0
+			du[1] += ax * c1
+			du[2] += ax * c2
+			du[3] += ay * c0
+			du[4] += ay * c1
+			du[5] += ay * c2
+			du[6] += az * c0
+			du[7] += az * c1
+			du[8] += az * c2
+		}
+		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
+	}
+}
+
+// divergence returns Σ_j V_i V_j (P_i ∇*W_i(x⁰_ij) − P_j ∇*W_j(x⁰_ji)), the force of Eq. 9/10.
+func (bd *Body) divergence(i int) (fx, fy, fz float64) {
+	// Σ_j P_i ∇*W_i(x⁰_ij) = P_i Σ_j ∇*W_i(x⁰_ij): the first term needs only the per-particle
+	// sum of the rotated gradients, the loop only the neighbours' stresses.
+	pi := &bd.stress[i]
+	a := &bd.gsum[i]
+	lo, hi := bd.start[i], bd.start[i+1]
+	nbr, gr := bd.nbr[lo:hi], bd.gsRev[lo:hi]
+	gr = gr[:len(nbr)]
+	for k, j := range nbr {
+		gj := &gr[k]
+		b0, b1, b2 := float64(gj[0]), float64(gj[1]), float64(gj[2])
+		pj := &bd.stress[j]
+		fx += pj[0]*b0 + pj[3]*b1 + pj[4]*b2
+		fy += pj[3]*b0 + pj[1]*b1 + pj[5]*b2
+		fz += pj[4]*b0 + pj[5]*b1 + pj[2]*b2
+	}
+	v2 := bd.vol * bd.vol
+	return v2 * (pi[0]*a[0] + pi[3]*a[1] + pi[4]*a[2] - fx), v2 * (pi[3]*a[0] + pi[1]*a[1] + pi[5]*a[2] - fy), v2 * (pi[4]*a[0] + pi[5]*a[1] + pi[2]*a[2] - fz)
+}
+
+// forceBlock is the second pass for the right-hand side of Eq. 24: b = v* + Δt/m f(x^f, x⁰),
+// plus the zero-energy-mode suppression force when α > 0.
+func (bd *Body) forceBlock(lo, hi, _ int) {
+	c := bd.dt / bd.mat.Mass
+	for i := lo; i < hi; i++ {
+		if bd.pinned[i] {
+			bd.b[i] = Vec3{}
+			continue
+		}
+		fx, fy, fz := bd.divergence(i)
+		if bd.mat.Alpha > 0 {
+			hx, hy, hz := bd.hourglass(i)
+			fx, fy, fz = fx+hx, fy+hy, fz+hz
+		}
+		v := bd.v[i]
+		bd.b[i] = Vec3{v[0] + c*fx, v[1] + c*fy, v[2] + c*fz}
+	}
+}
+
+// hourglass is the zero-energy-mode suppression force of Ganzenmüller (2015), which the paper
+// applies to its one-layer cloth (§5.6): each pair's error between the position predicted by
+// the particle's deformation gradient, F_i x⁰_ji with F_i of Eq. 3, and the actual x_ji, projected on x_ji, pushes the pair apart or together,
+// f_i = ½ α E Σ_j V_i V_j W(x⁰_ij)/|x⁰_ij|² (δ_ij + δ_ji) x̂_ij. It is explicit (part of the
+// right-hand side only) and antisymmetric per pair, so it conserves linear momentum.
+func (bd *Body) hourglass(i int) (fx, fy, fz float64) {
+	x, kr := bd.x, &bd.kernel
+	e := bd.mat.Young()
+	xi := x[i]
+	for k := bd.start[i]; k < bd.start[i+1]; k++ {
+		j := int(bd.nbr[k])
+		xj := x[j]
+		dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		r := math.Sqrt(dx*dx + dy*dy + dz*dz)
+		if r == 0 {
+			continue
+		}
+		d0 := &bd.x0[k]
+		r0sq := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
+		// δ_ij: i's prediction of x_ji against the actual x_ji, along x̂_ji = −x̂_ij.
+		pi := bd.predict(i, d0)
+		dij := -((pi[0]+dx)*dx + (pi[1]+dy)*dy + (pi[2]+dz)*dz) / r
+		// δ_ji: j's prediction of x_ij (rest vector −x⁰_ji) against x_ij.
+		pj := bd.predict(j, &Vec3{-d0[0], -d0[1], -d0[2]})
+		dji := ((pj[0]-dx)*dx + (pj[1]-dy)*dy + (pj[2]-dz)*dz) / r
+		c := 0.5 * bd.mat.Alpha * e * bd.vol * bd.vol * kr.W(math.Sqrt(r0sq)) / r0sq * (dij + dji) / r
+		fx += c * dx
+		fy += c * dy
+		fz += c * dz
+	}
+	return fx, fy, fz
+}
+
+// predict returns F_i d with F_i the deformation gradient of Eq. 3 from the rotation pass.
+func (bd *Body) predict(i int, d *Vec3) Vec3 {
+	f := &bd.fg[i]
+	return Vec3{f[0]*d[0] + f[1]*d[1] + f[2]*d[2], f[3]*d[0] + f[4]*d[1] + f[5]*d[2], f[6]*d[0] + f[7]*d[1] + f[8]*d[2]}
+}
+
+// stressPBlock is the first pass of the product A p (Algorithm 2 with Eq. 22/23): the
+// displacement gradient Δt Σ_j V_j p_ji ⊗ ∇*W_i of the direction src, and its stress.
+func (bd *Body) stressPBlock(lo, hi, _ int) {
+	src, c := bd.src, bd.dt*bd.vol
+	g, k := bd.mat.G, bd.mat.K
+	for i := lo; i < hi; i++ {
+		// Σ_j (p_j − p_i) ⊗ ∇*W_i = Σ_j p_j ⊗ ∇*W_i − p_i ⊗ Σ_j ∇*W_i, scaled by Δt V once.
+		// Only the symmetric part enters the strain (Eq. 23), so six sums are kept: the
+		// diagonal and the symmetric off-diagonal pairs du_rq + du_qr.
+		var e00, e11, e22, e01, e02, e12 float64
+		r0, r1 := bd.start[i], bd.start[i+1]
+		nbr, gs := bd.nbr[r0:r1], bd.gs[r0:r1]
+		gs = gs[:len(nbr)]
+		for n, j := range nbr {
+			pj := &src[j]
+			a0, a1, a2 := pj[0], pj[1], pj[2]
+			gg := &gs[n]
+			g0, g1, g2 := float64(gg[0]), float64(gg[1]), float64(gg[2])
+			e00 += a0 * g0
+			e11 += a1 * g1
+			e22 += a2 * g2
+			e01 += a0*g1 + a1*g0
+			e02 += a0*g2 + a2*g0
+			e12 += a1*g2 + a2*g1
+		}
+		pi, a := &src[i], &bd.gsum[i]
+		e00 = c * (e00 - pi[0]*a[0])
+		e11 = c * (e11 - pi[1]*a[1])
+		e22 = c * (e22 - pi[2]*a[2])
+		e01 = c * (e01 - pi[0]*a[1] - pi[1]*a[0])
+		e02 = c * (e02 - pi[0]*a[2] - pi[2]*a[0])
+		e12 = c * (e12 - pi[1]*a[2] - pi[2]*a[1])
+		// Eq. 8 with ε_rr = e_rr and ε_rq = e_rq/2.
+		lam := (k - 2*g/3) * (e00 + e11 + e22)
+		bd.stress[i] = [6]float64{2*g*e00 + lam, 2*g*e11 + lam, 2*g*e22 + lam, g * e01, g * e02, g * e12}
+	}
+}
+
+// apBlock is the second pass of the product: (A p)_i = p_i − Δt/m f_i(Δt p, 0) (Eq. 19), zero
+// on pinned rows; it also stores the block's partial of p·Ap.
+func (bd *Body) apBlock(lo, hi, blk int) {
+	src, c := bd.src, bd.dt/bd.mat.Mass
+	dot := 0.0
+	for i := lo; i < hi; i++ {
+		if bd.pinned[i] {
+			bd.ap[i] = Vec3{}
+			continue
+		}
+		fx, fy, fz := bd.divergence(i)
+		s := src[i]
+		a := Vec3{s[0] - c*fx, s[1] - c*fy, s[2] - c*fz}
+		bd.ap[i] = a
+		dot += s[0]*a[0] + s[1]*a[1] + s[2]*a[2]
+	}
+	bd.partA[blk] = dot
+}
+
+// initBlock starts CG from the warm start: r = b − A v, p = r (pinned: v = r = p = 0), with
+// the block's partials of r·r and Σ|r_i|.
+func (bd *Body) initBlock(lo, hi, blk int) {
+	var rr, rs float64
+	for i := lo; i < hi; i++ {
+		if bd.pinned[i] {
+			bd.r[i], bd.p[i] = Vec3{}, Vec3{}
+			continue
+		}
+		b, a := bd.b[i], bd.ap[i]
+		r := Vec3{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
+		bd.r[i], bd.p[i] = r, r
+		r2 := r[0]*r[0] + r[1]*r[1] + r[2]*r[2]
+		rr += r2
+		rs += math.Sqrt(r2)
+	}
+	bd.partA[blk], bd.partB[blk] = rr, rs
+}
+
+// updBlock is the CG update v += α p, r −= α A p with the partials of r·r and Σ|r_i|.
+func (bd *Body) updBlock(lo, hi, blk int) {
+	a := bd.step
+	var rr, rs float64
+	for i := lo; i < hi; i++ {
+		p, ap := bd.p[i], bd.ap[i]
+		v := &bd.v[i]
+		v[0], v[1], v[2] = v[0]+a*p[0], v[1]+a*p[1], v[2]+a*p[2]
+		r := &bd.r[i]
+		r[0], r[1], r[2] = r[0]-a*ap[0], r[1]-a*ap[1], r[2]-a*ap[2]
+		r2 := r[0]*r[0] + r[1]*r[1] + r[2]*r[2]
+		rr += r2
+		rs += math.Sqrt(r2)
+	}
+	bd.partA[blk], bd.partB[blk] = rr, rs
+}
+
+// dirBlock is the CG direction update p = r + β p.
+func (bd *Body) dirBlock(lo, hi, _ int) {
+	b := bd.beta
+	for i := lo; i < hi; i++ {
+		r, p := bd.r[i], &bd.p[i]
+		p[0], p[1], p[2] = r[0]+b*p[0], r[1]+b*p[1], r[2]+b*p[2]
+	}
+}
+
+// Force computes the explicit elastic force f(x, x⁰) of Eq. 9 into out, with the rotations
+// extracted from x: what the explicit update of Eq. 14 integrates. It changes the stored
+// rotations (as a Solve would).
+func (bd *Body) Force(x []Vec3, mat Material, out []Vec3, pool *par.Pool) {
+	bd.x, bd.mat = x, mat
+	pool.For(bd.n, bd.fnRot)
+	pool.For(bd.n, bd.fnRev)
+	pool.For(bd.n, bd.fnStressX)
+	for i := range out {
+		fx, fy, fz := bd.divergence(i)
+		if mat.Alpha > 0 {
+			hx, hy, hz := bd.hourglass(i)
+			fx, fy, fz = fx+hx, fy+hy, fz+hz
+		}
+		out[i] = Vec3{fx, fy, fz}
+	}
+	bd.x = nil
+}
+
+// Strain returns the largest |ε| (Frobenius norm of the strain of Eq. 6 with F̂ of Eq. 5) over
+// the particles for positions x, using the rotations of the last solve or Force.
+func (bd *Body) Strain(x []Vec3) float64 {
+	worst := 0.0
+	for i := 0; i < bd.n; i++ {
+		xi := x[i]
+		r := quatToMat(&bd.q[i])
+		var du mat3
+		for k := bd.start[i]; k < bd.start[i+1]; k++ {
+			d := &bd.x0[k]
+			xj := &x[bd.nbr[k]]
+			a := [3]float64{
+				bd.vol * (xj[0] - xi[0] - (r[0]*d[0] + r[1]*d[1] + r[2]*d[2])),
+				bd.vol * (xj[1] - xi[1] - (r[3]*d[0] + r[4]*d[1] + r[5]*d[2])),
+				bd.vol * (xj[2] - xi[2] - (r[6]*d[0] + r[7]*d[1] + r[8]*d[2])),
+			}
+			g := &bd.gs[k]
+			for s := 0; s < 3; s++ {
+				for t := 0; t < 3; t++ {
+					du[3*s+t] += a[s] * float64(g[t])
+				}
+			}
+		}
+		e := 0.0
+		for s := 0; s < 3; s++ {
+			for t := 0; t < 3; t++ {
+				v := 0.5 * (du[3*s+t] + du[3*t+s])
+				e += v * v
+			}
+		}
+		worst = max(worst, math.Sqrt(e))
+	}
+	return worst
+}
