@@ -746,6 +746,7 @@ func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj)
 	if err != nil {
 		return err
 	}
+	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
 	im.sc.FluidMeshes = append(im.sc.FluidMeshes, m)
