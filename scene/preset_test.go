@@ -201,3 +201,45 @@ func TestPresetExpansionKeepsJSONErrors(t *testing.T) {
 		t.Errorf("error %v, want the decoder's invalid-JSON message", err)
 	}
 }
+
+// TestElasticPresetsMakeElasticBodies: the jelly and rubber presets give an elastic body
+// their moduli and density, rubber is the stiffer, and a ball of each dropped on the floor
+// runs half a second without its CG solve running out of iterations.
+func TestElasticPresetsMakeElasticBodies(t *testing.T) {
+	const sc = `{
+  "solver": {"particleRadius": 0.02},
+  "boundaries": [{"name": "tank", "min": [0, 0, 0], "max": [0.6, 0.6, 0.6]}],
+  "elasticBodies": [{"name": "ball", "shape": "sphere", "center": [0.3, 0.25, 0.3], "radius": 0.12, "material": {"preset": "PRESET"}}]
+}`
+	var shear []float64
+	for _, n := range []string{"jelly", "rubber"} {
+		s, err := Parse([]byte(strings.Replace(sc, "PRESET", n, 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		want, _ := Preset(n, "")
+		m := s.Elastic[0].Material
+		g, k := m.Elastic.Moduli()
+		if m.RestDensity != want.RestDensity || !(g > 0) || !(k > 0) {
+			t.Fatalf("%s: density %g, G %g, K %g; want the preset's density and moduli", n, m.RestDensity, g, k)
+		}
+		shear = append(shear, g)
+		w, err := s.Build(1)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		for i := 0; i < 30; i++ {
+			st, err := w.Step(1.0 / 60)
+			if err != nil {
+				t.Fatalf("%s: step %d: %v", n, i, err)
+			}
+			if st.ElasticUnconverged > 0 {
+				t.Fatalf("%s: %d elastic solves ran out of iterations at t = %.2f s", n, st.ElasticUnconverged, st.T)
+			}
+		}
+		w.Close()
+	}
+	if !(shear[1] > shear[0]) {
+		t.Errorf("rubber's shear modulus %g is not above jelly's %g", shear[1], shear[0])
+	}
+}
