@@ -68,7 +68,7 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"negative adhesion", `"max": [1,1,1]}`, `"max": [1,1,1], "adhesion": -1}`, "boundaries[0].adhesion: -1 is below the minimum 0"},
 		{"motion keys out of order", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"until": 1}, {"until": 0.5}]}`, "boundaries[0].motion[1].until: 0.5 s must exceed the previous key's 1 s"},
 		{"motion key without time", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"velocity": [0,1,0]}]}`, "boundaries[0].motion[0].until: required key is missing"},
-		{"unknown preset", `"density": 1000`, `"preset": "hony"`, `fluids[0].material.preset: "hony" is not a material preset (known: honey, oil, putty, slime, water`},
+		{"unknown preset", `"density": 1000`, `"preset": "hony"`, `fluids[0].material.preset: "hony" is not a material preset (known: honey, jelly, oil, putty, rubber, slime, water`},
 		{"preset not a string", `"density": 1000`, `"preset": 3`, "fluids[0].material.preset: expected a string, got 3"},
 		{"preset file missing", `"density": 1000`, `"preset": "nothere/honey.json"`, "fluids[0].material.preset: preset file: open nothere/honey.json"},
 		{"preset with bad override", `"density": 1000`, `"preset": "honey", "viscosity": -1`, "fluids[0].material.viscosity: -1 m^2/s is below the minimum 0"},
