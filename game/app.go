@@ -357,10 +357,14 @@ func hudLines(d *Driver, v *View, fps, stepMs float64, message string, showPause
 		state += "  PAUSED"
 	}
 	a, prev, cur := d.Alpha(), d.Previous().T, d.Current().T
+	solver := fmt.Sprintf("last step: %d substeps, %.1f pressure iterations, density error %.3f %%", st.Substeps, st.PressureIterations, 100*st.DensityErrorAvg)
+	if st.ElasticSolves > 0 {
+		solver += fmt.Sprintf(", %.1f elastic CG iterations", st.ElasticIterations)
+	}
 	lines := []string{
 		fmt.Sprintf("t = %.3f s   %.0f fps   %s   physics %.1f ms/step (%g Hz)", (1-a)*prev+a*cur, fps, state, stepMs, 1/d.Step()),
 		fmt.Sprintf("particles %d moving, %d wall   rigid bodies %d", moving, static, v.RigidBodies()),
-		fmt.Sprintf("last step: %d substeps, %.1f pressure iterations, density error %.3f %%", st.Substeps, st.PressureIterations, 100*st.DensityErrorAvg),
+		solver,
 		hudKeys,
 	}
 	if message != "" {
