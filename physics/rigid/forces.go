@@ -57,15 +57,7 @@ func (l *Loads) run(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Nei
 	l.partial = par.Grow(l.partial, 6*nb*blocks)
 	l.Force, l.Torque = par.Grow(l.Force, nb), par.Grow(l.Torque, nb)
 	pool.For(f.Len(), fn)
-	for k := 0; k < nb; k++ {
-		var fo, to Vec3
-		for blk := 0; blk < blocks; blk++ {
-			q := l.partial[6*(blk*nb+k):]
-			fo = Vec3{fo[0] + q[0], fo[1] + q[1], fo[2] + q[2]}
-			to = Vec3{to[0] + q[3], to[1] + q[4], to[2] + q[5]}
-		}
-		l.Force[k], l.Torque[k] = fo, to
-	}
+	physics.ReduceLoads(l.partial, nb, blocks, l.Force, l.Torque)
 	l.f, l.b, l.fb = nil, nil, nil
 }
 
@@ -91,14 +83,7 @@ func (l *Loads) block(lo, hi, blk int) {
 			fx, fy, fz := w*float64(g[0]), w*float64(g[1]), w*float64(g[2])
 			x := &b.X[j]
 			cc := &l.centers[o]
-			rx, ry, rz := x[0]-cc[0], x[1]-cc[1], x[2]-cc[2]
-			p := q[6*o : 6*o+6]
-			p[0] += fx
-			p[1] += fy
-			p[2] += fz
-			p[3] += ry*fz - rz*fy
-			p[4] += rz*fx - rx*fz
-			p[5] += rx*fy - ry*fx
+			physics.AddLoad(q[6*o:], x[0]-cc[0], x[1]-cc[1], x[2]-cc[2], fx, fy, fz)
 		}
 	}
 }
@@ -124,14 +109,7 @@ func (l *Loads) dragBlock(lo, hi, blk int) {
 			g := &gs[k]
 			fx, fy, fz := c*float64(g[0]), c*float64(g[1]), c*float64(g[2])
 			cc := &l.centers[o]
-			ax, ay, az := xb[0]-cc[0], xb[1]-cc[1], xb[2]-cc[2]
-			p := q[6*o : 6*o+6]
-			p[0] += fx
-			p[1] += fy
-			p[2] += fz
-			p[3] += ay*fz - az*fy
-			p[4] += az*fx - ax*fz
-			p[5] += ax*fy - ay*fx
+			physics.AddLoad(q[6*o:], xb[0]-cc[0], xb[1]-cc[1], xb[2]-cc[2], fx, fy, fz)
 		}
 	}
 }

@@ -283,15 +283,7 @@ func (s *State) Step(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physic
 	s.bodyPart = par.Grow(s.bodyPart, 6*nbody*nblk)
 	pool.For(n, s.pass.fn)
 	s.Force, s.Torque = par.Grow(s.Force, nbody), par.Grow(s.Torque, nbody)
-	for o := 0; o < nbody; o++ {
-		var fo, to physics.Vec3
-		for b := 0; b < nblk; b++ { // block order: the same sum for any worker count
-			q := s.bodyPart[6*(b*nbody+o):]
-			fo = physics.Vec3{fo[0] + q[0], fo[1] + q[1], fo[2] + q[2]}
-			to = physics.Vec3{to[0] + q[3], to[1] + q[4], to[2] + q[5]}
-		}
-		s.Force[o], s.Torque[o] = fo, to
-	}
+	physics.ReduceLoads(s.bodyPart, nbody, nblk, s.Force, s.Torque)
 	s.Deferred = 0
 	for _, d := range s.deferred {
 		s.Deferred += d
@@ -480,14 +472,7 @@ func (s *State) stepBlock(lo, hi, blk int) {
 					g := mi * c * invDt * invDt
 					fx, fy, fz := g*rx, g*ry, g*rz
 					cc := &s.Centers[o]
-					ax, ay, az := xj[0]-cc[0], xj[1]-cc[1], xj[2]-cc[2]
-					q := part[6*o : 6*o+6]
-					q[0] += fx
-					q[1] += fy
-					q[2] += fz
-					q[3] += ay*fz - az*fy
-					q[4] += az*fx - ax*fz
-					q[5] += ax*fy - ay*fx
+					physics.AddLoad(part[6*o:], xj[0]-cc[0], xj[1]-cc[1], xj[2]-cc[2], fx, fy, fz)
 				}
 			}
 			if D*invH > gamma {
