@@ -9,9 +9,7 @@
 package main
 
 import (
-	"bufio"
 	"embed"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -20,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sluicephysics/sluice/scene"
+	"github.com/sluicephysics/sluice/examples/internal/runner"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -45,15 +43,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "buoyancy: -screenshot %s needs -window and one -scene\n", *shot)
 		os.Exit(2)
 	}
-	names := order
-	if *which != "all" {
-		if _, err := scenes.ReadFile("scenes/" + *which + ".json"); err != nil {
-			fmt.Fprintf(os.Stderr, "buoyancy: -scene %q: no such scene (have all, %s)\n", *which, strings.Join(order, ", "))
-			os.Exit(2)
-		}
-		names = []string{*which}
-	}
-	for _, name := range names {
+	for _, name := range runner.Select("buoyancy", scenes, order, *which) {
 		if err := run(name, filepath.Join(*out, name), *workers, *frames, *duration, *shot); err != nil {
 			fmt.Fprintf(os.Stderr, "buoyancy: %s: %v\n", name, err)
 			os.Exit(1)
@@ -63,18 +53,7 @@ func main() {
 
 // run runs one scene headless, or in a window with -window; duration > 0 replaces the scene's.
 func run(name, out string, workers, nframes int, duration float64, screenshot string) error {
-	data, err := scenes.ReadFile("scenes/" + name + ".json")
-	if err != nil {
-		return err
-	}
-	sc, err := scene.Parse(data)
-	if err != nil {
-		return err
-	}
-	if duration > 0 {
-		sc.Duration = duration
-	}
-	w, err := sc.Build(workers)
+	sc, w, err := runner.Build(scenes, name, workers, duration)
 	if err != nil {
 		return err
 	}
@@ -82,21 +61,13 @@ func run(name, out string, workers, nframes int, duration float64, screenshot st
 	if *window {
 		return windowed(w, name, sc.FPS, duration, screenshot)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	sf, err := os.Create(filepath.Join(out, "stats.jsonl"))
+	rec, err := runner.Open(out, name, w)
 	if err != nil {
 		return err
 	}
-	defer sf.Close()
-	stats := bufio.NewWriter(sf)
-	defer stats.Flush()
-	if _, err := scene.WriteFile(out, name, 0, scene.VTK, scene.FrameOf(w)); err != nil {
-		return err
-	}
+	defer rec.Close()
 	n := int(sc.Duration*sc.FPS + 0.5)
-	every := max(1, n/max(1, nframes))
+	every := runner.Every(n, nframes)
 	fmt.Printf("%s: %.2g s at %g frames/s\n", name, sc.Duration, sc.FPS)
 	for _, b := range w.Bodies() {
 		if rb := w.RigidBody(b.Entity); rb != nil {
@@ -111,12 +82,12 @@ func run(name, out string, workers, nframes int, duration float64, screenshot st
 			return err
 		}
 		substeps += st.Substeps
-		if err := json.NewEncoder(stats).Encode(st); err != nil {
+		if err := rec.Stats(st); err != nil {
 			return err
 		}
 		if i%every == 0 || i == n {
 			report(st)
-			if _, err := scene.WriteFile(out, name, i, scene.VTK, scene.FrameOf(w)); err != nil {
+			if err := rec.Frame(i); err != nil {
 				return err
 			}
 		}

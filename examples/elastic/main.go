@@ -11,9 +11,7 @@
 package main
 
 import (
-	"bufio"
 	"embed"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -25,7 +23,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
-	"github.com/sluicephysics/sluice/scene"
+	"github.com/sluicephysics/sluice/examples/internal/runner"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -40,15 +38,7 @@ func main() {
 	workers := flag.Int("workers", 0, "worker threads (0: all cores)")
 	frames := flag.Int("frames", 4, "exported frames per scene besides the first")
 	flag.Parse()
-	names := order
-	if *which != "all" {
-		if _, err := scenes.ReadFile("scenes/" + *which + ".json"); err != nil {
-			fmt.Fprintf(os.Stderr, "elastic: -scene %q: no such scene (have all, %s)\n", *which, strings.Join(order, ", "))
-			os.Exit(2)
-		}
-		names = []string{*which}
-	}
-	for _, name := range names {
+	for _, name := range runner.Select("elastic", scenes, order, *which) {
 		if err := run(name, filepath.Join(*out, name), *workers, *frames); err != nil {
 			fmt.Fprintf(os.Stderr, "elastic: %s: %v\n", name, err)
 			os.Exit(1)
@@ -57,15 +47,7 @@ func main() {
 }
 
 func run(name, out string, workers, nframes int) error {
-	data, err := scenes.ReadFile("scenes/" + name + ".json")
-	if err != nil {
-		return err
-	}
-	sc, err := scene.Parse(data)
-	if err != nil {
-		return err
-	}
-	w, err := sc.Build(workers)
+	sc, w, err := runner.Build(scenes, name, workers, 0)
 	if err != nil {
 		return err
 	}
@@ -73,21 +55,13 @@ func run(name, out string, workers, nframes int) error {
 	if *window {
 		return windowed(w, name, sc.FPS)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	sf, err := os.Create(filepath.Join(out, "stats.jsonl"))
+	rec, err := runner.Open(out, name, w)
 	if err != nil {
 		return err
 	}
-	defer sf.Close()
-	stats := bufio.NewWriter(sf)
-	defer stats.Flush()
-	if _, err := scene.WriteFile(out, name, 0, scene.VTK, scene.FrameOf(w)); err != nil {
-		return err
-	}
+	defer rec.Close()
 	n := int(sc.Duration*sc.FPS + 0.5)
-	every := max(1, n/max(1, nframes))
+	every := runner.Every(n, nframes)
 	ne, nall := 0, 0
 	for _, b := range w.Bodies() {
 		if b.Body.Phase == components.Elastic {
@@ -114,12 +88,12 @@ func run(name, out string, workers, nframes int) error {
 		for _, ms := range st.StageMs {
 			stepMs += ms
 		}
-		if err := json.NewEncoder(stats).Encode(st); err != nil {
+		if err := rec.Stats(st); err != nil {
 			return err
 		}
 		if i%every == 0 || i == n {
 			fmt.Printf("  t = %.2f s  %s\n", st.T, report())
-			if _, err := scene.WriteFile(out, name, i, scene.VTK, scene.FrameOf(w)); err != nil {
+			if err := rec.Frame(i); err != nil {
 				return err
 			}
 		}

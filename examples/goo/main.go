@@ -9,9 +9,7 @@
 package main
 
 import (
-	"bufio"
 	"embed"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -21,7 +19,7 @@ import (
 	"time"
 
 	"github.com/sluicephysics/sluice"
-	"github.com/sluicephysics/sluice/scene"
+	"github.com/sluicephysics/sluice/examples/internal/runner"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -36,15 +34,7 @@ func main() {
 	workers := flag.Int("workers", 0, "worker threads (0: all cores)")
 	frames := flag.Int("frames", 4, "exported frames per scene besides the first")
 	flag.Parse()
-	names := order
-	if *which != "all" {
-		if _, err := scenes.ReadFile("scenes/" + *which + ".json"); err != nil {
-			fmt.Fprintf(os.Stderr, "goo: -scene %q: no such scene (have all, %s)\n", *which, strings.Join(order, ", "))
-			os.Exit(2)
-		}
-		names = []string{*which}
-	}
-	for _, name := range names {
+	for _, name := range runner.Select("goo", scenes, order, *which) {
 		if err := run(name, filepath.Join(*out, name), *workers, *frames); err != nil {
 			fmt.Fprintf(os.Stderr, "goo: %s: %v\n", name, err)
 			os.Exit(1)
@@ -62,37 +52,21 @@ type measure struct {
 }
 
 func run(name, out string, workers, nframes int) error {
-	data, err := scenes.ReadFile("scenes/" + name + ".json")
-	if err != nil {
-		return err
-	}
-	sc, err := scene.Parse(data)
-	if err != nil {
-		return err
-	}
-	w, err := sc.Build(workers)
+	sc, w, err := runner.Build(scenes, name, workers, 0)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	sf, err := os.Create(filepath.Join(out, "stats.jsonl"))
-	if err != nil {
-		return err
-	}
-	defer sf.Close()
-	stats := bufio.NewWriter(sf)
-	defer stats.Flush()
-	if _, err := scene.WriteFile(out, name, 0, scene.VTK, scene.FrameOf(w)); err != nil {
-		return err
-	}
-	n := int(sc.Duration*sc.FPS + 0.5)
-	every := max(1, n/max(1, nframes))
 	if *window {
 		return windowed(w, name, sc.FPS)
 	}
+	rec, err := runner.Open(out, name, w)
+	if err != nil {
+		return err
+	}
+	defer rec.Close()
+	n := int(sc.Duration*sc.FPS + 0.5)
+	every := runner.Every(n, nframes)
 	np := 0
 	for _, b := range w.Bodies() {
 		if b.Material.Viscoelastic.Enabled {
@@ -115,7 +89,7 @@ func run(name, out string, workers, nframes int) error {
 		for _, ms := range st.StageMs {
 			stepMs += ms
 		}
-		if err := json.NewEncoder(stats).Encode(st); err != nil {
+		if err := rec.Stats(st); err != nil {
 			return err
 		}
 		m := measureGoo(w, st)
@@ -125,7 +99,7 @@ func run(name, out string, workers, nframes int) error {
 		if i%every == 0 || i == n {
 			fmt.Printf("  t = %.2f s  aspect %.2f  height %.3f m  V/V0 %.4f  lumps %v  connections %d\n",
 				st.T, m.aspect, m.height, m.volume/v0, m.lumps, m.connection)
-			if _, err := scene.WriteFile(out, name, i, scene.VTK, scene.FrameOf(w)); err != nil {
+			if err := rec.Frame(i); err != nil {
 				return err
 			}
 		}
