@@ -77,6 +77,7 @@ func NewHUD(phases []components.Phase) *HUD {
 	for i, ph := range phases {
 		h.addKey(i, 0, StyleOf(ph).Color, ph.String())
 	}
+	h.legend.SetWidth(max(h.legend.Width(), float32(6+len(phases)*keyW)))
 	return h
 }
 
