@@ -61,6 +61,9 @@ type Sim struct {
 	removed   []removal
 	checked   []checkedMaterial
 	numax     float64 // largest kinematic viscosity of the fluid bodies (m²/s)
+	nubmax    float64 // largest boundary viscosity (drag) of the walls and bodies (m²/s)
+	viscLam   float64 // ViscosityEigen of the kernel at the particle spacing (1/m²)
+	dragLam   float64 // WallDragEigen of the kernel at the spacing and wall layers (1/m²)
 	acc       StepStats
 	motions   *generic.Map[components.Motion]
 	emitters  *generic.Map[components.Emitter]
@@ -119,6 +122,8 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
 	sim.boundGrid.NoSelf = true
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
+	sim.viscLam = kr.ViscosityEigen(s.Spacing())
+	sim.dragLam = kr.WallDragEigen(s.Spacing(), s.BoundaryLayers)
 	if s.DomainMin != s.DomainMax {
 		sim.DomainMin, sim.DomainMax, sim.domainSet = s.DomainMin, s.DomainMax, true
 	}
@@ -225,10 +230,12 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if !s.domainSet {
 		s.autoDomain()
 	}
-	s.numax = 0
+	s.numax, s.nubmax = 0, 0
 	for _, b := range s.bodies {
 		if b.body.Phase.Dynamic() {
 			s.numax = max(s.numax, b.mat.Viscosity)
+		} else {
+			s.nubmax = max(s.nubmax, b.mat.Drag)
 		}
 	}
 	f := &s.Fluid
@@ -542,8 +549,10 @@ func cmpRemoval(a, b removal) int {
 }
 
 // NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), and
-// never above the explicit viscosity's stability limit 0.125·h²/ν_max (Monaghan 2005's
-// viscous diffusion number), below which the Laplacian viscosity cannot blow up.
+// never above the explicit viscosity's stability limit (physics.Kernel.ViscousDtLimit: a von
+// Neumann bound on the Laplacian viscosity of the largest ν and the walls' largest drag), so
+// any viscosity at any dtMax is stable, for a scene file and a Go program alike. This limit
+// may fall below dtMin: stability wins over the user's floor.
 func (s *Sim) NextDt() float64 {
 	s.partial = par.Grow(s.partial, par.Blocks(s.Fluid.Len()))
 	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
@@ -555,8 +564,9 @@ func (s *Sim) NextDt() float64 {
 	if vr := s.rigidSpeed(); vr > 0 {
 		dt = min(dt, max(s.Settings.CFL*s.Settings.Spacing()/vr, s.Settings.DtMin))
 	}
-	if s.numax > 0 {
-		dt = min(dt, 0.125*s.Kernel.H*s.Kernel.H/s.numax)
+	if s.numax > 0 || s.nubmax > 0 {
+		lam := s.numax*s.viscLam + s.nubmax*s.dragLam
+		dt = min(dt, physics.ViscositySafety*2/lam)
 	}
 	return dt
 }
