@@ -42,7 +42,7 @@ func TestRotatingDropKeepsAngularMomentum(t *testing.T) {
 	// by at least keDrop over the second (measured: see the log), while with ν = 0 it stays.
 	const keDrop = 0.05
 	if raceEnabled {
-		t.Skip("rotating drop: 600 substeps, slow under the race detector (the short tests run the same passes)")
+		t.Skip("rotating drop: 1 s of simulation, slow under the race detector (the short tests run the same passes)")
 	}
 	const radius, omega = 0.1, 2.0
 	s := components.DefaultSolver()
