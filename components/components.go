@@ -78,6 +78,7 @@ type ElasticSolid struct {
 	Alpha         float64    `json:"alpha" unit:"1" default:"0" range:"[0,10]" doc:"zero-energy-mode suppression factor α (Ganzenmüller 2015; the paper's cloth uses it), 0 = off"`
 	MaxIterations int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"most CG iterations per elastic solve"`
 	MaxError      float64    `json:"maxError" unit:"m/s" default:"0.001" range:"[1e-12,1]" doc:"CG stop: average per-particle residual of the velocity system (Eq. 24), the paper's 1e-3"`
+	RelativeError float64    `json:"relativeError" unit:"1" default:"0.001" range:"[1e-12,1]" doc:"CG stop: relative residual ‖b − Av‖/‖b‖ of the velocity system (Eq. 24); the solve stops when both this and maxError hold, so slow bodies are solved as accurately as fast ones"`
 	PinnedMin     mgl64.Vec3 `json:"pinnedMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the box whose particles are held fixed (pinnedMin = pinnedMax: none)"`
 	PinnedMax     mgl64.Vec3 `json:"pinnedMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the pinned box"`
 	NoCorrection  bool       `json:"noKernelCorrection" default:"false" doc:"leave out the kernel-gradient correction L_i (Eq. 1-2); for demonstrating why it exists: rotations then read as strain"`

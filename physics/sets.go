@@ -201,9 +201,18 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 
 // Advect sets the predicted velocity v*_i = v_i + Δt·a_i from the non-pressure accelerations:
 // gravity and the Laplacian viscosity of Monaghan (2005),
-// a_i = 2(d+2) ν Σ_j (m_j/ρ_j) (v_ij·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij with d = 3, where ν is the
+// a_i = 2(d+2) ν Σ_j V_ij (v_ij·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij with d = 3, where ν is the
 // kinematic viscosity in m²/s (the pair's mean), plus XSPH velocity smoothing
 // v*_i += ε Σ_j (m_j/ρ_j)(v_j − v_i) W_ij with the dimensionless ε = xsph.
+//
+// The pair volume V_ij = 2m_j/(ρ_i + ρ_j) is the usual m_j/ρ_j wherever the densities match,
+// and m_i V_ij is symmetric: m_i a_i of the pair is equal and opposite to m_j a_j and along
+// x_ij, so the viscosity keeps linear and angular momentum exactly. With m_j/ρ_j alone, a
+// particle at a free surface (whose SPH density is below ρ0) and its neighbour pushed
+// unequally on each other, and a free rotating drop drifted by 3 % of its angular momentum
+// in 1 s. XSPH, a velocity filter, keeps
+// linear momentum only where the densities match and angular momentum not at all: each pair
+// changes L by a multiple of (x_i − x_j) × (v_j − v_i), not zero in a rigid rotation.
 func Advect(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, dt float64, pool *par.Pool) {
 	f.init()
 	f.pass.ff, f.pass.kr, f.pass.gravity, f.pass.xsph, f.pass.dt = ff, kr, gravity, xsph, dt
@@ -227,7 +236,11 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 			nu := 0.5 * (nui + f.Visc[j])
 			if nu != 0 {
 				rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-				c := 10 * nu * vol * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
+				// The pair's volume with the pair's mean density, 2m_j/(ρ_i + ρ_j): m_j/ρ_j
+				// where the densities match, and m_i·(this) is symmetric in i and j, so the
+				// pair forces m_i a_i are equal and opposite.
+				pv := 2 * f.M[j] / (f.Rho[i] + f.Rho[j])
+				c := 10 * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
 				g := &gws[k]
 				ax += c * float64(g[0])
 				ay += c * float64(g[1])

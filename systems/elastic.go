@@ -217,7 +217,7 @@ func (e ElasticSolve) Run(ctx *ecs.Context) error {
 		es := &b.mat.Elastic
 		g, k := es.Moduli()
 		mat := elastic.Material{G: g, K: k, Alpha: es.Alpha, Mass: b.mat.RestDensity * s.Volume0,
-			MaxIterations: es.MaxIterations, MaxError: es.MaxError}
+			MaxIterations: es.MaxIterations, MaxError: es.MaxError, RelError: es.RelativeError}
 		for i, pk := range st.idx {
 			st.x[i], st.v[i] = f.X[pk], f.VStar[pk]
 		}
