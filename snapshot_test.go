@@ -112,6 +112,7 @@ func TestCorruptSnapshotsAreRejected(t *testing.T) {
 		"truncated":    good[:len(good)-40],
 		"wrong magic":  append([]byte("NOTSLUICE"), good[9:]...),
 		"new version":  func() []byte { b := bytes.Clone(good); b[8] = 99; return b }(),
+		"old version":  func() []byte { b := bytes.Clone(good); b[8] = 3; return b }(), // before rigid bodies
 		"empty":        nil,
 	}
 	for name, data := range cases {
