@@ -546,3 +546,49 @@ func TestParticleWithoutMassIsReported(t *testing.T) {
 		t.Fatalf("with its mass the particle is accepted: %v", err)
 	}
 }
+
+// measuredErrFactor is k in "measured average compression ≤ k·η". The solver stops when its
+// own estimate is ≤ η, and that estimate (iisph pass2: the density predicted with the new
+// pressure p^{l+1} but the neighbour sums of p^l) is ω times the residual of p^l, so the
+// pressures it ends with leave a compression of up to η/ω = 2η at the default ω = 0.5
+// (measured: 1.99η in the settled column, 1.9 × the solver's estimate in the dam break). The
+// remaining 25 % is for what the prediction leaves out: it linearises the density in Δt
+// around the substep's neighbour lists. An estimate off by a further factor of two (the
+// solver stopping at twice the error it should) reads about 4η and fails.
+const measuredErrFactor = 2.5
+
+func TestMeasuredDensityErrorIsBounded(t *testing.T) {
+	// The density error measured from the positions each substep produced (StepStats
+	// DensityErrorMeasuredAvg, the SPH density of the next substep) must stay within k·η at the
+	// default η = 0.1 %: in a settled 1 m column (averaged over its second second) and over the
+	// first second of a dam break.
+	const eta = 0.001
+	run := func(name string, w *sluice.World, frames, from int) {
+		defer w.Close()
+		var pred, meas float64
+		n := 0
+		for i := 0; i < frames; i++ {
+			st, err := w.Step(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 && st.DensityErrorMeasured != st.Substeps {
+				t.Fatalf("%s t=%.2f: %d of %d substeps measured", name, st.T, st.DensityErrorMeasured, st.Substeps)
+			}
+			if i >= from {
+				pred += st.DensityErrorAvg
+				meas += st.DensityErrorMeasuredAvg
+				n++
+			}
+		}
+		pred, meas = pred/float64(n), meas/float64(n)
+		t.Logf("%s: solver's estimate %.4f %%, measured %.4f %% (%.2f η, %.2f × the estimate)", name, 100*pred, 100*meas, meas/eta, meas/pred)
+		if meas > measuredErrFactor*eta {
+			t.Errorf("%s: measured average compression %.4f %%, want ≤ %g·η = %.3f %%", name, 100*meas, measuredErrFactor, 100*measuredErrFactor*eta)
+		}
+	}
+	col, _ := restingColumn(t, eta)
+	run("resting column", col, 120, 60)
+	db, _ := damBreak(t, 0)
+	run("dam break", db, 60, 0)
+}

@@ -58,24 +58,28 @@ type Sim struct {
 	domainSet bool
 	sinceSort int
 	partial   []float64
-	removed   []removal
-	checked   []checkedMaterial
-	numax     float64 // largest kinematic viscosity of the fluid bodies (m²/s)
-	nubmax    float64 // largest boundary viscosity (drag) of the walls and bodies (m²/s)
-	viscLam   float64 // ViscosityEigen of the kernel at the particle spacing (1/m²)
-	dragLam   float64 // WallDragEigen of the kernel at the spacing and wall layers (1/m²)
-	acc       StepStats
-	motions   *generic.Map[components.Motion]
-	emitters  *generic.Map[components.Emitter]
-	rigids    *generic.Map[components.RigidBody]
-	moving    bool // some boundary body has a Motion
-	gooOn     bool
-	gooLast   []gooC
-	gooEdited []bool
-	gooInv    []int32
-	gooSrc    []int32
-	bInv      []int32 // old → new boundary index after a boundary repack (nil: unchanged)
-	prevIDs   []uint32
+	partial2  []float64
+	// integrated: the fluid's positions are those the last Integration produced (nothing
+	// repacked since), so the next Density stage measures the density error they carry.
+	integrated bool
+	removed    []removal
+	checked    []checkedMaterial
+	numax      float64 // largest kinematic viscosity of the fluid bodies (m²/s)
+	nubmax     float64 // largest boundary viscosity (drag) of the walls and bodies (m²/s)
+	viscLam    float64 // ViscosityEigen of the kernel at the particle spacing (1/m²)
+	dragLam    float64 // WallDragEigen of the kernel at the spacing and wall layers (1/m²)
+	acc        StepStats
+	motions    *generic.Map[components.Motion]
+	emitters   *generic.Map[components.Emitter]
+	rigids     *generic.Map[components.RigidBody]
+	moving     bool // some boundary body has a Motion
+	gooOn      bool
+	gooLast    []gooC
+	gooEdited  []bool
+	gooInv     []int32
+	gooSrc     []int32
+	bInv       []int32 // old → new boundary index after a boundary repack (nil: unchanged)
+	prevIDs    []uint32
 
 	rigidSlots []int          // rigid solver body → slot in bodies
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
@@ -229,6 +233,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 		s.packFluid()
 		s.layout = fl
 		repacked = true
+		s.integrated = false // particles were added or removed: not what the last substep left
 	}
 	if !s.domainSet {
 		s.autoDomain()
