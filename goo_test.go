@@ -114,7 +114,7 @@ func lumpsOf(sim *systems.Sim, minSize int) []lump {
 }
 
 // squeezeWorld is the paper's volume scene (Fig. 7/8) in small: a goo ball (R = 0.15 m, r =
-// 5 mm, about 14k particles, c = 0.005, α = 0.5) resting on a floor without gravity, pressed to
+// 5 mm, about 13k particles, c = 0.005, α = 0.5) resting on a floor without gravity, pressed to
 // about 75 % of its height by a board moving down at 0.25 m/s for 0.3 s and back up, solved at
 // the paper's η = 0.01 %. Substeps are at most 1 ms: c acts per substep, so the goo's
 // stiffness depends on the substep (the paper's §5).
@@ -167,13 +167,13 @@ func squeezeWorld(t testing.TB, goo bool) (*sluice.World, sluice.Entity) {
 // of the step time is logged only: wall-clock shares depend on the machine's load.
 func TestGooSqueezeKeepsVolume(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("squeeze scene: 14k particles, 1000 substeps (runs without -short and -race)")
+		t.Skip("squeeze scene: 13k particles, 1000 substeps (runs without -short and -race)")
 	}
 	const volumeTol = 0.02      // the bound on |V/V0 − 1| throughout
 	const compressionTol = 1e-3 // |V_clamped/V0_clamped − 1|: ten times η, for the surface particles' ρ near ρ0
 	const iterTol = 0.20        // average pressure iterations within 20 % of the uncorrected solves
 	const restoreTol = 0.05     // after the board leaves, the height returns within 5 %
-	// The volume is measured every volumeEvery frames (a grid pass over 14k particles) and at
+	// The volume is measured every volumeEvery frames (a grid pass over 13k particles) and at
 	// the deepest squeeze.
 	const volumeEvery = 3
 	w, ball := squeezeWorld(t, true)

@@ -77,7 +77,8 @@ func run(name, out string, workers, nframes int) error {
 	}
 	fmt.Printf("%s: %d goo particles, %.2g s at %g frames/s\n", name, np, sc.Duration, sc.FPS)
 	start := time.Now()
-	var v0 float64
+	var v0, comp float64
+	vmin, vmax := math.Inf(1), math.Inf(-1)
 	var substeps, iters int
 	var gooMs, stepMs float64
 	for i := 1; i <= n; i++ {
@@ -98,6 +99,8 @@ func run(name, out string, workers, nframes int) error {
 		if i == 1 {
 			v0 = m.volume
 		}
+		vmin, vmax = math.Min(vmin, m.volume/v0), math.Max(vmax, m.volume/v0)
+		comp = math.Max(comp, m.compressed)
 		if i%every == 0 || i == n {
 			fmt.Printf("  t = %.2f s  aspect %.2f  height %.3f m  V/V0 %.4f  compressed %.2f %%  lumps %v  connections %d\n",
 				st.T, m.aspect, m.height, m.volume/v0, 100*m.compressed, m.lumps, m.connection)
@@ -107,6 +110,7 @@ func run(name, out string, workers, nframes int) error {
 		}
 	}
 	wall := time.Since(start).Seconds()
+	fmt.Printf("  over all frames: V/V0 from %.4f to %.4f, largest compression %.2f %%\n", vmin, vmax, 100*comp)
 	fmt.Printf("  %d substeps, %.2f pressure iterations per substep, goo stage %.1f %% of the step, %.2f µs per particle per substep, %.1f s wall\n",
 		substeps, float64(iters)/float64(max(1, substeps)), 100*gooMs/max(stepMs, 1e-9), 1e6*wall/float64(max(1, substeps*np)), wall)
 	return nil
