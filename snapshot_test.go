@@ -2,7 +2,9 @@ package sluice_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -120,5 +122,43 @@ func TestCorruptSnapshotsAreRejected(t *testing.T) {
 		if err == nil || !errors.Is(err, sluice.ErrSnapshot) || r != nil {
 			t.Errorf("%s: restore gave world %v, error %v", name, r != nil, err)
 		}
+	}
+}
+
+// snapshotV4Hash is the state hash (stateHash) of testdata/snapshot_v4.bin's scene — a tank
+// with a 27-particle block of ρ0 = 800 kg/m³, saved after 5 frames by the version-4 format,
+// before particle masses were state — after 10 more frames, computed by that version.
+const snapshotV4Hash = "282f7b5db83d1e4479041ab50a349b0db3ac6a88d1edef7fc8a70b7115ca28fd"
+
+func TestVersion4SnapshotIsMigrated(t *testing.T) {
+	// A version-4 snapshot has no masses; it is read with m = ρ0·V0, what version 4
+	// recomputed at every step, and so continues exactly as the version that wrote it did.
+	data, err := os.ReadFile("testdata/snapshot_v4.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sluice.Restore(bytes.NewReader(data), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e := entityOf(t, w, "water")
+	p := w.Particles(e)
+	want := 800 * w.Sim().Volume0
+	if len(p.M) != p.Len() || p.MassDensity != 800 {
+		t.Fatalf("%d masses for %d particles, massDensity %g", len(p.M), p.Len(), p.MassDensity)
+	}
+	for i, m := range p.M {
+		if m != want {
+			t.Fatalf("particle %d: mass %g kg, want ρ0·V0 = %g kg", i, m, want)
+		}
+	}
+	for i := 0; i < 10; i++ {
+		if _, err := w.Step(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := stateHash(w, e); hex.EncodeToString(got[:]) != snapshotV4Hash {
+		t.Fatalf("after 10 frames: hash %x, the version-4 run gave %s", got, snapshotV4Hash)
 	}
 }
