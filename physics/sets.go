@@ -32,16 +32,16 @@ type passArgs struct {
 	kr                                       *Kernel
 	gravity                                  Vec3
 	xsph, dt                                 float64
-	partial                                  []float64
+	partial, partial2                        []float64
 	fnDensity, fnAdvect, fnIntegrate, fnVmax func(lo, hi, block int)
-	fnDrag                                   func(lo, hi, block int)
+	fnDrag, fnCompression                    func(lo, hi, block int)
 }
 
 func (f *FluidSet) init() {
 	if f.pass.fnDensity == nil {
 		f.pass.fnDensity, f.pass.fnAdvect = f.densityBlock, f.advectBlock
 		f.pass.fnIntegrate, f.pass.fnVmax = f.integrateBlock, f.vmaxBlock
-		f.pass.fnDrag = f.dragBlock
+		f.pass.fnDrag, f.pass.fnCompression = f.dragBlock, f.compressionBlock
 	}
 }
 
@@ -291,6 +291,34 @@ func (f *FluidSet) vmaxBlock(lo, hi, b int) {
 		m = max(m, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
 	}
 	f.pass.partial[b] = m
+}
+
+// CompressionError returns the average and the largest compression of the densities in Rho,
+// max(0, ρ_i − ρ0_i)/ρ0_i (a fraction of the rest density), the measure IISPH's stopping
+// criterion η bounds for its predicted densities (iisph, pass2) — here applied to densities
+// computed by Density from actual positions. Only compression counts: free-surface particles
+// rightly read below ρ0. Per-block partials (one slot per block in sum and mx) make the
+// result independent of the worker count.
+func (f *FluidSet) CompressionError(sum, mx []float64, pool *par.Pool) (avg, maxErr float64) {
+	n := f.Len()
+	if n == 0 {
+		return 0, 0
+	}
+	f.init()
+	f.pass.partial, f.pass.partial2 = sum, mx
+	pool.For(n, f.pass.fnCompression)
+	nb := par.Blocks(n)
+	return par.Sum(sum[:nb]) / float64(n), par.Max(mx[:nb])
+}
+
+func (f *FluidSet) compressionBlock(lo, hi, b int) {
+	s, m := 0.0, 0.0
+	for i := lo; i < hi; i++ {
+		e := max(0, f.Rho[i]-f.Rho0[i]) / f.Rho0[i]
+		s += e
+		m = max(m, e)
+	}
+	f.pass.partial[b], f.pass.partial2[b] = s, m
 }
 
 // BoundaryDrag adds the boundary viscosity of samples with ν_b > 0 to v*: the fluid-fluid
