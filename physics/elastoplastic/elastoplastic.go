@@ -10,7 +10,8 @@
 // identity (the multiplicative model of Bargteil et al. 2007, see plastic.go), the diagonal
 // stress is Eq. 4.9, and the pair forces are Eq. 4.10-4.13 with the Solenthaler kernel; f_ij
 // and f_ji are averaged so every pair's two forces cancel exactly (linear momentum is kept to
-// round-off). The guards of §4.4 skip a particle's update of F when it has fewer than six
+// round-off). The averaged pair force is not along the pair's offset (M_i and F_i⁻¹ turn it),
+// so the forces of Eq. 4.10 do not conserve angular momentum exactly. The guards of §4.4 skip a particle's update of F when it has fewer than six
 // neighbours, an ill-conditioned moment matrix XXᵀ, or when the update would leave a singular
 // value ≤ 0.
 //
@@ -134,8 +135,8 @@ type Body struct {
 
 	// Arguments of the block loops in flight (method values made once: a Step allocates
 	// nothing).
-	x, v             []Vec3
-	dt               float64
+	x, v              []Vec3
+	dt                float64
 	fnDeform, fnForce func(lo, hi, blk int)
 }
 

@@ -154,7 +154,7 @@ func TestLinearMomentumConserved(t *testing.T) {
 		ref += m * physics.Norm(v)
 	}
 	yielded := 0
-	for k := 0; k < 150; k++ {
+	for k := 0; k < 100; k++ {
 		yielded += s.step(t).Yielded
 	}
 	if yielded == 0 {
@@ -175,7 +175,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	for _, w := range []int{1, 2, 8} {
 		s := newSim(t, block(9, 9, 9, testSpacing), testMaterial(200, 50), w)
 		s.accel = func(x Vec3, _ float64) Vec3 { return Vec3{0, 0, -250 * x[2]} }
-		for k := 0; k < 60; k++ {
+		for k := 0; k < 30; k++ {
 			s.step(t)
 		}
 		fs := make([][9]float64, len(s.x))
