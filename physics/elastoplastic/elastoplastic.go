@@ -61,7 +61,23 @@ type Material struct {
 	// Hardening K (Pa): the yield stress grows by K·α with the accumulated plastic strain α
 	// (work hardening; negative K softens).
 	Hardening float64
+	// ZeroModeDamping ε (dimensionless, per step) damps the motion that the affine fit
+	// cannot see. The fit (Eq. 4.6) and the force (Eq. 4.10) both average over the whole
+	// kernel support, so a particle-scale zig-zag of the neighbours changes neither F nor the
+	// force: it is a zero-energy mode, undamped, and the history-dependent F feeds energy into
+	// it. The term adds ε Σ_j v_j W_ij r_ij/Δt to v_i, with r_ij = (y_j − y_i) − ½(F_i + F_j)
+	// (x_j − x_i) the pair's motion over the step that the two particles' fitted affine maps
+	// do not explain. It vanishes for every affine motion (rigid rotations included), so it
+	// changes neither the stress nor the rest shape, and is antisymmetric in i and j, so
+	// linear momentum is kept. Not part of the chapter, which relied on SPH pressure forces
+	// "for additional stability" (§4.4).
+	ZeroModeDamping float64
 }
+
+// DefaultZeroModeDamping is the zero-mode damping of a new material, the value the squash
+// tests pass with; without it (ε = 0) the elastic squeeze does not come back to its shape
+// (TestZeroModeDampingNeeded).
+const DefaultZeroModeDamping = 0.5
 
 // Limits of the parameters. The moduli's ceiling is a steel-like 1e12 Pa; beyond that the
 // wave-speed step limit makes any scene impractical. Flow rates above 1e6 /s flow fully in
@@ -85,6 +101,8 @@ func (m *Material) Validate() error {
 		return fmt.Errorf("elastoplastic: flow rate %g 1/s is outside [0, %g]", m.FlowRate, MaxFlowRate)
 	case !(m.Hardening >= -MaxHardening && m.Hardening <= MaxHardening):
 		return fmt.Errorf("elastoplastic: hardening %g Pa is outside [%g, %g]", m.Hardening, -MaxHardening, MaxHardening)
+	case !(m.ZeroModeDamping >= 0 && m.ZeroModeDamping <= 1):
+		return fmt.Errorf("elastoplastic: zero-mode damping %g is outside [0, 1]", m.ZeroModeDamping)
 	}
 	return nil
 }
@@ -126,6 +144,7 @@ type Body struct {
 	// Scratch of one step.
 	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10
 	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
+	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where a guard held it back)
 	grid physics.Grid
 	nb   physics.Neighbors
 	kr   physics.Kernel
@@ -163,6 +182,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.xPrev = make([]Vec3, n)
 	b.m = make([]mat3, n)
 	b.finv = make([]mat3, n)
+	b.finc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
@@ -284,9 +304,11 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 	for i := lo; i < hi; i++ {
 		nbr, _ := nb.Row(i - lo)
 		fi := b.f[i]
+		b.finc[i] = identity()
 		if b.hasPrev {
 			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
 			if ok {
+				b.finc[i] = finc
 				fn := mul(&finc, &fi)
 				// §4.4: no update that leaves a singular value ≤ 0 (an inverted or
 				// collapsed neighbourhood); with Irving's convention only σ₃ can be.
@@ -348,23 +370,41 @@ func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
 // and the sum of all forces vanishes to round-off of the accumulation.
 func (b *Body) forceBlock(lo, hi, blk int) {
 	nb := &b.nb.Blocks[blk]
-	x, v := b.x, b.v
+	x, v, xp := b.x, b.v, b.xPrev
 	k := b.vol * b.vol * b.dt / b.mass
+	damp := 0.0
+	if b.hasPrev {
+		damp = b.mat.ZeroModeDamping * b.vol / b.dt
+	}
 	for i := lo; i < hi; i++ {
-		nbr, _ := nb.Row(i - lo)
-		var f0, f1, f2 float64
-		xi := x[i]
-		mi, ai := &b.m[i], &b.finv[i]
-		for _, j := range nbr {
+		nbr, w, _ := nb.RowW(i - lo)
+		var f0, f1, f2, d0, d1, d2 float64
+		xi, xpi := x[i], xp[i]
+		mi, ai, fi := &b.m[i], &b.finv[i], &b.finc[i]
+		for n, j := range nbr {
 			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
 			a0, a1, a2 := b.gradW(mi, ai, r0, r1, r2)
 			c0, c1, c2 := b.gradW(&b.m[j], &b.finv[j], -r0, -r1, -r2)
 			f0 += a0 - c0
 			f1 += a1 - c1
 			f2 += a2 - c2
+			if damp != 0 {
+				// The non-affine residual of the step's motion of the pair (see
+				// Material.ZeroModeDamping): y_j − y_i − ½(F_i + F_j)(x_j − x_i).
+				fj := &b.finc[j]
+				e0, e1, e2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
+				var g mat3
+				for q := range g {
+					g[q] = 0.5 * (fi[q] + fj[q])
+				}
+				ww := float64(w[n])
+				d0 += ww * (-r0 - (g[0]*e0 + g[1]*e1 + g[2]*e2))
+				d1 += ww * (-r1 - (g[3]*e0 + g[4]*e1 + g[5]*e2))
+				d2 += ww * (-r2 - (g[6]*e0 + g[7]*e1 + g[8]*e2))
+			}
 		}
-		v[i][0] += k * f0
-		v[i][1] += k * f1
-		v[i][2] += k * f2
+		v[i][0] += k*f0 + damp*d0
+		v[i][1] += k*f1 + damp*d1
+		v[i][2] += k*f2 + damp*d2
 	}
 }
