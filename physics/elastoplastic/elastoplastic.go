@@ -15,8 +15,9 @@
 // neighbours, an ill-conditioned moment matrix XXᵀ, or when the update would leave a singular
 // value ≤ 0.
 //
-// The forces are explicit: Step adds Δt·f/m to the velocities; WaveSpeed gives the elastic
-// wave speed c that bounds the step (Δt ≲ spacing/c).
+// The forces are explicit: Step adds Δt·f/m to the velocities, and StableDt gives the
+// elastic wave-speed limit Δt ≤ C·spacing/c, c = √((λ+2μ)/ρ), that a caller's substep
+// control must respect (C = StableCourant, measured).
 //
 // The package knows nothing of the ECS: a Body works on its own particles in their own order,
 // the caller passes positions and velocities. Loops run over fixed blocks of physics/par with
@@ -117,6 +118,18 @@ func FromYoung(e, nu float64) (mu, lambda float64) {
 // density rho (kg/m³).
 func (m *Material) WaveSpeed(rho float64) float64 { return math.Sqrt((m.Lambda + 2*m.Mu) / rho) }
 
+// StableCourant is the constant C of the explicit step limit Δt ≤ C·s/c (s the particle
+// spacing, c = WaveSpeed): TestStabilityLimit runs the squash of an elastic and of a plastic
+// block at C and finds them bounded and within the squash tests' bounds, and at 4C finds the
+// elastic one blown up.
+const StableCourant = 0.5
+
+// StableDt returns the largest step for which the explicit elastic forces are stable,
+// StableCourant·spacing/WaveSpeed(rho) (s).
+func (m *Material) StableDt(spacing, rho float64) float64 {
+	return StableCourant * spacing / m.WaveSpeed(rho)
+}
+
 // Stats describes one Step: how many particles each guard of §4.4 held back (their F was
 // not updated), how many flowed plastically, and the extreme singular values of F.
 type Stats struct {
@@ -144,7 +157,7 @@ type Body struct {
 	// Scratch of one step.
 	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10
 	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
-	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where a guard held it back)
+	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
 	grid physics.Grid
 	nb   physics.Neighbors
 	kr   physics.Kernel
@@ -305,6 +318,8 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		nbr, _ := nb.Row(i - lo)
 		fi := b.f[i]
 		b.finc[i] = identity()
+		var s SVD3
+		decomposed := false
 		if b.hasPrev {
 			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
 			if ok {
@@ -312,8 +327,8 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 				fn := mul(&finc, &fi)
 				// §4.4: no update that leaves a singular value ≤ 0 (an inverted or
 				// collapsed neighbourhood); with Irving's convention only σ₃ can be.
-				if s := Decompose(&fn); s.S[2] > 0 {
-					fi = fn
+				if s = Decompose(&fn); s.S[2] > 0 {
+					decomposed = true
 				} else {
 					cnt[2]++
 				}
@@ -321,7 +336,9 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 				cnt[reason]++
 			}
 		}
-		s := Decompose(&fi)
+		if !decomposed {
+			s = Decompose(&fi)
+		}
 		if plasticFlow(&s.S, &b.alpha[i], &b.mat, b.dt) {
 			cnt[3]++
 		}

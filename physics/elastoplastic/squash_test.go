@@ -23,7 +23,13 @@ const (
 // released; the run ends at tEnd. It returns the initial and loaded heights and the final
 // positions.
 func squash(t *testing.T, n int, mat Material, tEnd float64) (h0, hLoaded float64, s *sim) {
+	return squashC(t, n, mat, tEnd, 0.25)
+}
+
+// squashC is squash with the step Δt = courant·s/c.
+func squashC(t *testing.T, n int, mat Material, tEnd, courant float64) (h0, hLoaded float64, s *sim) {
 	s = newSim(t, block(n, n, n, testSpacing), mat, 2)
+	s.dt = courant * testSpacing / mat.WaveSpeed(testRho)
 	s.damping = 2
 	h0 = extents(s.x)[2]
 	s.accel = func(x Vec3, tt float64) Vec3 {
@@ -38,9 +44,6 @@ func squash(t *testing.T, n int, mat Material, tEnd float64) (h0, hLoaded float6
 			hLoaded = extents(s.x)[2]
 		}
 	}
-	if !finiteAll(s.x) {
-		t.Fatal("non-finite positions")
-	}
 	return h0, hLoaded, s
 }
 
@@ -51,6 +54,9 @@ func TestElasticSqueezeReturns(t *testing.T) {
 		t.Skip("a 2.5 s simulation; skipped under -race and -short")
 	}
 	h0, hL, s := squash(t, 8, testMaterial(math.Inf(1), 0), 2.5)
+	if !finiteAll(s.x) {
+		t.Fatal("non-finite positions")
+	}
 	e := extents(s.x)
 	t.Logf("height %.4f → %.4f loaded → extents %.4f %.4f %.4f", h0, hL, e[0], e[1], e[2])
 	if (h0-hL)/h0 < 0.05 {
@@ -72,6 +78,9 @@ func TestPlasticSquashKeepsShapeAndVolume(t *testing.T) {
 	}
 	const n = 8
 	h0, hL, s := squash(t, n, testMaterial(1000, 100), 2.5)
+	if !finiteAll(s.x) {
+		t.Fatal("non-finite positions")
+	}
 	h1 := extents(s.x)[2]
 	keep := (h0 - h1) / (h0 - hL)
 	v0 := math.Pow(float64(n-1)*testSpacing, 3)
@@ -124,5 +133,31 @@ func TestZeroModeDampingNeeded(t *testing.T) {
 	}
 	if worst <= returnTol {
 		t.Fatalf("the undamped elastic block returned within %.2f %%: the damping is not needed", 100*worst)
+	}
+}
+
+// TestStabilityLimit measures StableCourant: at Δt = C·s/c the elastic squeeze still returns
+// within 2 % and the plastic one keeps ≥ 80 % of its squash; at 4C the elastic run blows up
+// (non-finite, or its extents off by more than half), so the limit is not arbitrarily loose.
+func TestStabilityLimit(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("three 2.5 s simulations; skipped under -race and -short")
+	}
+	h0, _, s := squashC(t, 8, testMaterial(math.Inf(1), 0), 2.5, StableCourant)
+	e := extents(s.x)
+	for d := 0; d < 3; d++ {
+		if !finiteAll(s.x) || math.Abs(e[d]/h0-1) > returnTol {
+			t.Fatalf("elastic at C = %g: extents %v, original %.4f", StableCourant, e, h0)
+		}
+	}
+	h0, hL, s := squashC(t, 8, testMaterial(1000, 100), 2.5, StableCourant)
+	if keep := (h0 - extents(s.x)[2]) / (h0 - hL); !finiteAll(s.x) || keep < squashKeep {
+		t.Fatalf("plastic at C = %g: keeps %.1f %% of the squash", StableCourant, 100*keep)
+	}
+	h0, _, s = squashC(t, 8, testMaterial(math.Inf(1), 0), 2.5, 4*StableCourant)
+	e = extents(s.x)
+	t.Logf("elastic at C = %g: extents %.4g %.4g %.4g m", 4*StableCourant, e[0], e[1], e[2])
+	if finiteAll(s.x) && math.Abs(e[0]/h0-1) < 0.5 && math.Abs(e[1]/h0-1) < 0.5 && math.Abs(e[2]/h0-1) < 0.5 {
+		t.Fatalf("elastic at 4C = %g stayed bounded: the limit is loose", 4*StableCourant)
 	}
 }
