@@ -11,7 +11,8 @@
 // stress is Eq. 4.9, and the pair forces are Eq. 4.10-4.13 with the Solenthaler kernel; f_ij
 // and f_ji are averaged so every pair's two forces cancel exactly (linear momentum is kept to
 // round-off). The averaged pair force is not along the pair's offset (M_i and F_i⁻¹ turn it),
-// so the forces of Eq. 4.10 do not conserve angular momentum exactly. The guards of §4.4 skip a particle's update of F when it has fewer than six
+// so as printed Eq. 4.10 does not conserve angular momentum; with the kernel-gradient
+// correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4 skip a particle's update of F when it has fewer than six
 // neighbours, an ill-conditioned moment matrix XXᵀ, or when the update would leave a singular
 // value ≤ 0.
 //
@@ -66,12 +67,13 @@ type Material struct {
 	// cannot see. The fit (Eq. 4.6) and the force (Eq. 4.10) both average over the whole
 	// kernel support, so a particle-scale zig-zag of the neighbours changes neither F nor the
 	// force: it is a zero-energy mode, undamped, and the history-dependent F feeds energy into
-	// it. The term adds ε Σ_j v_j W_ij r_ij/Δt to v_i, with r_ij = (y_j − y_i) − ½(F_i + F_j)
-	// (x_j − x_i) the pair's motion over the step that the two particles' fitted affine maps
-	// do not explain. It vanishes for every affine motion (rigid rotations included), so it
-	// changes neither the stress nor the rest shape, and is antisymmetric in i and j, so
-	// linear momentum is kept. Not part of the chapter, which relied on SPH pressure forces
-	// "for additional stability" (§4.4).
+	// it. The term adds ε Σ_j v_j W_ij (r_ij·ê)ê/Δt to v_i, with r_ij = (y_j − y_i) −
+	// ½(F_i + F_j)(x_j − x_i) the pair's motion over the step that the two particles' fitted
+	// affine maps do not explain and ê the pair's direction. It vanishes for every affine
+	// motion (rigid rotations included), so it changes neither the stress nor the rest shape;
+	// it is antisymmetric in i and j and along the pair, so linear and angular momentum are
+	// kept. Not part of the chapter, which relied on SPH pressure forces "for additional
+	// stability" (§4.4).
 	ZeroModeDamping float64
 }
 
@@ -148,6 +150,9 @@ type Body struct {
 	vol  float64 // particle rest volume v (m³), Eq. 4.10
 	mat  Material
 	solC float64 // c of Eq. 4.13
+	// noCorrection leaves out the gradient correction (correct): the ablation that shows
+	// what it is for.
+	noCorrection bool
 
 	f       []mat3    // elastic deformation gradient F per particle (Eq. 4.8)
 	alpha   []float64 // accumulated plastic strain
@@ -155,7 +160,7 @@ type Body struct {
 	hasPrev bool
 
 	// Scratch of one step.
-	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10
+	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
 	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
 	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
 	grid physics.Grid
@@ -347,6 +352,9 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
+		if !b.noCorrection {
+			b.correct(i, nbr)
+		}
 		smin = min(smin, s.S[2])
 		smax = max(smax, s.S[0])
 	}
@@ -384,7 +392,8 @@ func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
 // opposite forces: particle i receives ½(f_ji − f_ij) =
 // v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))]. Particle j evaluates the same
 // two products from the same data with the roles swapped, so its term is the exact negation
-// and the sum of all forces vanishes to round-off of the accumulation.
+// and the sum of all forces vanishes to round-off of the accumulation. M_i is stored with the
+// gradient correction applied (correct), which makes the sum of the torques vanish too.
 func (b *Body) forceBlock(lo, hi, blk int) {
 	nb := &b.nb.Blocks[blk]
 	x, v, xp := b.x, b.v, b.xPrev
@@ -415,13 +424,66 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 					g[q] = 0.5 * (fi[q] + fj[q])
 				}
 				ww := float64(w[n])
-				d0 += ww * (-r0 - (g[0]*e0 + g[1]*e1 + g[2]*e2))
-				d1 += ww * (-r1 - (g[3]*e0 + g[4]*e1 + g[5]*e2))
-				d2 += ww * (-r2 - (g[6]*e0 + g[7]*e1 + g[8]*e2))
+				h0 := -r0 - (g[0]*e0 + g[1]*e1 + g[2]*e2)
+				h1 := -r1 - (g[3]*e0 + g[4]*e1 + g[5]*e2)
+				h2 := -r2 - (g[6]*e0 + g[7]*e1 + g[8]*e2)
+				q := ww * (h0*r0 + h1*r1 + h2*r2) / (r0*r0 + r1*r1 + r2*r2)
+				d0 += q * r0
+				d1 += q * r1
+				d2 += q * r2
 			}
 		}
 		v[i][0] += k*f0 + damp*d0
 		v[i][1] += k*f1 + damp*d1
 		v[i][2] += k*f2 + damp*d2
 	}
+}
+
+// correct applies the kernel-gradient correction of J. Bonet and T.-S. L. Lok, "Variational and
+// momentum preservation aspects of Smooth Particle Hydrodynamic formulations" (CMAME 180,
+// 1999) to the force of Eq. 4.10, which is what makes it conserve angular momentum exactly.
+//
+// With τ_i = F_i S_i F_iᵀ (S_i = V P̂ Vᵀ, so M_i = U F̂ P̂ Vᵀ = F_i S_i = τ_i F_i⁻ᵀ) the term of
+// particle i in Eq. 4.10 is τ_i q_ij with q_ij = F_i⁻ᵀ ∇W(F_i⁻¹ r_ij), r_ij = y_i − y_j. The
+// total torque of the averaged pair forces is Σ_i Σ_j r_ij × τ_i q_ij, which vanishes for a
+// symmetric τ_i exactly when Σ_j q_ij ⊗ r_ij is a multiple of I; Bonet and Lok's corrected
+// gradient L_i q_ij with L_i = (v Σ_j q_ij ⊗ (y_j − y_i))⁻¹ makes it −I/v, the consistent
+// gradient of a linear field. Writing u_j = F_i⁻¹ r_ij, q_ij ⊗ r_ij = F_i⁻ᵀ (W'/|u|) u uᵀ F_iᵀ,
+// so L_i = F_i⁻ᵀ C_i⁻¹ F_iᵀ with C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (symmetric, positive
+// semi-definite, in the reference space), and the corrected term is τ_i L_i q_ij =
+// M_i C_i⁻¹ ∇W(u_j): M_i is simply multiplied by C_i⁻¹. The inverse is the pseudo-inverse
+// over eigenvalues above 1e-8 of the largest (a flat neighbourhood's missing direction carries
+// no information; the guards already keep F from updating there).
+func (b *Body) correct(i int, nbr []int32) {
+	x := b.x
+	a := &b.finv[i]
+	var c mat3
+	for _, j := range nbr {
+		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
+		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
+		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
+		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
+		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
+		if rho >= b.h || rho == 0 {
+			continue
+		}
+		w := b.vol * b.solC * math.Sin((rho+b.h)*math.Pi/(2*b.h)) / rho
+		c[0] += w * u0 * u0
+		c[1] += w * u0 * u1
+		c[2] += w * u0 * u2
+		c[4] += w * u1 * u1
+		c[5] += w * u1 * u2
+		c[8] += w * u2 * u2
+	}
+	c[3], c[6], c[7] = c[1], c[2], c[5]
+	lam, v := symEigen(&c)
+	lmax := max(lam[0], lam[1], lam[2])
+	var inv [3]float64
+	for k := range lam {
+		if lam[k] > 1e-8*lmax {
+			inv[k] = 1 / lam[k]
+		}
+	}
+	ci := udvt(&v, inv, &v)
+	b.m[i] = mul(&b.m[i], &ci)
 }
