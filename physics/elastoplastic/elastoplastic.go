@@ -1,0 +1,489 @@
+// Package elastoplastic is point-based elastoplastic solids: D. Gerszewski, H. Bhattacharya,
+// A. W. Bargteil, "A point-based method for animating elastoplastic solids" (SCA 2009), as
+// chapter 4 of D. Gerszewski's dissertation (University of Utah, 2014), cited below as "ch. 4".
+//
+// No rest configuration is stored. Each step, every particle fits the affine map that best
+// carries its current neighbourhood from the positions of the previous step to the present
+// ones (weighted least squares, Eq. 4.1-4.7, poly6 weights) and composes it into its elastic
+// deformation gradient F (Eq. 4.8). F is diagonalised by an inversion-aware SVD (Irving et al.
+// 2004; svd.go), plastic flow moves the volume-preserving part of the diagonal toward the
+// identity (the multiplicative model of Bargteil et al. 2007, see plastic.go), the diagonal
+// stress is Eq. 4.9, and the pair forces are Eq. 4.10-4.13 with the Solenthaler kernel; f_ij
+// and f_ji are averaged so every pair's two forces cancel exactly (linear momentum is kept to
+// round-off). The averaged pair force is not along the pair's offset (M_i and F_i⁻¹ turn it),
+// so as printed Eq. 4.10 does not conserve angular momentum; with the kernel-gradient
+// correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4 skip a particle's update of F when it has fewer than six
+// neighbours, an ill-conditioned moment matrix XXᵀ, or when the update would leave a singular
+// value ≤ 0.
+//
+// The forces are explicit: Step adds Δt·f/m to the velocities, and StableDt gives the
+// elastic wave-speed limit Δt ≤ C·spacing/c, c = √((λ+2μ)/ρ), that a caller's substep
+// control must respect (C = StableCourant, measured).
+//
+// The package knows nothing of the ECS: a Body works on its own particles in their own order,
+// the caller passes positions and velocities. Loops run over fixed blocks of physics/par with
+// per-particle outputs and per-block counters summed in block order, so results do not depend
+// on the number of workers; after the first steps a Step allocates nothing.
+package elastoplastic
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/par"
+)
+
+// Vec3 is physics.Vec3.
+type Vec3 = physics.Vec3
+
+// MinNeighbors is the fewest neighbours with which a particle updates F (ch. 4, §4.4: "less
+// than a set number of neighbors (6 in our implementation)"). Three non-coplanar neighbours
+// determine an affine map; six leave the fit over-determined, so one stray neighbour cannot
+// dictate it.
+const MinNeighbors = 6
+
+// MinMomentRatio is the smallest ratio of the least to the largest eigenvalue of the weighted
+// moment matrix XXᵀ (Eq. 4.5) for which the fit is trusted (§4.4: "if XXᵀ is ill-conditioned").
+// The eigenvalues scale with the squared extent of the neighbourhood along their axes, so 1e-4
+// rejects neighbourhoods that are flatter than 1 : 100, where the fit's out-of-plane column is
+// round-off amplified 10⁴-fold; every neighbourhood of a volume sampling, corners included,
+// is far above it.
+const MinMomentRatio = 1e-4
+
+// Material is the constitutive model of one body.
+type Material struct {
+	Mu, Lambda float64 // Lamé parameters μ, λ of Eq. 4.9 (Pa)
+	// YieldStress is the norm of the deviatoric stress below which the body is elastic
+	// (Pa); +Inf makes it purely elastic.
+	YieldStress float64
+	// FlowRate ν (1/s): the fraction of the excess over the yield stress that flows per
+	// second (Bargteil et al. 2007's flow rate, made per time unit, see plastic.go).
+	FlowRate float64
+	// Hardening K (Pa): the yield stress grows by K·α with the accumulated plastic strain α
+	// (work hardening; negative K softens).
+	Hardening float64
+	// ZeroModeDamping ε (dimensionless, per step) damps the motion that the affine fit
+	// cannot see. The fit (Eq. 4.6) and the force (Eq. 4.10) both average over the whole
+	// kernel support, so a particle-scale zig-zag of the neighbours changes neither F nor the
+	// force: it is a zero-energy mode, undamped, and the history-dependent F feeds energy into
+	// it. The term adds ε Σ_j v_j W_ij (r_ij·ê)ê/Δt to v_i, with r_ij = (y_j − y_i) −
+	// ½(F_i + F_j)(x_j − x_i) the pair's motion over the step that the two particles' fitted
+	// affine maps do not explain and ê the pair's direction. It vanishes for every affine
+	// motion (rigid rotations included), so it changes neither the stress nor the rest shape;
+	// it is antisymmetric in i and j and along the pair, so linear and angular momentum are
+	// kept. Not part of the chapter, which relied on SPH pressure forces "for additional
+	// stability" (§4.4).
+	ZeroModeDamping float64
+}
+
+// DefaultZeroModeDamping is the zero-mode damping of a new material, the value the squash
+// tests pass with; without it (ε = 0) the elastic squeeze does not come back to its shape
+// (TestZeroModeDampingNeeded).
+const DefaultZeroModeDamping = 0.5
+
+// Limits of the parameters. The moduli's ceiling is a steel-like 1e12 Pa; beyond that the
+// wave-speed step limit makes any scene impractical. Flow rates above 1e6 /s flow fully in
+// every step at any useful Δt.
+const (
+	MaxModulus   = 1e12
+	MaxFlowRate  = 1e6
+	MaxHardening = 1e12
+)
+
+// Validate reports the first parameter outside its range, naming it.
+func (m *Material) Validate() error {
+	switch {
+	case !(m.Mu > 0 && m.Mu <= MaxModulus):
+		return fmt.Errorf("elastoplastic: shear modulus μ = %g Pa is outside (0, %g]", m.Mu, MaxModulus)
+	case !(m.Lambda >= 0 && m.Lambda <= MaxModulus):
+		return fmt.Errorf("elastoplastic: Lamé λ = %g Pa is outside [0, %g]", m.Lambda, MaxModulus)
+	case math.IsNaN(m.YieldStress) || m.YieldStress < 0:
+		return fmt.Errorf("elastoplastic: yield stress %g Pa is outside [0, +Inf]", m.YieldStress)
+	case !(m.FlowRate >= 0 && m.FlowRate <= MaxFlowRate):
+		return fmt.Errorf("elastoplastic: flow rate %g 1/s is outside [0, %g]", m.FlowRate, MaxFlowRate)
+	case !(m.Hardening >= -MaxHardening && m.Hardening <= MaxHardening):
+		return fmt.Errorf("elastoplastic: hardening %g Pa is outside [%g, %g]", m.Hardening, -MaxHardening, MaxHardening)
+	case !(m.ZeroModeDamping >= 0 && m.ZeroModeDamping <= 1):
+		return fmt.Errorf("elastoplastic: zero-mode damping %g is outside [0, 1]", m.ZeroModeDamping)
+	}
+	return nil
+}
+
+// FromYoung returns the Lamé parameters of Young's modulus E (Pa) and Poisson's ratio ν:
+// μ = E/(2(1+ν)), λ = Eν/((1+ν)(1−2ν)).
+func FromYoung(e, nu float64) (mu, lambda float64) {
+	return e / (2 * (1 + nu)), e * nu / ((1 + nu) * (1 - 2*nu))
+}
+
+// WaveSpeed returns the speed of longitudinal elastic waves c = √((λ+2μ)/ρ) (m/s) at rest
+// density rho (kg/m³).
+func (m *Material) WaveSpeed(rho float64) float64 { return math.Sqrt((m.Lambda + 2*m.Mu) / rho) }
+
+// StableCourant is the constant C of the explicit step limit Δt ≤ C·s/c (s the particle
+// spacing, c = WaveSpeed): TestStabilityLimit runs the squash of an elastic and of a plastic
+// block at C and finds them bounded and within the squash tests' bounds, and at 4C finds the
+// elastic one blown up.
+const StableCourant = 0.5
+
+// StableDt returns the largest step for which the explicit elastic forces are stable,
+// StableCourant·spacing/WaveSpeed(rho) (s).
+func (m *Material) StableDt(spacing, rho float64) float64 {
+	return StableCourant * spacing / m.WaveSpeed(rho)
+}
+
+// Stats describes one Step: how many particles each guard of §4.4 held back (their F was
+// not updated), how many flowed plastically, and the extreme singular values of F.
+type Stats struct {
+	FewNeighbors, IllConditioned, Inverted int
+	Yielded                                int
+	MinSigma, MaxSigma                     float64
+}
+
+// Body is the elastoplastic state of one body: F and the accumulated plastic strain α per
+// particle, the positions of the previous step (the start of the next fit) and the scratch of
+// one step.
+type Body struct {
+	n    int
+	h    float64
+	mass float64 // particle mass m (kg)
+	vol  float64 // particle rest volume v (m³), Eq. 4.10
+	mat  Material
+	solC float64 // c of Eq. 4.13
+	// noCorrection leaves out the gradient correction (correct): the ablation that shows
+	// what it is for.
+	noCorrection bool
+
+	f       []mat3    // elastic deformation gradient F per particle (Eq. 4.8)
+	alpha   []float64 // accumulated plastic strain
+	xPrev   []Vec3
+	hasPrev bool
+
+	// Scratch of one step.
+	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
+	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
+	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
+	grid physics.Grid
+	nb   physics.Neighbors
+	kr   physics.Kernel
+	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
+	pmin []float64
+	pmax []float64
+
+	// Arguments of the block loops in flight (method values made once: a Step allocates
+	// nothing).
+	x, v              []Vec3
+	dt                float64
+	fnDeform, fnForce func(lo, hi, blk int)
+}
+
+// New makes a body of n particles of mass `mass` (kg) and rest volume vol (m³) each, with
+// kernel support radius h (m) for both the fit (Eq. 4.7) and the forces (Eq. 4.12). F starts
+// at I: the configuration of the first Step is the body's rest shape.
+func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
+	if err := mat.Validate(); err != nil {
+		return nil, err
+	}
+	if n < MinNeighbors+1 {
+		return nil, fmt.Errorf("elastoplastic: a body of %d particles cannot fit an affine motion; it needs at least %d (%d neighbours per particle, ch. 4 §4.4)", n, MinNeighbors+1, MinNeighbors)
+	}
+	if !(mass > 0) || !(vol > 0) || !(h > 0) || math.IsInf(mass+vol+h, 0) {
+		return nil, fmt.Errorf("elastoplastic: mass %g kg, volume %g m³ and support radius %g m must be finite and > 0", mass, vol, h)
+	}
+	b := &Body{n: n, h: h, mass: mass, vol: vol, mat: mat}
+	b.solC = math.Pi / (8 * h * h * h * h * (math.Pi/3 - 8/math.Pi + 16/(math.Pi*math.Pi)))
+	b.f = make([]mat3, n)
+	b.alpha = make([]float64, n)
+	for i := range b.f {
+		b.f[i] = identity()
+	}
+	b.xPrev = make([]Vec3, n)
+	b.m = make([]mat3, n)
+	b.finv = make([]mat3, n)
+	b.finc = make([]mat3, n)
+	nb := par.Blocks(n)
+	b.part = make([][5]float64, nb)
+	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
+	b.kr = physics.NewKernel(physics.CubicSpline, h)
+	b.fnDeform, b.fnForce = b.deformBlock, b.forceBlock
+	return b, nil
+}
+
+// Len returns the number of particles.
+func (b *Body) Len() int { return b.n }
+
+// SetMaterial changes the constitutive parameters (they may change between steps).
+func (b *Body) SetMaterial(mat Material) error {
+	if err := mat.Validate(); err != nil {
+		return err
+	}
+	b.mat = mat
+	return nil
+}
+
+// F returns the elastic deformation gradient of particle i (row-major).
+func (b *Body) F(i int) [9]float64 { return b.f[i] }
+
+// Step advances the elastic state to the positions x and adds the elastic accelerations to
+// v: v_i += Δt f_i/m. It runs the two passes of the method:
+//
+//  1. (deformBlock) the fit of the motion since the last Step into F (Eq. 4.1-4.8) with the
+//     guards of §4.4, the SVD, plastic flow and the diagonal stress (Eq. 4.9);
+//  2. (forceBlock) the averaged pair forces of Eq. 4.10-4.13.
+//
+// The neighbours are all particles of the body within h of the present positions, so the
+// pairs are symmetric. The first Step has no previous positions: F stays as it is.
+func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
+	if len(x) != b.n || len(v) != b.n {
+		return Stats{}, fmt.Errorf("elastoplastic: %d positions and %d velocities for %d particles", len(x), len(v), b.n)
+	}
+	if err := b.grid.Build(x, b.h, pool); err != nil {
+		return Stats{}, fmt.Errorf("elastoplastic: %w", err)
+	}
+	physics.Search(&b.grid, x, &b.grid, b.grid.SelfAdjacent(), &b.kr, true, &b.nb, pool)
+	b.x, b.v, b.dt = x, v, dt
+	pool.For(b.n, b.fnDeform)
+	pool.For(b.n, b.fnForce)
+	b.x, b.v = nil, nil
+	copy(b.xPrev, x)
+	b.hasPrev = true
+	var st Stats
+	st.MinSigma, st.MaxSigma = math.Inf(1), math.Inf(-1)
+	for k := range b.part {
+		st.FewNeighbors += int(b.part[k][0])
+		st.IllConditioned += int(b.part[k][1])
+		st.Inverted += int(b.part[k][2])
+		st.Yielded += int(b.part[k][3])
+		st.MinSigma = min(st.MinSigma, b.pmin[k])
+		st.MaxSigma = max(st.MaxSigma, b.pmax[k])
+	}
+	return st, nil
+}
+
+// fit returns the affine map F_i of Eq. 4.6 that carries the neighbourhood of particle i
+// from x to y: with the columns of X and Y (Eq. 4.2-4.3) the offsets x_j − x_i and y_j − y_i,
+// each multiplied by the poly6 weight W(|x_j − x_i|) of Eq. 4.7, the normal equations (Eq. 4.5)
+// give F = (Y Xᵀ)(X Xᵀ)⁻¹. The poly6 normalisation 315/(64πh⁹) multiplies both factors' squared
+// columns alike and cancels, so it is left out. ok is false when a guard of §4.4 rejects
+// the fit: reason 0 for fewer than MinNeighbors neighbours with a positive weight, 1 for an
+// ill-conditioned XXᵀ.
+func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason int) {
+	h2 := h * h
+	var a, c mat3 // a = XXᵀ, c = YXᵀ
+	xi, yi := x[i], y[i]
+	cnt := 0
+	for _, j := range nbr {
+		dx0, dx1, dx2 := x[j][0]-xi[0], x[j][1]-xi[1], x[j][2]-xi[2]
+		r2 := dx0*dx0 + dx1*dx1 + dx2*dx2
+		if r2 >= h2 {
+			continue
+		}
+		q := h2 - r2
+		w := q * q * q
+		w2 := w * w
+		dy0, dy1, dy2 := y[j][0]-yi[0], y[j][1]-yi[1], y[j][2]-yi[2]
+		a[0] += w2 * dx0 * dx0
+		a[1] += w2 * dx0 * dx1
+		a[2] += w2 * dx0 * dx2
+		a[4] += w2 * dx1 * dx1
+		a[5] += w2 * dx1 * dx2
+		a[8] += w2 * dx2 * dx2
+		c[0] += w2 * dy0 * dx0
+		c[1] += w2 * dy0 * dx1
+		c[2] += w2 * dy0 * dx2
+		c[3] += w2 * dy1 * dx0
+		c[4] += w2 * dy1 * dx1
+		c[5] += w2 * dy1 * dx2
+		c[6] += w2 * dy2 * dx0
+		c[7] += w2 * dy2 * dx1
+		c[8] += w2 * dy2 * dx2
+		cnt++
+	}
+	if cnt < MinNeighbors {
+		return f, false, 0
+	}
+	a[3], a[6], a[7] = a[1], a[2], a[5]
+	lam, v := symEigen(&a)
+	lmax := max(lam[0], lam[1], lam[2])
+	lmin := min(lam[0], lam[1], lam[2])
+	if !(lmin > MinMomentRatio*lmax) {
+		return f, false, 1
+	}
+	// (XXᵀ)⁻¹ = V diag(1/λ) Vᵀ, then F = (YXᵀ)(XXᵀ)⁻¹.
+	inv := udvt(&v, [3]float64{1 / lam[0], 1 / lam[1], 1 / lam[2]}, &v)
+	return mul(&c, &inv), true, 0
+}
+
+// deformBlock is pass 1 of Step for particles [lo, hi).
+func (b *Body) deformBlock(lo, hi, blk int) {
+	nb := &b.nb.Blocks[blk]
+	var cnt [5]float64
+	smin, smax := math.Inf(1), math.Inf(-1)
+	for i := lo; i < hi; i++ {
+		nbr, _ := nb.Row(i - lo)
+		fi := b.f[i]
+		b.finc[i] = identity()
+		var s SVD3
+		decomposed := false
+		if b.hasPrev {
+			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
+			if ok {
+				b.finc[i] = finc
+				fn := mul(&finc, &fi)
+				// §4.4: no update that leaves a singular value ≤ 0 (an inverted or
+				// collapsed neighbourhood); with Irving's convention only σ₃ can be.
+				if s = Decompose(&fn); s.S[2] > 0 {
+					decomposed = true
+				} else {
+					cnt[2]++
+				}
+			} else {
+				cnt[reason]++
+			}
+		}
+		if !decomposed {
+			s = Decompose(&fi)
+		}
+		if plasticFlow(&s.S, &b.alpha[i], &b.mat, b.dt) {
+			cnt[3]++
+		}
+		b.f[i] = udvt(&s.U, s.S, &s.V)
+		p := stress(s.S, b.mat.Mu, b.mat.Lambda)
+		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
+		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
+		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
+		if !b.noCorrection {
+			b.correct(i, nbr)
+		}
+		smin = min(smin, s.S[2])
+		smax = max(smax, s.S[0])
+	}
+	b.part[blk] = cnt
+	b.pmin[blk], b.pmax[blk] = smin, smax
+}
+
+// stress returns the diagonal stress of Eq. 4.9, P̂ = 2μ(F̂ − I) + λ tr(F̂ − I) I (Irving et
+// al. 2004's corotated linear model on the diagonalised F).
+func stress(s [3]float64, mu, lambda float64) [3]float64 {
+	tr := lambda * (s[0] - 1 + s[1] - 1 + s[2] - 1)
+	return [3]float64{2*mu*(s[0]-1) + tr, 2*mu*(s[1]-1) + tr, 2*mu*(s[2]-1) + tr}
+}
+
+// gradW returns M ∇W(A r) for the Solenthaler kernel of Eq. 4.12-4.13 with support h:
+// W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), so dW/dρ = −c sin((ρ+h)π/(2h)) and ∇W(q) = W'(|q|) q/|q|.
+func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
+	q0 := a[0]*r0 + a[1]*r1 + a[2]*r2
+	q1 := a[3]*r0 + a[4]*r1 + a[5]*r2
+	q2 := a[6]*r0 + a[7]*r1 + a[8]*r2
+	rho := math.Sqrt(q0*q0 + q1*q1 + q2*q2)
+	if rho >= b.h || rho == 0 {
+		return 0, 0, 0
+	}
+	s := -b.solC * math.Sin((rho+b.h)*math.Pi/(2*b.h)) / rho
+	q0, q1, q2 = s*q0, s*q1, s*q2
+	return mm[0]*q0 + mm[1]*q1 + mm[2]*q2, mm[3]*q0 + mm[4]*q1 + mm[5]*q2, mm[6]*q0 + mm[7]*q1 + mm[8]*q2
+}
+
+// forceBlock is pass 2 of Step for particles [lo, hi). Eq. 4.10-4.11 give the force particle
+// i exerts on j as f_ij = −2 v_i v_j U_i F̂_i P̂_i V_iᵀ d_ij with d_ij the kernel gradient at
+// the offset between the two taken back to i's reference space by F_i⁻¹. (Eq. 4.11 as
+// printed reads F⁻¹(y_i − y_i); it is read as d_ij = ∇W(F_i⁻¹(y_i − y_j)), the sign under
+// which a stretched body contracts.) The chapter averages f_ij and f_ji into equal and
+// opposite forces: particle i receives ½(f_ji − f_ij) =
+// v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))]. Particle j evaluates the same
+// two products from the same data with the roles swapped, so its term is the exact negation
+// and the sum of all forces vanishes to round-off of the accumulation. M_i is stored with the
+// gradient correction applied (correct), which makes the sum of the torques vanish too.
+func (b *Body) forceBlock(lo, hi, blk int) {
+	nb := &b.nb.Blocks[blk]
+	x, v, xp := b.x, b.v, b.xPrev
+	k := b.vol * b.vol * b.dt / b.mass
+	damp := 0.0
+	if b.hasPrev {
+		damp = b.mat.ZeroModeDamping * b.vol / b.dt
+	}
+	for i := lo; i < hi; i++ {
+		nbr, w, _ := nb.RowW(i - lo)
+		var f0, f1, f2, d0, d1, d2 float64
+		xi, xpi := x[i], xp[i]
+		mi, ai, fi := &b.m[i], &b.finv[i], &b.finc[i]
+		for n, j := range nbr {
+			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
+			a0, a1, a2 := b.gradW(mi, ai, r0, r1, r2)
+			c0, c1, c2 := b.gradW(&b.m[j], &b.finv[j], -r0, -r1, -r2)
+			f0 += a0 - c0
+			f1 += a1 - c1
+			f2 += a2 - c2
+			if damp != 0 {
+				// The non-affine residual of the step's motion of the pair (see
+				// Material.ZeroModeDamping): y_j − y_i − ½(F_i + F_j)(x_j − x_i).
+				fj := &b.finc[j]
+				e0, e1, e2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
+				var g mat3
+				for q := range g {
+					g[q] = 0.5 * (fi[q] + fj[q])
+				}
+				ww := float64(w[n])
+				h0 := -r0 - (g[0]*e0 + g[1]*e1 + g[2]*e2)
+				h1 := -r1 - (g[3]*e0 + g[4]*e1 + g[5]*e2)
+				h2 := -r2 - (g[6]*e0 + g[7]*e1 + g[8]*e2)
+				q := ww * (h0*r0 + h1*r1 + h2*r2) / (r0*r0 + r1*r1 + r2*r2)
+				d0 += q * r0
+				d1 += q * r1
+				d2 += q * r2
+			}
+		}
+		v[i][0] += k*f0 + damp*d0
+		v[i][1] += k*f1 + damp*d1
+		v[i][2] += k*f2 + damp*d2
+	}
+}
+
+// correct applies the kernel-gradient correction of J. Bonet and T.-S. L. Lok, "Variational and
+// momentum preservation aspects of Smooth Particle Hydrodynamic formulations" (CMAME 180,
+// 1999) to the force of Eq. 4.10, which is what makes it conserve angular momentum exactly.
+//
+// With τ_i = F_i S_i F_iᵀ (S_i = V P̂ Vᵀ, so M_i = U F̂ P̂ Vᵀ = F_i S_i = τ_i F_i⁻ᵀ) the term of
+// particle i in Eq. 4.10 is τ_i q_ij with q_ij = F_i⁻ᵀ ∇W(F_i⁻¹ r_ij), r_ij = y_i − y_j. The
+// total torque of the averaged pair forces is Σ_i Σ_j r_ij × τ_i q_ij, which vanishes for a
+// symmetric τ_i exactly when Σ_j q_ij ⊗ r_ij is a multiple of I; Bonet and Lok's corrected
+// gradient L_i q_ij with L_i = (v Σ_j q_ij ⊗ (y_j − y_i))⁻¹ makes it −I/v, the consistent
+// gradient of a linear field. Writing u_j = F_i⁻¹ r_ij, q_ij ⊗ r_ij = F_i⁻ᵀ (W'/|u|) u uᵀ F_iᵀ,
+// so L_i = F_i⁻ᵀ C_i⁻¹ F_iᵀ with C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (symmetric, positive
+// semi-definite, in the reference space), and the corrected term is τ_i L_i q_ij =
+// M_i C_i⁻¹ ∇W(u_j): M_i is simply multiplied by C_i⁻¹. The inverse is the pseudo-inverse
+// over eigenvalues above 1e-8 of the largest (a flat neighbourhood's missing direction carries
+// no information; the guards already keep F from updating there).
+func (b *Body) correct(i int, nbr []int32) {
+	x := b.x
+	a := &b.finv[i]
+	var c mat3
+	for _, j := range nbr {
+		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
+		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
+		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
+		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
+		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
+		if rho >= b.h || rho == 0 {
+			continue
+		}
+		w := b.vol * b.solC * math.Sin((rho+b.h)*math.Pi/(2*b.h)) / rho
+		c[0] += w * u0 * u0
+		c[1] += w * u0 * u1
+		c[2] += w * u0 * u2
+		c[4] += w * u1 * u1
+		c[5] += w * u1 * u2
+		c[8] += w * u2 * u2
+	}
+	c[3], c[6], c[7] = c[1], c[2], c[5]
+	lam, v := symEigen(&c)
+	lmax := max(lam[0], lam[1], lam[2])
+	var inv [3]float64
+	for k := range lam {
+		if lam[k] > 1e-8*lmax {
+			inv[k] = 1 / lam[k]
+		}
+	}
+	ci := udvt(&v, inv, &v)
+	b.m[i] = mul(&b.m[i], &ci)
+}

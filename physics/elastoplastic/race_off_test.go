@@ -1,0 +1,5 @@
+//go:build !race
+
+package elastoplastic
+
+const raceEnabled = false

@@ -1,0 +1,158 @@
+package elastoplastic
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// svdTol bounds the reconstruction and orthogonality errors of Decompose relative to |F|:
+// a few hundred ulps, the round-off of a handful of 3x3 products and Jacobi sweeps.
+const svdTol = 1e-12
+
+// cubicTol bounds the disagreement of σ² with the closed-form eigenvalues of FᵀF relative to
+// |F|². The trigonometric formula takes acos of a value that approaches ±1 as two eigenvalues
+// merge, where it loses half the digits (√ε ≈ 1.5e-8), so the reference itself is only that
+// good for nearly repeated values; 1e-7 leaves a factor of a few.
+const cubicTol = 1e-7
+
+func randRotation(rng *rand.Rand) mat3 {
+	q := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+	l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
+	w, x, y, z := q[0]/l, q[1]/l, q[2]/l, q[3]/l
+	return mat3{
+		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
+		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
+		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
+	}
+}
+
+func fnorm(a *mat3) float64 {
+	s := 0.0
+	for _, v := range a {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+func maxAbsDiff(a, b *mat3) float64 {
+	d := 0.0
+	for k := range a {
+		d = max(d, math.Abs(a[k]-b[k]))
+	}
+	return d
+}
+
+// cubicEigen returns the eigenvalues of the symmetric matrix a in decreasing order from the
+// closed-form trigonometric solution of its characteristic cubic (Smith 1961): an independent
+// method, no Jacobi rotation involved.
+func cubicEigen(a *mat3) [3]float64 {
+	p1 := a[1]*a[1] + a[2]*a[2] + a[5]*a[5]
+	q := (a[0] + a[4] + a[8]) / 3
+	p2 := (a[0]-q)*(a[0]-q) + (a[4]-q)*(a[4]-q) + (a[8]-q)*(a[8]-q) + 2*p1
+	p := math.Sqrt(p2 / 6)
+	if p == 0 {
+		return [3]float64{q, q, q}
+	}
+	bm := mat3{(a[0] - q) / p, a[1] / p, a[2] / p, a[3] / p, (a[4] - q) / p, a[5] / p, a[6] / p, a[7] / p, (a[8] - q) / p}
+	r := det(&bm) / 2
+	r = max(-1, min(1, r))
+	phi := math.Acos(r) / 3
+	e1 := q + 2*p*math.Cos(phi)
+	e3 := q + 2*p*math.Cos(phi+2*math.Pi/3)
+	return [3]float64{e1, 3*q - e1 - e3, e3}
+}
+
+// checkSVD asserts the properties of an Irving-convention SVD of f.
+func checkSVD(t *testing.T, name string, f *mat3) SVD3 {
+	t.Helper()
+	s := Decompose(f)
+	scale := max(fnorm(f), 1e-300)
+	rec := udvt(&s.U, s.S, &s.V)
+	if e := maxAbsDiff(&rec, f) / scale; e > svdTol {
+		t.Fatalf("%s: |UΣVᵀ − F|/|F| = %g", name, e)
+	}
+	id := identity()
+	for _, m := range []*mat3{&s.U, &s.V} {
+		mt := transpose(m)
+		mtm := mul(&mt, m)
+		if e := maxAbsDiff(&mtm, &id); e > svdTol {
+			t.Fatalf("%s: |MᵀM − I| = %g", name, e)
+		}
+		if d := det(m); math.Abs(d-1) > svdTol {
+			t.Fatalf("%s: det = %g, want a rotation", name, d)
+		}
+	}
+	if !(s.S[0] >= s.S[1] && s.S[1] >= math.Abs(s.S[2])) || s.S[1] < 0 {
+		t.Fatalf("%s: singular values %v not ordered σ₁ ≥ σ₂ ≥ |σ₃|", name, s.S)
+	}
+	// σ² against the eigenvalues of FᵀF from the closed-form cubic (see cubicTol).
+	ft := transpose(f)
+	ftf := mul(&ft, f)
+	ev := cubicEigen(&ftf)
+	for k := 0; k < 3; k++ {
+		if e := math.Abs(s.S[k]*s.S[k]-ev[k]) / (scale * scale); e > cubicTol {
+			t.Fatalf("%s: σ%d² = %g, eigenvalue of FᵀF %g (rel. err %g)", name, k+1, s.S[k]*s.S[k], ev[k], e)
+		}
+	}
+	// The sign of det F is carried by σ₃ alone (Irving et al. 2004).
+	if d := det(f); math.Abs(d) > 1e-9*scale*scale*scale && math.Signbit(d) != math.Signbit(s.S[2]) {
+		t.Fatalf("%s: det F = %g but σ₃ = %g", name, d, s.S[2])
+	}
+	return s
+}
+
+func TestSVDRandomInvertedNearSingular(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 2000; trial++ {
+		var f mat3
+		switch trial % 4 {
+		case 0: // random entries, about half of them inverted
+			for k := range f {
+				f[k] = rng.NormFloat64()
+			}
+		case 1: // near-singular: one or two singular values down to 1e-13
+			u, v := randRotation(rng), randRotation(rng)
+			d := [3]float64{1 + rng.Float64(), math.Pow(10, -13*rng.Float64()), math.Pow(10, -13*rng.Float64())}
+			f = udvt(&u, d, &v)
+		case 2: // inverted: a reflection composed with a stretch
+			u, v := randRotation(rng), randRotation(rng)
+			d := [3]float64{0.5 + rng.Float64(), 0.5 + rng.Float64(), -(0.5 + rng.Float64())}
+			f = udvt(&u, d, &v)
+		case 3: // repeated singular values, positive or inverted
+			u, v := randRotation(rng), randRotation(rng)
+			a, c := 0.5+rng.Float64(), 0.5+rng.Float64()
+			d := [3]float64{a, a, a}
+			if trial%8 == 3 {
+				d = [3]float64{a, c, c}
+			}
+			if trial%16 == 7 {
+				d[2] = -d[2]
+			}
+			f = udvt(&u, d, &v)
+		}
+		s := checkSVD(t, "random", &f)
+		if trial%4 == 2 && !(s.S[2] < 0) {
+			t.Fatalf("inverted F: σ₃ = %g, want < 0", s.S[2])
+		}
+	}
+}
+
+func TestSVDSpecialMatrices(t *testing.T) {
+	cases := map[string]mat3{
+		"identity":      identity(),
+		"zero":          {},
+		"reflection":    {1, 0, 0, 0, 1, 0, 0, 0, -1},
+		"point inverse": {-1, 0, 0, 0, -1, 0, 0, 0, -1},
+		"rank one":      {1, 2, 3, 2, 4, 6, -1, -2, -3},
+		"rank two":      {1, 0, 0, 0, 2, 0, 0, 0, 0},
+		"flat inverted": {2, 0, 0, 0, -1e-14, 0, 0, 0, 3},
+		"permutation":   {0, 1, 0, 0, 0, 1, 1, 0, 0},
+	}
+	for name, f := range cases {
+		s := checkSVD(t, name, &f)
+		if name == "point inverse" && !(s.S[0] == 1 && s.S[1] == 1 && s.S[2] == -1) {
+			t.Fatalf("−I: Σ = %v, want (1, 1, −1)", s.S)
+		}
+	}
+}
