@@ -13,15 +13,16 @@
 // −Σ_b Ψ_b p_i/ρ_i² ∇W_ib (Sec. 4). Next to a wall this leaves the term
 // p_i Σ_b Ψ_b ∇W_ib/ρ_i² unbalanced, which the solve can only answer with an excess pressure
 // in the wall layer, and its force does not grow with the samples' depth, so the wall half of
-// a particle's kernel carries no share of the pressure gradient (measured in a settled column,
-// r = 1 cm: particles within 2r of a side wall 60-90 % above ρ0·g·d, see the wall-pressure
-// test). With Params.Extrapolate the boundary term is the full symmetric pair force
+// a particle's kernel carries no share of the pressure gradient (TestWallPressureIsHydrostatic's
+// settled r = 1 cm column, run with mirroring: the particles within 2r of a side wall read
+// 73-160 % above ρ0·g·d). With Params.Extrapolate the boundary term is the full symmetric pair
+// force
 //
 //	a_i ∋ −Σ_b Ψ_b (p_i/ρ_i² + p_b/ρ0_i²) ∇W_ib,  p_b = physics.BoundaryPressure(p_i, ρ0_i, g, x_i, x_b),
 //
 // with p_b the particle's pressure extrapolated hydrostatically to the sample (Adami et al.
 // 2012, Eq. 27, taken pairwise; Band et al. 2018, "Pressure Boundaries for Implicit
-// Incompressible SPH", show the errors of mirroring in IISPH), so the wall samples stand in
+// Incompressible SPH", discuss the issues of mirroring in IISPH), so the wall samples stand in
 // for the missing fluid in both halves of the force. In the linear system the p_i/ρ_i² half
 // stays in d_ii as in the paper; the p_b half is a neighbour term of Σ_j d_ij p_j, evaluated
 // from the current iterate (its dependence on p_i lags one Jacobi sweep; the fixed point is
