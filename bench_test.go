@@ -93,12 +93,13 @@ func BenchmarkStepExtrapolated(b *testing.B) {
 	})
 }
 
-// benchSubsteps times single substeps of w and reports ns per particle per substep and the
-// pressure iterations per substep.
+// benchSubsteps times single substeps of w and reports ns per particle per substep (wall and
+// CPU time) and the pressure iterations per substep.
 func benchSubsteps(b *testing.B, w *sluice.World) {
 	n := w.Sim().Fluid.Len()
 	sub, it := 0, 0
 	b.ResetTimer()
+	cpu0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
 		st, err := w.Step(w.Sim().NextDt())
 		if err != nil {
@@ -109,6 +110,10 @@ func benchSubsteps(b *testing.B, w *sluice.World) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
 	b.ReportMetric(float64(it)/float64(sub), "iterations")
+	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+		// the process's CPU time: what the wall time would be on an idle core
+		b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")
+	}
 }
 
 // BenchmarkNeighborSearch measures the NeighborSearch stage alone.
