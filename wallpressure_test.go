@@ -207,3 +207,54 @@ func TestExtrapolatedWallPressureExchangesMomentum(t *testing.T) {
 		t.Errorf("box at %.4f m/s: the ball should have slowed it (from −0.3 m/s)", v)
 	}
 }
+
+// TestArchimedesExtrapolated: with extrapolated boundary pressures (and the body's sample
+// volumes capped at the particle volume, see systems.Sim) a 10 cm cube of 500 kg/m³ floats half
+// submerged and the tank carries the weight of the water and the cube, as in TestArchimedes.
+// Without the cap the cube's inflated edge volumes lift it to 43.9 % submerged.
+func TestArchimedesExtrapolated(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("2.5 s of a 4200-particle tank: skipped in -short and under -race")
+	}
+	const fracTol = 0.05 // TestArchimedes's 50 % ± 5 %
+	const loadTol = 0.02 // TestArchimedes's 2 %
+	const seconds = 2.5  // the cube settles within 1.5 s; the last second is averaged
+	const g, rho0 = 9.81, 1000.0
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.01
+	s.WallPressure = "extrapolate"
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.5, 0.4}, true); err != nil {
+		t.Fatal(err)
+	}
+	water, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.25, 0.4}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := components.DefaultRigidBody()
+	d.Size, d.Density, d.Position = mgl64.Vec3{0.1, 0.1, 0.1}, 500, mgl64.Vec3{0.2, 0.25, 0.2}
+	cube := mustRigid(t, w, "cube", d)
+	var frac, load, weight, n float64
+	steps(t, w, 150, func(st sluice.StepStats) { // seconds at 60 frames per second
+		if st.T < seconds-1 {
+			return
+		}
+		rb := w.RigidBody(cube)
+		n++
+		frac += rb.Submerged
+		load += -st.Bodies[0].Load[1]
+		weight = float64(w.Particles(water).Len())*w.Sim().Volume0*rho0*g + rb.State.Mass*g
+	})
+	frac, load = frac/n, load/n
+	if math.Abs(frac-0.5) > fracTol {
+		t.Errorf("%.1f %% below the surface, want 50 ± %g %%", 100*frac, 100*fracTol)
+	}
+	if e := math.Abs(load/weight - 1); e > loadTol {
+		t.Errorf("the tank carries %.2f N, water and cube weigh %.2f N (%.2f %% off)", load, weight, 100*e)
+	}
+	t.Logf("submerged %.3f, tank load %.2f N for %.2f N of weight", frac, load, weight)
+}

@@ -26,9 +26,10 @@
 // for the missing fluid in both halves of the force. In the linear system the p_i/ρ_i² half
 // stays in d_ii as in the paper; the p_b half is a neighbour term of Σ_j d_ij p_j, evaluated
 // from the current iterate (its dependence on p_i lags one Jacobi sweep; the fixed point is
-// unchanged). With the symmetric force floating bodies ride high (TestArchimedes's 10 cm
-// cube of 500 kg/m³ floated 43.9 % submerged instead of 50 %, a 6 cm ball 2.6 mm above half
-// depth), which is why mirroring stays the default.
+// unchanged). The symmetric force weighs each sample's volume directly, so the caller caps
+// rigid bodies' sample volumes at the particle volume (systems.Sim: Akinci's V_b grows at
+// convex edges, and a floating cube of 500 kg/m³ then rode at 43.9 % submerged instead of
+// 50 %).
 //
 // Particles of different rest densities (a light elastic body in water) follow the
 // density-contrast formulation of Solenthaler & Pajarola 2008 with equal particle volumes:
