@@ -37,6 +37,11 @@ func newBenchDamBreak(b *testing.B, r float64) *sluice.World {
 func damBreakOf(b *testing.B, r float64, m components.Material) *sluice.World {
 	s := components.DefaultSolver()
 	s.ParticleRadius = r
+	return damBreakWith(b, s, m)
+}
+
+// damBreakWith builds the dam break with the given solver settings on one worker.
+func damBreakWith(b *testing.B, s components.Solver, m components.Material) *sluice.World {
 	w, err := sluice.NewWorld(s, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -66,20 +71,49 @@ func BenchmarkStep(b *testing.B) {
 	sizes(b, func(b *testing.B, r float64) {
 		w := benchDamBreak(b, r)
 		defer w.Close()
-		n := w.Sim().Fluid.Len()
-		sub, it := 0, 0
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			st, err := w.Step(w.Sim().NextDt())
-			if err != nil {
+		benchSubsteps(b, w)
+	})
+}
+
+// BenchmarkStepExtrapolated is BenchmarkStep with extrapolated boundary pressures
+// (solver.wallPressure = extrapolate).
+func BenchmarkStepExtrapolated(b *testing.B) {
+	sizes(b, func(b *testing.B, r float64) {
+		s := components.DefaultSolver()
+		s.ParticleRadius = r
+		s.WallPressure = "extrapolate"
+		w := damBreakWith(b, s, components.DefaultMaterial())
+		defer w.Close()
+		for i := 0; i < 12; i++ {
+			if _, err := w.Step(1.0 / 60); err != nil {
 				b.Fatal(err)
 			}
-			sub += st.Substeps
-			it += st.PressureIterationsTotal
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
-		b.ReportMetric(float64(it)/float64(sub), "iterations")
+		benchSubsteps(b, w)
 	})
+}
+
+// benchSubsteps times single substeps of w and reports ns per particle per substep (wall and
+// CPU time) and the pressure iterations per substep.
+func benchSubsteps(b *testing.B, w *sluice.World) {
+	n := w.Sim().Fluid.Len()
+	sub, it := 0, 0
+	b.ResetTimer()
+	cpu0 := cpuNanos()
+	for i := 0; i < b.N; i++ {
+		st, err := w.Step(w.Sim().NextDt())
+		if err != nil {
+			b.Fatal(err)
+		}
+		sub += st.Substeps
+		it += st.PressureIterationsTotal
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
+	b.ReportMetric(float64(it)/float64(sub), "iterations")
+	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+		// the process's CPU time: what the wall time would be on an idle core
+		b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")
+	}
 }
 
 // BenchmarkNeighborSearch measures the NeighborSearch stage alone.

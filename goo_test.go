@@ -324,10 +324,10 @@ func TestGooBallBouncesBackOrStaysFlat(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("two 0.9 s drops of 1365 particles (runs without -short and -race)")
 	}
-	const shapeTol = 0.10    // the elastic ball's aspect ratio returns within 10 %
-	const squashMax = 0.6    // the impact squashes either ball below this aspect ratio
-	const flatMax = 0.5      // the plastic goo's bounding box and its largest piece stay below this aspect ratio
-	const pancakeMin = 0.5   // the largest piece (the pancake) holds at least half the particles
+	const shapeTol = 0.10   // the elastic ball's aspect ratio returns within 10 %
+	const squashMax = 0.6   // the impact squashes either ball below this aspect ratio
+	const flatMax = 0.5     // the plastic goo's bounding box and its largest piece stay below this aspect ratio
+	const pancakeMin = 0.5  // the largest piece (the pancake) holds at least half the particles
 	const lumpMax = 1.0 / 3 // a torn-off lump holds at most a third of the pancake's particles: the rim tears, the body does not split
 	elastic := gooMaterial(0.1, 0.5)
 	a0, sq, back, _ := dropBall(t, elastic)

@@ -260,6 +260,7 @@ func (p *Particles) Len() int { return len(p.X) }
 type Solver struct {
 	ParticleRadius  float64    `json:"particleRadius" unit:"m" default:"0.025" range:"(0,10]" doc:"particle radius r: spacing 2r, kernel support radius 4r"`
 	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
+	WallPressure    string     `json:"wallPressure" default:"mirror" doc:"pressure of boundary samples in the pressure solve: mirror (the particle's own, one-sided force; Akinci 2012, Ihmsen 2014) or extrapolate (hydrostatic extrapolation from the particle, symmetric force; Adami 2012 Eq. 27) with rigid bodies' sample volumes capped at the particle volume: extrapolate gives the hydrostatic pressure next to walls (see package iisph)"`
 	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
 	MaxError        float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH stop criterion η: average density error as a fraction of ρ0 (0.001 = 0.1 %)"`
 	MinIterations   int        `json:"minIterations" default:"2" range:"[1,1000]" doc:"minimum pressure iterations per solve (the paper uses 2)"`
@@ -292,6 +293,9 @@ func (s *Solver) Validate(path string) error {
 	if _, err := physics.ParseKernel(s.Kernel); err != nil {
 		return &params.Error{Path: pathJoin(path, "kernel"), Msg: err.Error()}
 	}
+	if s.WallPressure != "mirror" && s.WallPressure != "extrapolate" {
+		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("unknown mode %q (allowed: mirror, extrapolate)", s.WallPressure)}
+	}
 	if s.DtMin > s.DtMax {
 		return &params.Error{Path: pathJoin(path, "dtMin"), Msg: fmt.Sprintf("%g s exceeds dtMax %g s", s.DtMin, s.DtMax)}
 	}
@@ -309,7 +313,7 @@ func (s *Solver) Validate(path string) error {
 
 // IISPH returns the pressure solver's parameters.
 func (s *Solver) IISPH() iisph.Params {
-	return iisph.Params{MaxError: s.MaxError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, Omega: s.Omega}
+	return iisph.Params{MaxError: s.MaxError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, Omega: s.Omega, Gravity: s.Gravity, Extrapolate: s.WallPressure == "extrapolate"}
 }
 
 // Spacing is the particle spacing 2r (m).

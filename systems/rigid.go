@@ -145,7 +145,7 @@ func (s *Sim) boundaryLoads(dt float64) {
 		return
 	}
 	s.setCenters()
-	s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
+	s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.Pressure.Extrapolate, s.Pressure.Gravity, s.pool)
 	for i, slot := range s.bSlots {
 		f := s.loads.Force[i]
 		s.loadSum[i] = physics.Vec3{s.loadSum[i][0] + dt*f[0], s.loadSum[i][1] + dt*f[1], s.loadSum[i][2] + dt*f[2]}

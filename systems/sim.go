@@ -441,6 +441,20 @@ func (s *Sim) packFluid() {
 	s.sinceSort = 0
 }
 
+// capVolumes caps a rigid body's sample volumes at the particle volume V0 when the boundary
+// pressure is extrapolated. The symmetric boundary force (iisph.Params.Extrapolate) weighs
+// each sample's volume directly, and Akinci's V_b = γ/Σ_k W_bk grows where the body's own
+// samples thin out around a sample — its convex edges and corners, curved surfaces — much as a
+// free-surface particle's number density falls; a flat face's samples get V0. With the
+// inflated edge volumes a floating cube of 500 kg/m³ rode at 43.9 % submerged instead of 50 %
+// (TestArchimedesExtrapolated). Walls keep their volumes: a tank's outer layer is convex only
+// on the side away from the fluid, and capping it lowered the support in the floor corners.
+func capVolumes(vol []float64, v0 float64) {
+	for k, v := range vol {
+		vol[k] = min(v, v0)
+	}
+}
+
 // packBoundary collects every boundary body's samples and computes their volumes.
 func (s *Sim) packBoundary() error {
 	b := &s.Bound
@@ -477,6 +491,9 @@ func (s *Sim) packBoundary() error {
 		n := bs.p.Len()
 		if bs.rigid != nil {
 			copy(b.Vol[k:k+n], bs.rigid.Volumes)
+			if s.Pressure.Extrapolate {
+				capVolumes(b.Vol[k:k+n], s.Volume0)
+			}
 		} else {
 			copy(b.Vol[k:k+n], walls.Vol[w:w+n])
 			w += n

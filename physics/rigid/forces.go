@@ -7,9 +7,13 @@ import (
 
 // Loads sums the fluid's pressure forces on boundary samples per body. The force of fluid
 // particle i on sample b is the reaction of the boundary term of the pressure acceleration
-// (Ihmsen et al. 2014, Eq. 15; Akinci et al. 2012, Eq. 10):
+// (Ihmsen et al. 2014, Eq. 15; Akinci et al. 2012, Eq. 10), with the mirrored pressure
 //
 //	F_b = m_i Ψ_b p_i/ρ_i² ∇W_ib,  Ψ_b = ρ0_i V_b,
+//
+// or, with extrapolated boundary pressures (iisph.Params.Extrapolate), the symmetric
+//
+//	F_b = m_i Ψ_b (p_i/ρ_i² + p_b/ρ0_i²) ∇W_ib,  p_b = physics.BoundaryPressure(p_i, ρ0_i, g, x_i, x_b),
 //
 // so the fluid and the body exchange equal and opposite momentum. Each body's force and its
 // torque about a given centre are summed per work block and the blocks are added in order, so
@@ -17,25 +21,29 @@ import (
 type Loads struct {
 	Force, Torque []Vec3 // per body, after Sum or Drag
 
-	f       *physics.FluidSet
-	b       *physics.BoundarySet
-	fb      *physics.Neighbors
-	owner   []int32
-	centers []Vec3
-	nb      int
-	partial []float64 // per block: 6 numbers per body
-	fn      func(lo, hi, block int)
-	fnDrag  func(lo, hi, block int)
-	dt      float64
-	eps     float64
+	f           *physics.FluidSet
+	b           *physics.BoundarySet
+	fb          *physics.Neighbors
+	owner       []int32
+	centers     []Vec3
+	nb          int
+	partial     []float64 // per block: 6 numbers per body
+	fn          func(lo, hi, block int)
+	fnDrag      func(lo, hi, block int)
+	dt          float64
+	eps         float64
+	g           Vec3 // gravity of the boundary-pressure extrapolation
+	extrapolate bool // the samples' pressure is extrapolated (iisph.Params.Extrapolate)
 }
 
 // Sum computes the loads: owner maps each boundary sample to its body (−1: not summed) and
-// centers holds each body's torque centre.
-func (l *Loads) Sum(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Neighbors, owner []int32, centers []Vec3, pool *par.Pool) {
+// centers holds each body's torque centre; extrapolate and g are the pressure solve's
+// boundary-pressure mode and gravity (iisph.Params.Extrapolate, Gravity).
+func (l *Loads) Sum(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Neighbors, owner []int32, centers []Vec3, extrapolate bool, g Vec3, pool *par.Pool) {
 	if l.fn == nil {
 		l.fn, l.fnDrag = l.block, l.dragBlock
 	}
+	l.extrapolate, l.g = extrapolate, g
 	l.run(f, b, fb, owner, centers, l.fn, pool)
 }
 
@@ -67,18 +75,27 @@ func (l *Loads) block(lo, hi, blk int) {
 	f, b := l.f, l.b
 	nb := &l.fb.Blocks[blk]
 	for i := lo; i < hi; i++ {
-		if f.P[i] == 0 {
+		js, gs := nb.Row(i - lo)
+		if len(js) == 0 {
 			continue
 		}
-		rho := f.Rho[i]
-		c := f.M[i] * f.Rho0[i] * f.P[i] / (rho * rho)
-		js, gs := nb.Row(i - lo)
+		rho, rho0, p := f.Rho[i], f.Rho0[i], f.P[i]
+		c := rho0 * p / (rho * rho)
+		xi := &f.X[i]
 		for k, j := range js {
 			o := l.owner[j]
 			if o < 0 {
 				continue
 			}
-			w := c * b.Vol[j]
+			// m_i V_b ρ0 p_i/ρ_i², plus m_i V_b p_b/ρ0 when extrapolated
+			cb := c
+			if l.extrapolate {
+				cb += physics.BoundaryPressure(p, rho0, &l.g, xi, &b.X[j]) / rho0
+			}
+			if cb == 0 {
+				continue
+			}
+			w := f.M[i] * b.Vol[j] * cb
 			g := &gs[k]
 			fx, fy, fz := w*float64(g[0]), w*float64(g[1]), w*float64(g[2])
 			x := &b.X[j]
