@@ -27,6 +27,7 @@ import (
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/boundary"
+	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -212,13 +213,87 @@ func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error
 }
 
 // AddBoundaryBox adds the surface of the box [lo, hi] as a static wall: a tank holding fluid
-// inside when inverted, an obstacle otherwise, sampled in Solver.BoundaryLayers layers.
+// inside when inverted, an obstacle otherwise, sampled in Solver.BoundaryLayers layers. An
+// obstacle is solid: a particle that ends a substep inside it is put back on its surface (see
+// systems.Sim.AddSolid).
 func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (Entity, error) {
 	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
-	return w.AddBoundaryParticles(name, x)
+	e, err := w.AddBoundaryParticles(name, x)
+	if err != nil || inverted {
+		return e, err
+	}
+	sh := &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}
+	if err := w.sim.AddSolid(w.Body(e).ID, sh, lo.Add(hi).Mul(0.5)); err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	return e, nil
+}
+
+// AddBoundaryMesh adds the surface of a triangle mesh (counter-clockwise seen from outside) as
+// a static wall sampled in Solver.BoundaryLayers layers: inwards for an obstacle, outwards for
+// a tank holding fluid inside. A closed obstacle is solid: a particle that ends a substep
+// inside it is put back on its surface (see systems.Sim.AddSolid). An open mesh (a sheet, a
+// bowl) has no inside and is a wall of samples only. The slices are copied.
+func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, tank bool) (Entity, error) {
+	sp := w.sim.Settings.Spacing()
+	for i := range v {
+		if !physics.Finite(v[i]) {
+			return Entity{}, fmt.Errorf("body %q: vertex %d is not finite", name, i)
+		}
+	}
+	for i, t := range tris {
+		for _, k := range t {
+			if k < 0 || int(k) >= len(v) {
+				return Entity{}, fmt.Errorf("body %q: triangle %d names vertex %d of %d", name, i, k, len(v))
+			}
+		}
+	}
+	x := boundary.Mesh(v, tris, sp, w.sim.Settings.BoundaryLayers, 0, tank)
+	if len(x) > physics.MaxSamples {
+		return Entity{}, fmt.Errorf("body %q: more than %d surface samples at spacing %g m", name, physics.MaxSamples, sp)
+	}
+	e, err := w.AddBoundaryParticles(name, x)
+	if err != nil || tank || !closedMesh(v, tris) {
+		return e, err
+	}
+	sh := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}
+	if err := w.sim.AddSolid(w.Body(e).ID, sh, mgl64.Vec3{}); err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	return e, nil
+}
+
+// closedMesh reports whether every edge of the mesh, with coincident vertices merged, is
+// shared by exactly two triangles: a mesh with an inside.
+func closedMesh(v []mgl64.Vec3, tris [][3]int32) bool {
+	id := make(map[mgl64.Vec3]int32, len(v))
+	weld := make([]int32, len(v))
+	for i, p := range v {
+		if j, ok := id[p]; ok {
+			weld[i] = j
+		} else {
+			id[p], weld[i] = int32(i), int32(i)
+		}
+	}
+	edges := map[[2]int32]int{}
+	for _, t := range tris {
+		for e := 0; e < 3; e++ {
+			a, b := weld[t[e]], weld[t[(e+1)%3]]
+			if a > b {
+				a, b = b, a
+			}
+			edges[[2]int32{a, b}]++
+		}
+	}
+	for _, c := range edges {
+		if c != 2 {
+			return false
+		}
+	}
+	return len(tris) > 0
 }
 
 // AddBoundaryRect adds the parallelogram origin + a·u + b·v (a, b ∈ [0,1]) as a static wall,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -24,10 +25,11 @@ import (
 // kinematic paths, emitters and the goo state; version 3 the elastic bodies' velocities and
 // their rest shapes and rotations (the warm start of the rotation extraction); version 4 the
 // rigid bodies (definition, mesh, pose, velocities, applied loads) and the contact solver's
-// warm-start impulses. Older versions are refused.
+// warm-start impulses; version 5 the insides of solid walls (box or mesh). Older versions are
+// refused.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 4
+	snapshotVersion = 5
 )
 
 // ErrSnapshot wraps every reason a snapshot is rejected; nothing is built from a rejected one.
@@ -139,6 +141,7 @@ func (w *World) Save(out io.Writer) error {
 	if err := w.saveRigid(&e); err != nil {
 		return err
 	}
+	w.saveSolids(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -335,6 +338,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
+	solids := loadSolids(d)
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -380,6 +384,20 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	for _, so := range solids {
+		found := false
+		for _, sb := range bodies {
+			found = found || (sb.body.ID == so.ID && sb.body.Phase == components.Boundary)
+		}
+		err := fmt.Errorf("solid of body ID %d matches no boundary body", so.ID)
+		if found {
+			err = w.sim.AddSolid(so.ID, so.Shape, so.Center)
+		}
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+		}
+	}
 	for _, se := range elastics {
 		var sb *savedBody
 		for i := range bodies {
@@ -414,4 +432,54 @@ func flags(domainSet, repack bool) uint32 {
 		f |= 2
 	}
 	return f
+}
+
+// saveSolids writes the insides of the solid walls: body ID, shape kind, centre, half extents
+// (a box) or vertices and triangles (a mesh).
+func (w *World) saveSolids(e *enc) {
+	e.u64(uint64(len(w.sim.Solids)))
+	for _, so := range w.sim.Solids {
+		e.u32(so.ID)
+		e.u32(uint32(so.Shape.Kind))
+		e.vecs([]mgl64.Vec3{so.Center, so.Shape.HalfExtents})
+		e.u64(uint64(len(so.Shape.V)))
+		e.vecs(so.Shape.V)
+		e.u64(uint64(len(so.Shape.Tris)))
+		for _, t := range so.Shape.Tris {
+			e.u32(uint32(t[0]))
+			e.u32(uint32(t[1]))
+			e.u32(uint32(t[2]))
+		}
+	}
+}
+
+// loadSolids reads what saveSolids wrote; AddSolid checks the shapes when they are restored.
+func loadSolids(d *dec) []systems.Solid {
+	var out []systems.Solid
+	n := d.count(64)
+	for i := 0; i < n && d.err == nil; i++ {
+		id := d.u32()
+		sh := &rigid.Shape{Kind: rigid.ShapeKind(d.u32())}
+		cv := d.vecs(2)
+		if d.err != nil {
+			break
+		}
+		sh.HalfExtents = cv[1]
+		sh.V = d.vecs(d.count(24))
+		nt := d.count(12)
+		for k := 0; k < nt && d.err == nil; k++ {
+			t := [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())}
+			for _, j := range t {
+				if j < 0 || int(j) >= len(sh.V) {
+					d.err = fmt.Errorf("%w: solid %d: triangle names vertex %d of %d", ErrSnapshot, id, j, len(sh.V))
+				}
+			}
+			sh.Tris = append(sh.Tris, t)
+		}
+		if sh.Kind != rigid.Box && sh.Kind != rigid.Mesh && d.err == nil {
+			d.err = fmt.Errorf("%w: solid %d has shape kind %d", ErrSnapshot, id, sh.Kind)
+		}
+		out = append(out, systems.Solid{ID: id, Shape: sh, Center: cv[0]})
+	}
+	return out
 }

@@ -32,6 +32,7 @@ type StepStats struct {
 	ElasticSolves           int                `json:"elasticSolves,omitempty"`          // elastic solves of the step (elastic bodies × substeps)
 	ElasticUnconverged      int                `json:"elasticUnconverged,omitempty"`     // elastic solves that hit maxIterations above maxError
 	ElasticShortened        int                `json:"elasticShortened,omitempty"`       // substeps shortened after the elastic solve (Algorithm 3's re-estimated step)
+	WallCorrections         int                `json:"wallCorrections,omitempty"`        // particles found inside a solid wall at the end of a substep and moved back to its surface (see Sim.AddSolid)
 	RigidMs                 float64            `json:"rigidMs,omitempty"`                // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
 	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
 	solves                  int
