@@ -18,10 +18,11 @@ import (
 //     nearer the body's samples than the surface, which the pressure solve never allows;
 //   - a solid wall (an obstacle box or a closed wall mesh): deeper than r/2 by the wall's
 //     signed distance, the same argument with the wall's samples on its surface;
-//   - an elastic body: surrounded by its particles — one within 1.5 spacings along each of the
-//     six half-axes (±x, ±y, ±z). An elastic particle inside its body has lattice neighbours
-//     one spacing away on every side; a fluid particle resting on the body's surface has them
-//     on one side only. Unlike a convex hull this follows a bent or squashed body.
+//   - an elastic body: surrounded by its particles — one within 1.5 spacings in each of the six
+//     60° cones about ±x, ±y, ±z. A point inside the body has lattice neighbours within a
+//     spacing on every side (a lattice cell's centre: its eight corners); a fluid particle
+//     resting on the body's surface has none in the cone pointing away from it. Unlike a
+//     convex hull this follows a bent or squashed body.
 const (
 	leakDepth     = 0.5 // × r below a rigid body's or a solid wall's surface
 	enclosedReach = 1.5 // × spacing: an elastic neighbour this close on every side encloses
@@ -30,9 +31,10 @@ const (
 // bodyLeak is the number of fluid particles inside one body, and the deepest one (m below
 // its surface; for elastic bodies the distance to the nearest elastic particle).
 type bodyLeak struct {
-	Body  string
-	Count int
-	Depth float64
+	Body    string
+	Count   int
+	Depth   float64
+	Elastic bool
 }
 
 // leaksIntoBodies counts the fluid particles inside every rigid body, solid wall and elastic
@@ -83,10 +85,11 @@ func leaksIntoBodies(w *sluice.World) []bodyLeak {
 					if n := d.Len(); n < enclosedReach*sp {
 						nearest = min(nearest, n)
 						for k := 0; k < 3; k++ {
-							// the neighbour lies on the +k side (or −k side) within a 45° cone
-							if d[k] > 0.7*n {
+							// the neighbour lies on the +k side (or −k side) within a 60° cone,
+							// which takes in the diagonal neighbours of a lattice cell's centre
+							if d[k] > 0.5*n {
 								side[2*k] = true
-							} else if -d[k] > 0.7*n {
+							} else if -d[k] > 0.5*n {
 								side[2*k+1] = true
 							}
 						}
@@ -94,7 +97,7 @@ func leaksIntoBodies(w *sluice.World) []bodyLeak {
 				}
 				if side == [6]bool{true, true, true, true, true, true} {
 					l.Count++
-					l.Depth = max(l.Depth, nearest)
+					l.Depth, l.Elastic = max(l.Depth, nearest), true
 				}
 			}
 		}
@@ -122,7 +125,9 @@ func runCountingLeaks(t *testing.T, w *sluice.World, seconds float64) (worst int
 		leaks := leaksIntoBodies(w)
 		for _, l := range leaks {
 			n += l.Count
-			deepest = max(deepest, l.Depth)
+			if !l.Elastic {
+				deepest = max(deepest, l.Depth)
+			}
 		}
 		if n > worst {
 			worst, at = n, fmt.Sprintf("t = %.3f s: %+v", w.Time(), leaks)
@@ -146,9 +151,9 @@ func leakWorld(t *testing.T) *sluice.World {
 }
 
 // dambreakLeaks: at CFL 1.0 the dam's front reaches the 400 kg/m³ box at about 2 m/s and
-// moves a full spacing per substep; while the box is accelerated, one particle was measured
-// 5.2 mm (0.52 r) below its surface for one frame, still short of its samples at r. Two are
-// allowed; deeper than r fails (checkNoLeaks).
+// moves a full spacing per substep; while the box is accelerated, at most one particle at a
+// time was measured deeper than r/2 below its surface (7.8 mm, 0.78 r, at the deepest), still
+// short of its samples at r. Two are allowed; deeper than r fails (checkNoLeaks).
 const dambreakLeaks = 2
 
 // TestNoLeaksIntoPaddleAndCrates: at CFL 1.0, no fluid particle ever ends a frame inside a
@@ -235,7 +240,7 @@ func checkNoLeaks(t *testing.T, w *sluice.World, seconds float64, allowed int) {
 	if worst > allowed || removed > 0 {
 		t.Errorf("%d fluid particles inside bodies at worst (%s), %d allowed; %d removed", worst, at, allowed, removed)
 	}
-	if w.Bodies()[0].Body.Phase != components.Elastic && deepest >= r {
+	if deepest >= r {
 		t.Errorf("a fluid particle got %.4f m deep into a body, past its first sample layer (%g m)", deepest, r)
 	}
 	t.Logf("worst frame: %d particles inside bodies (%s); deepest %.4f m; %d removed", worst, at, deepest, removed)
@@ -294,11 +299,13 @@ func boxMesh(lo, hi mgl64.Vec3) ([]mgl64.Vec3, [][3]int32) {
 }
 
 // crownPool is a stand-in for the reference's SurfaceTension_Crown_ZR2020 scene at its
-// resolution (r = 2 cm) and with its geometry: a pool 0.5 m deep standing 5 cm inside four
-// wall slabs 10 cm (2.5 spacings) thick, which stand on a floor slab 30 cm thick, falls the
-// reference's 10 cm onto the floor. solid: the walls are closed meshes with an inside
-// (AddBoundaryMesh); otherwise only their samples (AddBoundaryParticles). It returns the
-// largest fluid speed and the largest number of particles inside the walls over 0.4 s.
+// resolution (r = 2 cm) and with its geometry, narrower: a pool 1 m deep standing 5 cm inside
+// four wall slabs 10 cm (2.5 spacings) thick and 1 m high, which stand 5 cm deep in a floor
+// slab 30 cm thick, falls the reference's 10 cm onto the floor. solid: the walls are closed
+// meshes with an inside (AddBoundaryMesh); otherwise only their samples
+// (AddBoundaryParticles). It returns the largest fluid speed, the largest number of particles
+// inside the walls in any frame and the particles moved out of them, over 0.3 s (the impact
+// comes at 0.14 s).
 func crownPool(t *testing.T, solid bool) (vmax float64, inside int, corrections int) {
 	s := components.DefaultSolver()
 	s.ParticleRadius, s.CFL, s.DtMax = 0.02, 0.4, 0.005 // the scene's cflFactor 1 and cflMaxTimeStepSize
@@ -336,7 +343,7 @@ func crownPool(t *testing.T, solid bool) (vmax float64, inside int, corrections 
 		}
 		return x[1] < 0
 	}
-	for i := 0; i < 24; i++ {
+	for i := 0; i < 18; i++ {
 		st, err := w.Step(1.0 / 60)
 		if err != nil {
 			t.Fatal(err)
@@ -369,7 +376,7 @@ var crownSpeedBound = 4*math.Sqrt(2*9.81*1.1) + math.Sqrt(2*9.81*0.1)
 // given as samples only (no inside) let particles in: the check sees them.
 func TestCrownPoolStaysOutOfWalls(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("two 0.4 s pools of 12 000 particles: skipped in -short and under -race")
+		t.Skip("two 0.3 s pools of 12 700 particles: skipped in -short and under -race")
 	}
 	v, in, c := crownPool(t, true)
 	t.Logf("solid walls: max speed %.2f m/s (bound %.1f), at most %d particles inside the walls, %d moved out", v, crownSpeedBound, in, c)
@@ -380,5 +387,33 @@ func TestCrownPoolStaysOutOfWalls(t *testing.T) {
 	t.Logf("sampled walls: max speed %.2f m/s, at most %d particles inside the walls", v, in)
 	if in == 0 {
 		t.Errorf("walls of samples only: no particle got inside; the stand-in no longer exercises the leak")
+	}
+}
+
+// TestLeakCounterSeesLeaks: the leak counter finds a fluid particle placed inside a rigid box,
+// one inside a solid obstacle and one inside an elastic block, each once, and none of the
+// particles placed just outside them (a rigid body's and a wall's surface r away, an elastic
+// block's face one spacing away).
+func TestLeakCounterSeesLeaks(t *testing.T) {
+	w := leakWorld(t)
+	d := components.DefaultRigidBody()
+	d.Size, d.Position = mgl64.Vec3{0.1, 0.1, 0.1}, mgl64.Vec3{0, 0, 0}
+	mustRigid(t, w, "crate", d)
+	mustBox(t, w, "block", mgl64.Vec3{0.2, -0.05, -0.05}, mgl64.Vec3{0.3, 0.05, 0.05}, false)
+	mat := elasticMaterial(1000, 2e5)
+	if _, err := w.AddElasticBlock("jelly", mat, mgl64.Vec3{0.4, -0.05, -0.05}, mgl64.Vec3{0.5, 0.05, 0.05}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	in := []mgl64.Vec3{{0.01, 0.03, 0}, {0.25, 0, 0.02}, {0.45, 0, 0}}
+	out := []mgl64.Vec3{{0, 0.06, 0}, {0.25, 0.06, 0}, {0.45, 0.07, 0}}
+	if _, err := w.AddFluidParticles("drops", components.DefaultMaterial(), append(in, out...), nil); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, l := range leaksIntoBodies(w) {
+		got[l.Body] = l.Count
+	}
+	if got["crate"] != 1 || got["block"] != 1 || got["jelly"] != 1 || len(got) != 3 {
+		t.Errorf("leaks %v, want one each in crate, block and jelly", got)
 	}
 }

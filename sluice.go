@@ -18,6 +18,7 @@ package sluice
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -259,11 +260,46 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 	if err != nil || tank || !closedMesh(v, tris) {
 		return e, err
 	}
-	sh := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}
-	if err := w.sim.AddSolid(w.Body(e).ID, sh, mgl64.Vec3{}); err != nil {
+	sh, c := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}, mgl64.Vec3{}
+	if lo, hi, ok := axisBox(v); ok && boxVolume(sh, lo, hi) {
+		// a closed mesh with the corners of an axis-aligned box as its vertices and the box's
+		// volume is that box: its exact distance needs no grid
+		sh, c = &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}, lo.Add(hi).Mul(0.5)
+	}
+	if err := w.sim.AddSolid(w.Body(e).ID, sh, c); err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
 	return e, nil
+}
+
+// axisBox reports whether the vertices take exactly two values along each axis (with every
+// vertex one of the 8 corners): the corners of the box [lo, hi].
+func axisBox(v []mgl64.Vec3) (lo, hi mgl64.Vec3, ok bool) {
+	if len(v) == 0 {
+		return lo, hi, false
+	}
+	lo, hi = v[0], v[0]
+	for _, p := range v {
+		for d := 0; d < 3; d++ {
+			lo[d], hi[d] = min(lo[d], p[d]), max(hi[d], p[d])
+		}
+	}
+	for _, p := range v {
+		for d := 0; d < 3; d++ {
+			if p[d] != lo[d] && p[d] != hi[d] {
+				return lo, hi, false
+			}
+		}
+	}
+	return lo, hi, lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]
+}
+
+// boxVolume reports whether the closed mesh encloses the volume of the box [lo, hi] (to
+// round-off): a polyhedron within the box with its volume is the box.
+func boxVolume(sh *rigid.Shape, lo, hi mgl64.Vec3) bool {
+	mp, err := sh.Properties(1)
+	d := hi.Sub(lo)
+	return err == nil && math.Abs(mp.Volume-d[0]*d[1]*d[2]) <= 1e-9*d[0]*d[1]*d[2]
 }
 
 // closedMesh reports whether every edge of the mesh, with coincident vertices merged, is
