@@ -21,11 +21,13 @@ import (
 // slabs stand on a floor, did so at its drop's impact on the pool). The inside of a solid wall
 // is known from its signed distance (the reference's volume and density maps, Koschier and
 // Bender 2017 and Bender et al. 2019, describe walls the same way): after every substep, a
-// particle whose centre is inside a solid wall is moved along the distance's gradient to the
-// wall's surface, and the part of its velocity relative to the wall that points into the wall
-// is removed (an inelastic, frictionless contact with the wall). Every particle so moved is
-// counted in StepStats.WallCorrections, never silently. In a flow the boundary samples hold,
-// no particle reaches a wall's inside and this does nothing.
+// particle whose centre is inside a solid wall is moved along the distance's gradient to one
+// particle radius outside the wall's surface (where a fluid block's outer particles start next
+// to a wall; put on the surface itself, among the wall's samples, it would be compressed
+// several-fold and shot out by the next pressure solve), and the part of its velocity relative
+// to the wall that points into the wall is removed (an inelastic, frictionless contact). Every
+// particle so moved is counted in StepStats.WallCorrections, never silently. In a flow the
+// boundary samples hold, no particle reaches a wall's inside and this does nothing.
 
 // Solid is the inside of a wall body: its shape at time 0, in world axes, with the shape's
 // origin at Center (a wall with a motion path carries it along the path's displacement).
