@@ -137,13 +137,9 @@ func TestSpinningCubeWithoutCorrectionIsPulledBack(t *testing.T) {
 	}
 }
 
-// cantilever builds a beam of square cross-section a = n·s (s the spacing) and free length
+// cantileverDt builds a beam of square cross-section a = n·s (s the spacing) and free length
 // L = 10a along x, clamped by pinning every particle at x < 0 (n layers), with particles at
-// cell centres so the lattice fills exactly the beam's volume.
-func cantilever(t testing.TB, n int, mat components.Material) (*sluice.World, sluice.Entity, float64, float64) {
-	return cantileverDt(t, n, mat, components.DefaultSolver().DtMax)
-}
-
+// cell centres so the lattice fills exactly the beam's volume, in a world with the given dtMax.
 func cantileverDt(t testing.TB, n int, mat components.Material, dtMax float64) (*sluice.World, sluice.Entity, float64, float64) {
 	const a = 0.05
 	s := a / float64(n)
@@ -171,49 +167,62 @@ func cantileverDt(t testing.TB, n int, mat components.Material, dtMax float64) (
 	return w, e, a, 10 * a
 }
 
-// coarseBeamRange bounds the time-averaged tip deflection of the 4-particle-thick beam in the
-// world, in units of Euler-Bernoulli's static value: physics/elastic's static solve of the same
-// beam gives 1.44 (a beam this thin is soft, see its TestCantileverMatchesEulerBernoulli), and
-// the average over half a second of the remaining vibration is within ±0.15 of it (measured:
-// 1.44 with converged solves).
-var coarseBeamRange = [2]float64{1.3, 1.6}
+// inWorldBeamTol bounds the clamped beam's settled tip deflection in the world against the
+// Euler-Bernoulli closed form qL⁴/(8EI). At 8 particles across the SPH beam is softer than the
+// continuum by the one-sided corrected gradients at its surfaces (physics/elastic's static
+// solve of the same beam: +12.6 %, TestCantileverMatchesEulerBernoulli), plus about 1 % of
+// shear that Euler-Bernoulli leaves out; the bound is that test's beamTol.
+const inWorldBeamTol = 0.15
 
-// TestPinnedBeamSagsInWorld runs the clamped beam through the whole step (ElasticSolve between
-// advection and the pressure solve, pinned particles held by Integration): the clamp does not
-// move and the beam vibrates about its static deflection.
+// beamSettleTol: the beam counts as settled when its last two 0.25 s steps move the tip by
+// less than this fraction (the implicit elastic solve at a 0.25 s step damps the vibration
+// within about 0.75 s, measured: the fourth step moves the tip by 0.07 %).
+const beamSettleTol = 1e-3
+
+// TestPinnedBeamSagsInWorld runs the clamped beam (8 particles across, L = 10a, G = K = 10 MPa)
+// through the whole step (ElasticSolve between advection and the pressure solve, pinned
+// particles held by Integration) with long steps, so the implicit solve damps the vibration and
+// the beam settles: its tip deflection must match Euler-Bernoulli within inWorldBeamTol, and the
+// clamp must not move.
 func TestPinnedBeamSagsInWorld(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("1 s of simulation")
+		t.Skip("5632-particle beam, 1 s in 0.25 s steps")
 	}
+	const step = 0.25 // s; substeps start CFL-limited and grow to dtMax as the beam comes to rest
 	mat := elasticMaterial(1000, 1e7)
-	mat.Viscosity = 0.01
-	mat.Elastic.MaxIterations = 1000 // converge every solve (a stiff beam at Δt = 5 ms needs ~200)
-	w, e, a, l := cantilever(t, 4, mat)
+	mat.Viscosity = 0                // settle by the implicit solve's damping alone
+	mat.Elastic.MaxIterations = 5000 // converge every solve (≈ 800 CG iterations at Δt = 0.25 s)
+	w, e, a, l := cantileverDt(t, 8, mat, step)
 	defer w.Close()
+	s := a / 8
 	E := 1e7 * 9 / 4 // 9KG/(3K+G) with K = G = 1e7 Pa
 	q := mat.RestDensity * 9.81 * a * a
 	eb := q * math.Pow(l, 4) / (8 * E * math.Pow(a, 4) / 12)
 	st := w.ElasticState(e)
 	rest := st.Rest
-	avg, cnt, its := 0.0, 0, 0.0
-	for frame := 0; frame < 60; frame++ {
-		s, err := w.Step(1.0 / 60)
+	tip := func() float64 { // mean sag of the last layer of particles
+		p := w.Particles(e)
+		sum, c := 0.0, 0
+		for i, x0 := range rest {
+			if x0[0] > l-s {
+				sum += p.X[i][1] - x0[1]
+				c++
+			}
+		}
+		return -sum / float64(c)
+	}
+	var last, prev float64
+	its := 0.0
+	for k := 0; k < 4; k++ {
+		ss, err := w.Step(step)
 		if err != nil {
 			t.Fatal(err)
 		}
-		its += s.ElasticIterations
-		if frame >= 30 {
-			p := w.Particles(e)
-			sum, c := 0.0, 0
-			for i, x0 := range rest {
-				if x0[0] > l-a/4 {
-					sum += p.X[i][1] - x0[1]
-					c++
-				}
-			}
-			avg += -sum / float64(c)
-			cnt++
+		if ss.ElasticUnconverged > 0 {
+			t.Fatalf("t = %.2f s: %d elastic solves did not converge", ss.T, ss.ElasticUnconverged)
 		}
+		its = ss.ElasticIterations
+		prev, last = last, tip()
 	}
 	p := w.Particles(e)
 	for i, x0 := range rest {
@@ -221,10 +230,13 @@ func TestPinnedBeamSagsInWorld(t *testing.T) {
 			t.Fatalf("pinned particle %d moved to %v (rest %v), v = %v", i, p.X[i], x0, p.V[i])
 		}
 	}
-	ratio := avg / float64(cnt) / eb
-	t.Logf("time-averaged tip deflection %.4f m = %.2f × Euler-Bernoulli %.4f m; avg CG iterations %.1f", avg/float64(cnt), ratio, eb, its/60)
-	if ratio < coarseBeamRange[0] || ratio > coarseBeamRange[1] {
-		t.Errorf("tip deflection %.2f × Euler-Bernoulli, want within %v", ratio, coarseBeamRange)
+	ratio := last / eb
+	t.Logf("settled tip deflection %.5f m = %.4f × Euler-Bernoulli %.5f m (last step moved it %.2e m); %.0f CG iterations per solve at the end", last, ratio, eb, last-prev, its)
+	if math.Abs(last-prev) > beamSettleTol*last {
+		t.Errorf("the beam has not settled: the last step moved the tip %.3g m of %.4f m", last-prev, last)
+	}
+	if math.Abs(ratio-1) > inWorldBeamTol {
+		t.Errorf("tip deflection %.4f × Euler-Bernoulli, want within ±%.0f %%", ratio, 100*inWorldBeamTol)
 	}
 }
 

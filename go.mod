@@ -1,6 +1,6 @@
 module github.com/sluicephysics/sluice
 
-go 1.26.8
+go 1.22.0
 
 require (
 	github.com/g3n/engine v0.2.1-0.20220618150654-b5c63e94be77

@@ -134,12 +134,16 @@ func (w *World) carve(b *rigid.Body) int {
 			if i < len(p.Pressure) {
 				p.Pressure[keep] = p.Pressure[i]
 			}
+			if i < len(p.M) {
+				p.M[keep] = p.M[i]
+			}
 			keep++
 		}
 		p.X = p.X[:keep]
 		p.V = p.V[:min(keep, len(p.V))]
 		p.Density = p.Density[:min(keep, len(p.Density))]
 		p.Pressure = p.Pressure[:min(keep, len(p.Pressure))]
+		p.M = p.M[:min(keep, len(p.M))]
 	}
 	return removed
 }

@@ -697,3 +697,44 @@ func TestRigidOverlapReported(t *testing.T) {
 	}
 	t.Logf("the box left the domain at t = %.3f s", first)
 }
+
+// TestRigidSpinInWorld: a free box (moments in the ratio of its sides' squares) spun near its
+// intermediate axis in an empty world flips over and over (the Dzhanibekov effect) while its
+// kinetic energy and |L| stay within the 0.1 % for 60 s; the explicit gyroscopic term
+// gained 9.3 % energy in 10 s at 5 ms steps.
+func TestRigidSpinInWorld(t *testing.T) {
+	const tol = 1e-3 // the 0.1 %
+	w := rigidWorld(t, mgl64.Vec3{})
+	d := components.DefaultRigidBody()
+	d.Size = mgl64.Vec3{0.1, 0.2, 0.3}
+	box := mustRigid(t, w, "box", d)
+	w.RigidBody(box).State.W = rigid.Vec3{0.02, 3, 0.02}
+	measure := func() (e, l float64, wy float64) {
+		st := &w.RigidBody(box).State
+		r := st.Q.Matrix()
+		rt := r.Transpose()
+		ri := r.Mul(&st.Inertia)
+		iw := ri.Mul(&rt)
+		lv := iw.MulVec(st.W)
+		return 0.5 * (st.W[0]*lv[0] + st.W[1]*lv[1] + st.W[2]*lv[2]), math.Sqrt(lv[0]*lv[0] + lv[1]*lv[1] + lv[2]*lv[2]), r.MulTVec(st.W)[1]
+	}
+	e0, l0, _ := measure()
+	flips, sign := 0, 1.0
+	steps(t, w, 60*60, func(sluice.StepStats) {
+		if _, _, wy := measure(); wy*sign < 0 {
+			flips++
+			sign = -sign
+		}
+	})
+	e, l, _ := measure()
+	if d := math.Abs(e/e0 - 1); d > tol {
+		t.Errorf("energy changed by %.3g %% in 60 s", 100*d)
+	}
+	if d := math.Abs(l/l0 - 1); d > tol {
+		t.Errorf("|L| changed by %.3g %% in 60 s", 100*d)
+	}
+	if flips < 2 {
+		t.Errorf("the spin about the intermediate axis flipped %d times in 60 s, want several", flips)
+	}
+	t.Logf("energy %.2g, |L| %.2g, %d flips", e/e0-1, l/l0-1, flips)
+}

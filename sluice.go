@@ -132,8 +132,26 @@ func (w *World) addBody(name string, phase components.Phase, mat components.Mate
 	if p.Len() == 0 && !empty {
 		return Entity{}, fmt.Errorf("body %q: has no particles", name)
 	}
+	if phase.Dynamic() {
+		w.setMasses(&p, mat)
+	}
 	w.nextID++
 	return w.addWithID(components.Body{ID: w.nextID, Name: name, Phase: phase}, mat, p, x)
+}
+
+// setMasses gives every particle of a new dynamic body the mass ρ0·V0 (Particles.M is state
+// from then on); masses already given (a restored snapshot) are kept.
+func (w *World) setMasses(p *components.Particles, mat components.Material) {
+	if len(p.M) == 0 && p.Len() > 0 {
+		m := mat.RestDensity * w.sim.Volume0
+		p.M = make([]float64, p.Len())
+		for i := range p.M {
+			p.M[i] = m
+		}
+	}
+	if p.MassDensity == 0 {
+		p.MassDensity = mat.RestDensity
+	}
 }
 
 // addWithID creates the entity of a body whose identity is already fixed (new, or restored
@@ -380,6 +398,12 @@ func (w *World) emit() int {
 			continue
 		}
 		layer := em.Layer(sp)
+		if p.MassDensity == 0 { // the body's first particles
+			p.MassDensity = m.RestDensity
+		}
+		// New particles get the mass of the rest density the body's masses are kept at (the
+		// next Gather rescales them all together if the material was edited).
+		mass := p.MassDensity * w.sim.Volume0
 		d := em.Direction.Normalize()
 		v := d.Mul(em.Speed)
 		for em.Layers < due && em.Emitted+len(layer) <= em.Budget {
@@ -390,6 +414,7 @@ func (w *World) emit() int {
 				p.V = append(p.V, v)
 				p.Density = append(p.Density, m.RestDensity)
 				p.Pressure = append(p.Pressure, 0)
+				p.M = append(p.M, mass)
 			}
 			em.Layers++
 			em.Emitted += len(layer)

@@ -161,12 +161,33 @@ func damBreak(t testing.TB, workers int) (*sluice.World, sluice.Entity) {
 	return w, e
 }
 
+// massTol is the relative error allowed in a sum of 10⁴ equal masses: summation rounding only.
+const massTol = 1e-12
+
+// sumMass is the total of a body's particle masses (components.Particles.M, the state) and of
+// the masses the solver packed for the step (Sim.Fluid.M).
+func sumMass(w *sluice.World, e sluice.Entity) (body, packed float64) {
+	for _, m := range w.Particles(e).M {
+		body += m
+	}
+	for _, m := range w.Sim().Fluid.M {
+		packed += m
+	}
+	return body, packed
+}
+
 func TestDamBreakConservesParticlesAndMass(t *testing.T) {
-	// Particles are never created or lost inside a closed tank, so count and mass are exact.
+	// Particles are never created or lost inside a closed tank, so count and mass are exact:
+	// the mass at creation is n·ρ0·V0, and both the bodies' masses and the solver's packed
+	// copy must still add up to it after every step (a particle dropped or duplicated without
+	// a report, or a mass rewritten, changes the sums).
 	w, e := damBreak(t, 0)
 	defer w.Close()
 	n0 := w.Particles(e).Len()
 	m0 := float64(n0) * 1000 * w.Sim().Volume0
+	if b, _ := sumMass(w, e); math.Abs(b-m0) > massTol*m0 {
+		t.Fatalf("mass at creation %.12g kg, want n·ρ0·V0 = %.12g kg", b, m0)
+	}
 	for i := 0; i < 60; i++ {
 		st, err := w.Step(frame)
 		if err != nil {
@@ -175,12 +196,8 @@ func TestDamBreakConservesParticlesAndMass(t *testing.T) {
 		if st.Particles != n0 || len(st.Removed) > 0 {
 			t.Fatalf("t=%.2f: %d particles (removed %v), started with %d", st.T, st.Particles, st.Removed, n0)
 		}
-		m := 0.0
-		for _, mk := range w.Sim().Fluid.M {
-			m += mk
-		}
-		if math.Abs(m-m0) > 1e-9*m0 {
-			t.Fatalf("t=%.2f: mass %.12g kg, started with %.12g", st.T, m, m0)
+		if b, p := sumMass(w, e); math.Abs(b-m0) > massTol*m0 || math.Abs(p-m0) > massTol*m0 {
+			t.Fatalf("t=%.2f: mass %.12g kg in the body, %.12g kg packed; started with %.12g", st.T, b, p, m0)
 		}
 		b := st.Bodies[1]
 		if b.Min[1] < 0 || b.Min[0] < 0 || b.Max[0] > 1.6 {
@@ -247,6 +264,7 @@ func TestLeavingTheDomainIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	n0 := w.Particles(e).Len()
+	m1 := w.Particles(e).M[0] // every particle of the block has the same mass
 	removed := 0
 	for i := 0; i < 60 && w.Particles(e).Len() > 0; i++ {
 		st, err := w.Step(frame)
@@ -261,6 +279,10 @@ func TestLeavingTheDomainIsReported(t *testing.T) {
 		}
 		if st.Particles+removed != n0 {
 			t.Fatalf("t=%.2f: %d particles + %d removed ≠ %d", st.T, st.Particles, removed, n0)
+		}
+		// The mass left is the mass at creation minus the removed particles' masses.
+		if b, _ := sumMass(w, e); math.Abs(b-float64(n0-removed)*m1) > massTol*float64(n0)*m1 {
+			t.Fatalf("t=%.2f: mass %.12g kg left, want %d × %.6g kg", st.T, b, n0-removed, m1)
 		}
 	}
 	if removed != n0 || w.Particles(e).Len() != 0 {
@@ -394,4 +416,182 @@ func TestObstacleKeepsFluidOut(t *testing.T) {
 	if !reachedFloor {
 		t.Fatal("no water flowed past the block to the floor: the test did not exercise the obstacle")
 	}
+}
+
+// TestHighViscosityIsStableAtAnyDtMax: the issue's scene — ν = 0.05 m²/s, r = 1 cm, dtMax =
+// 4 ms — as a small viscous dam break built through the Go API. The substep control holds the
+// explicit viscosity's limit, so the flow only slumps: no particle ever rises above the
+// column's initial top (a viscous slump has no energy to lift anything; the old cap,
+// 0.125 H²/ν with H the support radius, allowed 4 ms and sprayed particles to twice the
+// depth), and no particle leaves the tank.
+func TestHighViscosityIsStableAtAnyDtMax(t *testing.T) {
+	const (
+		nu     = 0.05
+		height = 0.16
+		rise   = 0.02 // one particle spacing of slack above the initial top (surface sampling)
+	)
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.01
+	s.DtMax = 0.004
+	w, err := sluice.NewWorld(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.4, 0.1}, true); err != nil {
+		t.Fatal(err)
+	}
+	m := components.DefaultMaterial()
+	m.Viscosity = nu
+	e, err := w.AddFluidBlock("honey", m, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.12, height, 0.1}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := 0.0
+	for _, x := range w.Particles(e).X {
+		top = max(top, x[1])
+	}
+	n0 := w.Particles(e).Len()
+	var spread float64
+	for i := 0; i < 60; i++ {
+		st, err := w.Step(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := w.Particles(e)
+		if p.Len() != n0 {
+			t.Fatalf("t=%.2f: %d particles, started with %d", st.T, p.Len(), n0)
+		}
+		for _, x := range p.X {
+			if x[1] > top+rise {
+				t.Fatalf("t=%.2f: a particle at y = %.3f m, above the column's top %.3f m (dt %.2g s)", st.T, x[1], top, st.Dt)
+			}
+			spread = max(spread, x[0])
+		}
+	}
+	if spread < 0.15 {
+		t.Errorf("the viscous column did not slump: front at %.3f m", spread)
+	}
+}
+
+// restEditTol bounds the change of the water's mean height when its rest density is edited: a
+// settled 6-layer block at η = 0.1 % moves by far less than 1 %, while masses left at the old
+// value would have to compress the water by ρ0'/ρ0 = 1.2 to read the new rest density, 17 %
+// lower.
+const restEditTol = 0.01
+
+func TestRestDensityEditRescalesMass(t *testing.T) {
+	// Mass is state (components.Particles.M), so the only mass change without a removal is a
+	// material edit: raising ρ0 from 1000 to 1200 kg/m³ between steps scales every mass by 1.2
+	// (the body becomes heavier) and the water keeps its volume.
+	w, err := sluice.NewWorld(components.DefaultSolver(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.6, 0.3}, true); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.3, 0.3}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meanY := func() float64 {
+		y := 0.0
+		for _, x := range w.Particles(e).X {
+			y += x[1]
+		}
+		return y / float64(w.Particles(e).Len())
+	}
+	run := func(frames int) {
+		for i := 0; i < frames; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run(30)
+	m0, _ := sumMass(w, e)
+	y0 := meanY()
+	w.Material(e).RestDensity = 1200
+	run(30)
+	m1, packed := sumMass(w, e)
+	y1 := meanY()
+	t.Logf("mass %.6g → %.6g kg (×%.12f), mean height %.5f → %.5f m", m0, m1, m1/m0, y0, y1)
+	if math.Abs(m1/m0-1.2) > massTol || math.Abs(packed/m0-1.2) > massTol || w.Particles(e).MassDensity != 1200 {
+		t.Errorf("after ρ0 1000 → 1200: mass ×%.12f (packed ×%.12f), massDensity %g; want ×1.2 and 1200", m1/m0, packed/m0, w.Particles(e).MassDensity)
+	}
+	if math.Abs(y1/y0-1) > restEditTol {
+		t.Errorf("mean height %.4f m → %.4f m after the edit: the water changed volume (bound ±%.0f %%)", y0, y1, 100*restEditTol)
+	}
+}
+
+func TestParticleWithoutMassIsReported(t *testing.T) {
+	// A particle a game appends to a body without its mass is refused by name, never given a
+	// recomputed one; a non-positive mass likewise.
+	w, e := damBreak(t, 1)
+	defer w.Close()
+	p := w.Particles(e)
+	p.X = append(p.X, mgl64.Vec3{0.3, 0.7, 0.2})
+	p.V = append(p.V, mgl64.Vec3{})
+	if _, err := w.Step(frame); err == nil || !contains(err.Error(), `"water"`) || !contains(err.Error(), "masses") {
+		t.Fatalf("a particle without a mass: error %v", err)
+	}
+	p.M = append(p.M, 0)
+	if _, err := w.Step(frame); err == nil || !contains(err.Error(), "mass 0 kg") {
+		t.Fatalf("a particle of zero mass: error %v", err)
+	}
+	p.M[len(p.M)-1] = p.M[0]
+	if _, err := w.Step(frame); err != nil {
+		t.Fatalf("with its mass the particle is accepted: %v", err)
+	}
+}
+
+// measuredErrFactor is k in "measured average compression ≤ k·η". The solver stops when its
+// own estimate is ≤ η, and that estimate (iisph pass2: the density predicted with the new
+// pressure p^{l+1} but the neighbour sums of p^l) is ω times the residual of p^l, so the
+// pressures it ends with leave a compression of up to η/ω = 2η at the default ω = 0.5
+// (measured: 1.99η in the settled column, 1.9 × the solver's estimate in the dam break). The
+// remaining 25 % is for what the prediction leaves out: it linearises the density in Δt
+// around the substep's neighbour lists. An estimate off by a further factor of two (the
+// solver stopping at twice the error it should) reads about 4η and fails.
+const measuredErrFactor = 2.5
+
+func TestMeasuredDensityErrorIsBounded(t *testing.T) {
+	// The density error measured from the positions each substep produced (StepStats
+	// DensityErrorMeasuredAvg, the SPH density of the next substep) must stay within k·η at the
+	// default η = 0.1 %: in a settled 1 m column (averaged over its second second) and over the
+	// first second of a dam break.
+	if raceEnabled {
+		t.Skip("3 s of two scenes (runs without -race)")
+	}
+	const eta = 0.001
+	run := func(name string, w *sluice.World, frames, from int) {
+		defer w.Close()
+		var pred, meas float64
+		n := 0
+		for i := 0; i < frames; i++ {
+			st, err := w.Step(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 && st.DensityErrorMeasured != st.Substeps {
+				t.Fatalf("%s t=%.2f: %d of %d substeps measured", name, st.T, st.DensityErrorMeasured, st.Substeps)
+			}
+			if i >= from {
+				pred += st.DensityErrorAvg
+				meas += st.DensityErrorMeasuredAvg
+				n++
+			}
+		}
+		pred, meas = pred/float64(n), meas/float64(n)
+		t.Logf("%s: solver's estimate %.4f %%, measured %.4f %% (%.2f η, %.2f × the estimate)", name, 100*pred, 100*meas, meas/eta, meas/pred)
+		if meas > measuredErrFactor*eta {
+			t.Errorf("%s: measured average compression %.4f %%, want ≤ %g·η = %.3f %%", name, 100*meas, measuredErrFactor, 100*measuredErrFactor*eta)
+		}
+	}
+	col, _ := restingColumn(t, eta)
+	run("resting column", col, 120, 60)
+	db, _ := damBreak(t, 0)
+	run("dam break", db, 60, 0)
 }

@@ -25,11 +25,18 @@ import (
 // kinematic paths, emitters and the goo state; version 3 the elastic bodies' velocities and
 // their rest shapes and rotations (the warm start of the rotation extraction); version 4 the
 // rigid bodies (definition, mesh, pose, velocities, applied loads) and the contact solver's
-// warm-start impulses; version 5 the insides of solid walls (box or mesh). Older versions are
-// refused.
+// warm-start impulses; version 5 every dynamic particle's mass and the rest density the masses
+// were made with (components.Particles.M and MassDensity, state since masses stopped being
+// recomputed from ρ0). A version-4 snapshot is read with the masses that version implied,
+// ρ0·V0 for every particle (what it recomputed at every step), so it continues exactly; older
+// versions are refused. Version 6 added the insides of solid walls (box or mesh); a version-4
+// or -5 snapshot has none, and its obstacle boxes and meshes are walls of samples only, as they
+// were when it was written.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 5
+	snapshotVersion = 6
+	// snapshotMigrated is the oldest version still read (see the version notes above).
+	snapshotMigrated = 4
 )
 
 // ErrSnapshot wraps every reason a snapshot is rejected; nothing is built from a rejected one.
@@ -106,6 +113,8 @@ func (w *World) Save(out io.Writer) error {
 			e.vecs(fitVecs(p.V, n))
 			e.floats(fitFloats(p.Density, n))
 			e.floats(fitFloats(p.Pressure, n))
+			e.f64(p.MassDensity)
+			e.floats(fitFloats(p.M, n))
 		}
 	}
 	ps := w.sim.PackState()
@@ -243,8 +252,9 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if string(head[:8]) != snapshotMagic {
 		return nil, fmt.Errorf("%w: not a sluice snapshot", ErrSnapshot)
 	}
-	if v := binary.LittleEndian.Uint32(head[8:]); v != snapshotVersion {
-		return nil, fmt.Errorf("%w: version %d, this sluice reads version %d", ErrSnapshot, v, snapshotVersion)
+	version := binary.LittleEndian.Uint32(head[8:])
+	if version < snapshotMigrated || version > snapshotVersion {
+		return nil, fmt.Errorf("%w: version %d, this sluice reads versions %d to %d", ErrSnapshot, version, snapshotMigrated, snapshotVersion)
 	}
 	n := binary.LittleEndian.Uint64(head[12:])
 	if n > 1<<40 {
@@ -295,6 +305,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			sb.p.V = d.vecs(np)
 			sb.p.Density = d.floats(np)
 			sb.p.Pressure = d.floats(np)
+			if version >= 5 {
+				sb.p.MassDensity = d.f64()
+				sb.p.M = d.floats(np)
+			}
 		}
 		bodies = append(bodies, sb)
 	}
@@ -338,7 +352,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	solids := loadSolids(d)
+	var solids []systems.Solid
+	if version >= 6 {
+		solids = loadSolids(d)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -371,6 +388,9 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			x.rigid, err = w.restoredRigid(rigids, sb.body, len(sb.p.X))
 		}
 		if err == nil {
+			if sb.body.Phase.Dynamic() {
+				w.setMasses(&sb.p, sb.mat) // version 4: ρ0·V0, the masses it recomputed
+			}
 			_, err = w.addWithID(sb.body, sb.mat, sb.p, x)
 		}
 		if err != nil {

@@ -3,6 +3,7 @@ package sluice_test
 import (
 	"bytes"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -112,12 +113,46 @@ func TestCorruptSnapshotsAreRejected(t *testing.T) {
 		"truncated":    good[:len(good)-40],
 		"wrong magic":  append([]byte("NOTSLUICE"), good[9:]...),
 		"new version":  func() []byte { b := bytes.Clone(good); b[8] = 99; return b }(),
+		"old version":  func() []byte { b := bytes.Clone(good); b[8] = 3; return b }(), // before rigid bodies
 		"empty":        nil,
 	}
 	for name, data := range cases {
 		r, err := sluice.Restore(bytes.NewReader(data), 1)
 		if err == nil || !errors.Is(err, sluice.ErrSnapshot) || r != nil {
 			t.Errorf("%s: restore gave world %v, error %v", name, r != nil, err)
+		}
+	}
+}
+
+// TestVersion4SnapshotIsMigrated reads testdata/snapshot_v4.bin, written by the version-4
+// format (before particle masses were state): a tank with a 27-particle block of
+// ρ0 = 800 kg/m³, saved after 5 frames. It has no masses; it must be read with m = ρ0·V0 of
+// the body's own material, what version 4 recomputed at every step (checked exactly, so a
+// migration with another density or volume fails), and step on.
+func TestVersion4SnapshotIsMigrated(t *testing.T) {
+	data, err := os.ReadFile("testdata/snapshot_v4.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sluice.Restore(bytes.NewReader(data), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e := entityOf(t, w, "water")
+	p := w.Particles(e)
+	want := 800 * w.Sim().Volume0
+	if len(p.M) != p.Len() || p.Len() != 27 || p.MassDensity != 800 {
+		t.Fatalf("%d masses for %d particles (saved: 27), massDensity %g", len(p.M), p.Len(), p.MassDensity)
+	}
+	for i, m := range p.M {
+		if m != want {
+			t.Fatalf("particle %d: mass %g kg, want ρ0·V0 = %g kg", i, m, want)
+		}
+	}
+	for i := 0; i < 10; i++ {
+		if _, err := w.Step(frame); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -78,6 +78,7 @@ type ElasticSolid struct {
 	Alpha         float64    `json:"alpha" unit:"1" default:"0" range:"[0,10]" doc:"zero-energy-mode suppression factor α (Ganzenmüller 2015; the paper's cloth uses it), 0 = off"`
 	MaxIterations int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"most CG iterations per elastic solve"`
 	MaxError      float64    `json:"maxError" unit:"m/s" default:"0.001" range:"[1e-12,1]" doc:"CG stop: average per-particle residual of the velocity system (Eq. 24), the paper's 1e-3"`
+	RelativeError float64    `json:"relativeError" unit:"1" default:"0.001" range:"[1e-12,1]" doc:"CG stop: relative residual ‖b − Av‖/‖b‖ of the velocity system (Eq. 24); the solve stops when both this and maxError hold, so slow bodies are solved as accurately as fast ones"`
 	PinnedMin     mgl64.Vec3 `json:"pinnedMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the box whose particles are held fixed (pinnedMin = pinnedMax: none)"`
 	PinnedMax     mgl64.Vec3 `json:"pinnedMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the pinned box"`
 	NoCorrection  bool       `json:"noKernelCorrection" default:"false" doc:"leave out the kernel-gradient correction L_i (Eq. 1-2); for demonstrating why it exists: rotations then read as strain"`
@@ -234,11 +235,22 @@ func (m *Motion) Displacement(t float64) mgl64.Vec3 {
 // Particles holds a body's particles as struct-of-arrays slices; index i is the same particle
 // in every slice, and indices stay stable across steps (the solver sorts its own packed copy).
 // Boundary bodies use X only.
+//
+// M is state, not derived: each dynamic particle's mass is set once, when the particle is made,
+// to ρ0·V0 (the material's rest density times the particle volume at rest), and the solver
+// reads it from here every step; removals (reported in the step statistics) are the only way a
+// step loses mass. MassDensity is the rest density the masses were made with: when a game or a
+// hot reload edits the material's rest density between steps, the next step rescales the
+// body's masses by RestDensity/MassDensity, so every particle keeps its rest volume V0 (the
+// pressure solve's equal-volume formulation relies on m = ρ0·V0) and the body becomes heavier
+// or lighter rather than compressing.
 type Particles struct {
-	X        []mgl64.Vec3 // position (m)
-	V        []mgl64.Vec3 // velocity (m/s)
-	Density  []float64    // SPH density of the last step (kg/m³)
-	Pressure []float64    // pressure of the last step (Pa); warm-starts the next solve
+	X           []mgl64.Vec3 // position (m)
+	V           []mgl64.Vec3 // velocity (m/s)
+	Density     []float64    // SPH density of the last step (kg/m³)
+	Pressure    []float64    // pressure of the last step (Pa); warm-starts the next solve
+	M           []float64    // mass (kg) of each dynamic particle, set at creation (ρ0·V0)
+	MassDensity float64      // rest density ρ0 (kg/m³) the masses M correspond to
 }
 
 // Len returns the number of particles.

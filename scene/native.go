@@ -657,23 +657,24 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 	return x, nil
 }
 
-// ViscosityLimit is the largest ν·Δt/h² (h = 4r the kernel support) at which the explicit
-// viscosity force stays stable. Measured on a small dam break at r = 0.025 m (see the README's
-// viscosity note): 0.029 is stable, 0.042 gains energy, 0.13 explodes.
-const ViscosityLimit = 0.04
-
-// Advice lists settings that validate but are likely to go wrong: fluid materials whose
-// viscosity the explicit force cannot hold at the scene's dtMax and particle radius (the
-// largest substep, taken when the fluid is slow). Each names the material's key and the dtMax
-// that would be stable.
+// Advice lists settings that validate but are likely to surprise: fluid materials whose
+// viscosity the explicit force can only hold with substeps below the scene's dtMax (the
+// largest substep, taken when the fluid is slow). The solver caps every substep at that limit
+// (physics.Kernel.ViscousDtLimit), so the run stays stable but takes more substeps; each
+// warning names the material's key, the limit and the cost.
 func (s *Scene) Advice() []Warning {
-	h := s.Solver.SupportRadius()
+	kind, err := physics.ParseKernel(s.Solver.Kernel)
+	if err != nil {
+		return nil
+	}
+	kr := physics.NewKernel(kind, s.Solver.SupportRadius())
 	var out []Warning
 	check := func(path string, m *components.Material) {
-		if q := m.Viscosity * s.Solver.DtMax / (h * h); q > ViscosityLimit {
+		lim := kr.ViscousDtLimit(s.Solver.Spacing(), s.Solver.BoundaryLayers, m.Viscosity, 0)
+		if lim < s.Solver.DtMax {
 			out = append(out, Warning{Path: path + ".viscosity", Msg: fmt.Sprintf(
-				"%g m^2/s with solver.dtMax %g s and particleRadius %g m gives ν·dtMax/(4r)² = %.2g, above the explicit viscosity's stable %g: lower solver.dtMax to %.2g s (or the viscosity)",
-				m.Viscosity, s.Solver.DtMax, s.Solver.ParticleRadius, q, ViscosityLimit, ViscosityLimit*h*h/m.Viscosity)})
+				"%g m^2/s at particleRadius %g m is stable only with substeps up to %.2g s (the explicit viscosity's limit), below solver.dtMax %g s: the solver takes substeps of at most %.2g s, up to %.1fx as many when the fluid is slow",
+				m.Viscosity, s.Solver.ParticleRadius, lim, s.Solver.DtMax, lim, s.Solver.DtMax/lim)})
 		}
 	}
 	for i := range s.Fluids {

@@ -531,8 +531,8 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 
 // peer2018 maps a material's "Peer et al. 2018" block onto sluice's elastic material: Young's
 // modulus and Poisson's ratio, the zero-energy-mode factor alpha, the fixed box (pinned
-// particles) and the solver's iteration cap. The reference's maxError is a relative residual
-// of its CG; sluice stops on the paper's average per-particle residual and keeps its default.
+// particles) and the solver's iteration cap. The reference's maxError is the relative residual
+// of its CG: it becomes relativeError (sluice's absolute maxError keeps its default).
 func (im *importer) peer2018(mo obj, mp, id string) error {
 	es := components.DefaultMaterial().Elastic
 	bp := mp + ".Peer et al. 2018"
@@ -557,8 +557,8 @@ func (im *importer) peer2018(mo obj, mp, id string) error {
 		}
 		es.MaxIterations = int(iters)
 		for _, k := range []string{"maxError", "elasticityMaxError"} {
-			if v, ok := take(bo, k); ok {
-				im.warn(bp+"."+k, "%v: a relative CG residual in the reference; sluice stops on the average per-particle residual, maxError = %g m/s", v, es.MaxError)
+			if err := im.takeNum(bo, bp, k, &es.RelativeError); err != nil {
+				return err
 			}
 		}
 		if err := im.takeVec(bo, bp, "fixedBoxMin", &es.PinnedMin); err != nil {

@@ -216,8 +216,12 @@ func (e ElasticSolve) Run(ctx *ecs.Context) error {
 		b := s.bodies[st.slot]
 		es := &b.mat.Elastic
 		g, k := es.Moduli()
-		mat := elastic.Material{G: g, K: k, Alpha: es.Alpha, Mass: b.mat.RestDensity * s.Volume0,
-			MaxIterations: es.MaxIterations, MaxError: es.MaxError}
+		mass := 0.0 // an elastic body's particles share one mass (checkMasses)
+		if len(b.p.M) > 0 {
+			mass = b.p.M[0]
+		}
+		mat := elastic.Material{G: g, K: k, Alpha: es.Alpha, Mass: mass,
+			MaxIterations: es.MaxIterations, MaxError: es.MaxError, RelError: es.RelativeError}
 		for i, pk := range st.idx {
 			st.x[i], st.v[i] = f.X[pk], f.VStar[pk]
 		}

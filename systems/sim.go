@@ -58,21 +58,28 @@ type Sim struct {
 	domainSet bool
 	sinceSort int
 	partial   []float64
-	removed   []removal
-	checked   []checkedMaterial
-	numax     float64 // largest kinematic viscosity of the fluid bodies (m²/s)
-	acc       StepStats
-	motions   *generic.Map[components.Motion]
-	emitters  *generic.Map[components.Emitter]
-	rigids    *generic.Map[components.RigidBody]
-	moving    bool // some boundary body has a Motion
-	gooOn     bool
-	gooLast   []gooC
-	gooEdited []bool
-	gooInv    []int32
-	gooSrc    []int32
-	bInv      []int32 // old → new boundary index after a boundary repack (nil: unchanged)
-	prevIDs   []uint32
+	partial2  []float64
+	// integrated: the fluid's positions are those the last Integration produced (nothing
+	// repacked since), so the next Density stage measures the density error they carry.
+	integrated bool
+	removed    []removal
+	checked    []checkedMaterial
+	numax      float64 // largest kinematic viscosity of the fluid bodies (m²/s)
+	nubmax     float64 // largest boundary viscosity (drag) of the walls and bodies (m²/s)
+	viscLam    float64 // ViscosityEigen of the kernel at the particle spacing (1/m²)
+	dragLam    float64 // WallDragEigen of the kernel at the spacing and wall layers (1/m²)
+	acc        StepStats
+	motions    *generic.Map[components.Motion]
+	emitters   *generic.Map[components.Emitter]
+	rigids     *generic.Map[components.RigidBody]
+	moving     bool // some boundary body has a Motion
+	gooOn      bool
+	gooLast    []gooC
+	gooEdited  []bool
+	gooInv     []int32
+	gooSrc     []int32
+	bInv       []int32 // old → new boundary index after a boundary repack (nil: unchanged)
+	prevIDs    []uint32
 
 	rigidSlots []int          // rigid solver body → slot in bodies
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
@@ -128,6 +135,8 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	sim.boundGrid.NoSelf = true
 	sim.confineFn = sim.confineBlock
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
+	sim.viscLam = kr.ViscosityEigen(s.Spacing())
+	sim.dragLam = kr.WallDragEigen(s.Spacing(), s.BoundaryLayers)
 	if s.DomainMin != s.DomainMax {
 		sim.DomainMin, sim.DomainMax, sim.domainSet = s.DomainMin, s.DomainMax, true
 	}
@@ -200,6 +209,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 			b.p.V = fit(b.p.V, n)
 			b.p.Density = fit(b.p.Density, n)
 			b.p.Pressure = fit(b.p.Pressure, n)
+			if err := checkMasses(b); err != nil {
+				return err
+			}
 			fl = append(fl, layoutEntry{b.body.ID, b.body.Phase, n})
 		} else {
 			bl = append(bl, layoutEntry{b.body.ID, b.body.Phase, n})
@@ -230,14 +242,17 @@ func (s *Sim) Gather(w *ecs.World) error {
 		s.packFluid()
 		s.layout = fl
 		repacked = true
+		s.integrated = false // particles were added or removed: not what the last substep left
 	}
 	if !s.domainSet {
 		s.autoDomain()
 	}
-	s.numax = 0
+	s.numax, s.nubmax = 0, 0
 	for _, b := range s.bodies {
 		if b.body.Phase.Dynamic() {
 			s.numax = max(s.numax, b.mat.Viscosity)
+		} else {
+			s.nubmax = max(s.nubmax, b.mat.Drag)
 		}
 	}
 	f := &s.Fluid
@@ -246,7 +261,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 		i := s.origin[k]
 		f.X[k], f.V[k], f.P[k] = b.p.X[i], b.p.V[i], b.p.Pressure[i]
 		f.Rho0[k] = b.mat.RestDensity
-		f.M[k] = b.mat.RestDensity * s.Volume0
+		f.M[k] = b.p.M[i]
 		f.Visc[k] = b.mat.Viscosity
 	}
 	for k := range f.X {
@@ -361,6 +376,37 @@ func (s *Sim) validateMaterials() error {
 			return err
 		}
 		*c = checkedMaterial{ok: true, id: b.body.ID, mat: *b.mat}
+	}
+	return nil
+}
+
+// checkMasses checks a dynamic body's particle masses (components.Particles.M, state set at
+// creation) and applies a rest-density edit: when the material's rest density differs from the
+// one the masses were made with, every mass is scaled by the ratio so each particle keeps its
+// rest volume (the equal-volume formulation of the pressure solve, iisph's package comment).
+// An elastic body's particles must share one mass: its solve takes one mass per body.
+func checkMasses(b bodySlot) error {
+	p := b.p
+	if len(p.M) != p.Len() {
+		return fmt.Errorf("body %q: %d masses for %d particles (components.Particles.M: a particle added to a body needs its mass, ρ0·V0 for the body's material)", b.body.Name, len(p.M), p.Len())
+	}
+	if rho := b.mat.RestDensity; p.MassDensity != rho {
+		if !(p.MassDensity > 0) {
+			return fmt.Errorf("body %q: massDensity %g kg/m³ is not positive (components.Particles.MassDensity: the rest density the masses were made with)", b.body.Name, p.MassDensity)
+		}
+		c := rho / p.MassDensity
+		for i := range p.M {
+			p.M[i] *= c
+		}
+		p.MassDensity = rho
+	}
+	for i, m := range p.M {
+		if !(m > 0) || math.IsInf(m, 0) {
+			return fmt.Errorf("body %q particle %d: mass %g kg is not positive and finite", b.body.Name, i, m)
+		}
+		if b.body.Phase == components.Elastic && m != p.M[0] {
+			return fmt.Errorf("elastic body %q particle %d: mass %g kg differs from particle 0's %g kg (an elastic body's particles share one mass)", b.body.Name, i, m, p.M[0])
+		}
 	}
 	return nil
 }
@@ -520,9 +566,10 @@ func (s *Sim) Scatter() {
 				continue
 			}
 			p.X[keep], p.V[keep], p.Density[keep], p.Pressure[keep] = p.X[i], p.V[i], p.Density[i], p.Pressure[i]
+			p.M[keep] = p.M[i]
 			keep++
 		}
-		p.X, p.V, p.Density, p.Pressure = p.X[:keep], p.V[:keep], p.Density[:keep], p.Pressure[:keep]
+		p.X, p.V, p.Density, p.Pressure, p.M = p.X[:keep], p.V[:keep], p.Density[:keep], p.Pressure[:keep], p.M[:keep]
 		s.dropElastic(s.bodies[s.removed[lo].slot].body.ID, drop)
 		lo = hi
 	}
@@ -551,8 +598,10 @@ func cmpRemoval(a, b removal) int {
 }
 
 // NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), and
-// never above the explicit viscosity's stability limit 0.125·h²/ν_max (Monaghan 2005's
-// viscous diffusion number), below which the Laplacian viscosity cannot blow up.
+// never above the explicit viscosity's stability limit (physics.Kernel.ViscousDtLimit: a von
+// Neumann bound on the Laplacian viscosity of the largest ν and the walls' largest drag), so
+// any viscosity at any dtMax is stable, for a scene file and a Go program alike. This limit
+// may fall below dtMin: stability wins over the user's floor.
 func (s *Sim) NextDt() float64 {
 	s.partial = par.Grow(s.partial, par.Blocks(s.Fluid.Len()))
 	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
@@ -564,8 +613,9 @@ func (s *Sim) NextDt() float64 {
 	if vr := s.rigidSpeed(); vr > 0 {
 		dt = min(dt, max(s.Settings.CFL*s.Settings.Spacing()/vr, s.Settings.DtMin))
 	}
-	if s.numax > 0 {
-		dt = min(dt, 0.125*s.Kernel.H*s.Kernel.H/s.numax)
+	if s.numax > 0 || s.nubmax > 0 {
+		lam := s.numax*s.viscLam + s.nubmax*s.dragLam
+		dt = min(dt, physics.ViscositySafety*2/lam)
 	}
 	return dt
 }

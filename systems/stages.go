@@ -103,13 +103,27 @@ func (s *Sim) describe(err error) error {
 }
 
 // Density reads the neighbour lists, masses and boundary volumes and writes ρ for every fluid
-// particle (Akinci 2012 boundary contribution included). The pressure solve needs ρ(t).
+// particle (Akinci 2012 boundary contribution included). The pressure solve needs ρ(t). These
+// are also the densities of the positions the previous substep's integration produced, so
+// their compression is the step's measured density error (StepStats.DensityErrorMeasuredAvg),
+// against which the solver's own predicted error can be checked.
 type Density struct{ S *Sim }
 
 // Run implements ecs.System.
 func (d Density) Run(ctx *ecs.Context) error {
 	s := d.S
 	physics.Density(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, s.pool)
+	if s.integrated {
+		s.integrated = false
+		nb := par.Blocks(s.Fluid.Len())
+		s.partial = par.Grow(s.partial, nb)
+		s.partial2 = par.Grow(s.partial2, nb)
+		avg, mx := s.Fluid.CompressionError(s.partial, s.partial2, s.pool)
+		a := &s.acc
+		a.measSum += avg
+		a.DensityErrorMeasuredMax = max(a.DensityErrorMeasuredMax, mx)
+		a.DensityErrorMeasured++
+	}
 	return nil
 }
 
@@ -163,6 +177,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	s := in.S
 	f := &s.Fluid
 	physics.Integrate(f, ctx.Dt, s.pool)
+	s.integrated = true // the next Density stage measures these positions' compression
 	s.holdPinned()
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)

@@ -10,13 +10,22 @@ import (
 // StepStats describes one World.Step (one frame): the JSON object written per step to a stats
 // file (DESIGN §8). Density errors are fractions of the rest density (0.001 = 0.1 %).
 type StepStats struct {
-	T                       float64            `json:"t"`                  // simulated time at the end of the step (s)
-	Dt                      float64            `json:"dt"`                 // length of the last substep (s)
-	Substeps                int                `json:"substeps"`           // substeps in this step
-	Particles               int                `json:"particles"`          // dynamic (fluid) particles
-	DensityErrorAvg         float64            `json:"densityErrorAvg"`    // mean over substeps of the solver's average density error
-	DensityErrorMax         float64            `json:"densityErrorMax"`    // largest per-particle density error in any substep
-	PressureIterations      float64            `json:"pressureIterations"` // average pressure iterations per substep
+	T               float64 `json:"t"`               // simulated time at the end of the step (s)
+	Dt              float64 `json:"dt"`              // length of the last substep (s)
+	Substeps        int     `json:"substeps"`        // substeps in this step
+	Particles       int     `json:"particles"`       // dynamic (fluid) particles
+	DensityErrorAvg float64 `json:"densityErrorAvg"` // mean over substeps of the pressure solver's own average density error: its prediction at its last iteration, the value it stops on (≤ η when converged)
+	DensityErrorMax float64 `json:"densityErrorMax"` // largest per-particle predicted density error in any substep
+	// The measured density error: the compression max(0, ρ−ρ0)/ρ0 of the SPH density computed
+	// from the positions a substep's integration produced, at the next substep's Density stage
+	// (no extra pass). The last substep of a step is measured at the start of the next step and
+	// counted there; a substep followed by a repack (emitted, added or removed bodies) is not
+	// measured. Compare it with densityErrorAvg: the solver linearises the density in Δt, the
+	// measurement does not.
+	DensityErrorMeasuredAvg float64            `json:"densityErrorMeasuredAvg"` // mean over the measured substeps of the average compression
+	DensityErrorMeasuredMax float64            `json:"densityErrorMeasuredMax"` // largest per-particle compression measured
+	DensityErrorMeasured    int                `json:"densityErrorMeasured"`    // substeps measured
+	PressureIterations      float64            `json:"pressureIterations"`      // average pressure iterations per substep
 	PressureIterationsTotal int                `json:"pressureIterationsTotal"`
 	UnconvergedSolves       int                `json:"unconvergedSolves"`                // solves that hit maxIterations above η
 	MaxSpeed                float64            `json:"maxSpeed"`                         // m/s
@@ -38,6 +47,7 @@ type StepStats struct {
 	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
 	solves                  int
 	errSum                  float64
+	measSum                 float64
 }
 
 // BodyStats is a body's particle count and bounding box.
@@ -86,6 +96,9 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 	if a.solves > 0 {
 		a.DensityErrorAvg = a.errSum / float64(a.solves)
 		a.PressureIterations = float64(a.PressureIterationsTotal) / float64(a.solves)
+	}
+	if a.DensityErrorMeasured > 0 {
+		a.DensityErrorMeasuredAvg = a.measSum / float64(a.DensityErrorMeasured)
 	}
 	f := &s.Fluid
 	ke, vmax := 0.0, 0.0

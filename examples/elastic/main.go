@@ -160,14 +160,13 @@ func reporter(name string, w *sluice.World) func() string {
 // angular returns the angular momentum of a body about its centroid.
 func angular(w *sluice.World, e sluice.Entity) mgl64.Vec3 {
 	p := w.Particles(e)
-	m := w.Material(e).RestDensity * w.Sim().Volume0
 	var c, l mgl64.Vec3
 	for _, x := range p.X {
 		c = c.Add(x)
 	}
 	c = c.Mul(1 / float64(p.Len()))
 	for i, x := range p.X {
-		l = l.Add(x.Sub(c).Cross(p.V[i]).Mul(m))
+		l = l.Add(x.Sub(c).Cross(p.V[i]).Mul(p.M[i]))
 	}
 	return l
 }

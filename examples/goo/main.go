@@ -20,6 +20,7 @@ import (
 
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/examples/internal/runner"
+	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -46,8 +47,9 @@ func main() {
 type measure struct {
 	aspect     float64 // height/width of the goo's bounding box (the drops)
 	lumps      []int   // lump sizes (merge, split)
-	volume     float64 // Σ m/ρ of the goo relative to the first frame (squeeze)
+	volume     float64 // volume inside the goo's surface (physics.ColorVolume), relative to the first frame
 	height     float64 // goo height (squeeze)
+	compressed float64 // largest compression ρ/ρ0 − 1 of a goo particle (0: none)
 	connection int
 }
 
@@ -75,7 +77,8 @@ func run(name, out string, workers, nframes int) error {
 	}
 	fmt.Printf("%s: %d goo particles, %.2g s at %g frames/s\n", name, np, sc.Duration, sc.FPS)
 	start := time.Now()
-	var v0 float64
+	var v0, comp float64
+	vmin, vmax := math.Inf(1), math.Inf(-1)
 	var substeps, iters int
 	var gooMs, stepMs float64
 	for i := 1; i <= n; i++ {
@@ -96,38 +99,45 @@ func run(name, out string, workers, nframes int) error {
 		if i == 1 {
 			v0 = m.volume
 		}
+		vmin, vmax = math.Min(vmin, m.volume/v0), math.Max(vmax, m.volume/v0)
+		comp = math.Max(comp, m.compressed)
 		if i%every == 0 || i == n {
-			fmt.Printf("  t = %.2f s  aspect %.2f  height %.3f m  V/V0 %.4f  lumps %v  connections %d\n",
-				st.T, m.aspect, m.height, m.volume/v0, m.lumps, m.connection)
+			fmt.Printf("  t = %.2f s  aspect %.2f  height %.3f m  V/V0 %.4f  compressed %.2f %%  lumps %v  connections %d\n",
+				st.T, m.aspect, m.height, m.volume/v0, 100*m.compressed, m.lumps, m.connection)
 			if err := rec.Frame(i); err != nil {
 				return err
 			}
 		}
 	}
 	wall := time.Since(start).Seconds()
+	fmt.Printf("  over all frames: V/V0 from %.4f to %.4f, largest compression %.2f %%\n", vmin, vmax, 100*comp)
 	fmt.Printf("  %d substeps, %.2f pressure iterations per substep, goo stage %.1f %% of the step, %.2f µs per particle per substep, %.1f s wall\n",
 		substeps, float64(iters)/float64(max(1, substeps)), 100*gooMs/max(stepMs, 1e-9), 1e6*wall/float64(max(1, substeps*np)), wall)
 	return nil
 }
 
-// measureGoo measures the goo bodies together: bounding box, SPH volume, lumps.
+// measureGoo measures the goo bodies together: bounding box, volume inside the surface
+// (the colour field's ½ level set on cells of side r, physics.ColorVolume — not Σ m/ρ, which
+// counts free-surface particles' missing neighbours as volume), lumps.
 func measureGoo(w *sluice.World, st systems.StepStats) measure {
 	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	var m measure
-	vol0 := w.Sim().Volume0
+	var xs []physics.Vec3
 	for _, b := range w.Bodies() {
 		if !b.Material.Viscoelastic.Enabled {
 			continue
 		}
-		mass := b.Material.RestDensity * vol0
 		for i, x := range b.Particles.X {
 			for d := 0; d < 3; d++ {
 				lo[d], hi[d] = math.Min(lo[d], x[d]), math.Max(hi[d], x[d])
 			}
-			m.volume += mass / b.Particles.Density[i]
+			m.compressed = math.Max(m.compressed, b.Particles.Density[i]/b.Material.RestDensity-1)
 		}
+		xs = append(xs, b.Particles.X...)
 	}
+	sim := w.Sim()
+	m.volume = physics.ColorVolume(xs, sim.Volume0, &sim.Kernel, w.Settings().ParticleRadius)
 	m.height = hi[1] - lo[1]
 	m.aspect = m.height / (hi[0] - lo[0])
 	m.lumps = w.Sim().Goo.Lumps(20)

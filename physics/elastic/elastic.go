@@ -47,6 +47,10 @@ type Material struct {
 	Mass          float64 // particle mass m (kg), the same for every particle of the body (§4.3)
 	MaxIterations int     // CG iteration cap
 	MaxError      float64 // CG stop: average per-particle residual |r_i| (m/s), §4.3
+	// RelError is the CG stop on the relative residual ‖b − A v‖₂/‖b‖₂ (dimensionless). The
+	// absolute MaxError alone means little for slow bodies (a body moving at 1 mm/s meets
+	// 1e-3 m/s with any v); a solve converges when both criteria hold. 0 disables it.
+	RelError float64
 }
 
 // Young returns Young's modulus E = 9KG/(3K+G) (Pa) of the moduli.
@@ -61,7 +65,10 @@ func (m *Material) Young() float64 {
 type Result struct {
 	Iterations int
 	Residual   float64 // average |r_i| of the last iterate (m/s)
-	Converged  bool
+	// Relative is ‖r‖₂/‖b‖₂ of the last iterate (0 when b = 0 and r = 0), from the CG's
+	// recursively updated residual.
+	Relative  float64
+	Converged bool
 }
 
 // Body is the elastic state of one body: its rest neighbourhoods and correction matrices
@@ -88,6 +95,7 @@ type Body struct {
 	ap      []Vec3
 	partA   []float64
 	partB   []float64
+	partC   []float64
 
 	// Arguments of the block loops in flight, stored so the method values below need no
 	// closure (a solve allocates nothing).
@@ -190,7 +198,7 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd.fg = make([]mat3, n)
 	bd.b, bd.r, bd.p, bd.ap = make([]Vec3, n), make([]Vec3, n), make([]Vec3, n), make([]Vec3, n)
 	nb := par.Blocks(n)
-	bd.partA, bd.partB = make([]float64, nb), make([]float64, nb)
+	bd.partA, bd.partB, bd.partC = make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	bd.kernel = *kr
 	return bd, nil
 }

@@ -40,7 +40,9 @@ func (bd *Body) Pinned(i int) bool { return bd.pinned[i] }
 //	v − Δt/m f(Δt v, 0) = v^f + Δt a* + Δt/m f(x^f, x⁰)
 //
 // by conjugate gradients warm-started with the entry v (§4.3), leaving the solution v_elast in
-// v. Pinned particles end with zero velocity.
+// v. Pinned particles end with zero velocity. The CG stops when the average residual
+// Σ|r_i|/n is at most mat.MaxError (the paper's criterion) and the relative residual
+// ‖r‖₂/‖b‖₂ is at most mat.RelError, or after mat.MaxIterations.
 func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Result {
 	n := bd.n
 	bd.x, bd.v, bd.mat, bd.dt = x, v, mat, dt
@@ -73,9 +75,13 @@ func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Res
 	nb := par.Blocks(n)
 	rr := par.Sum(bd.partA[:nb])
 	res := Result{Residual: par.Sum(bd.partB[:nb]) / float64(n)}
+	// ‖r‖₂ ≤ RelError·‖b‖₂, compared squared: rr ≤ RelError²·bb.
+	bb := par.Sum(bd.partC[:nb])
+	relLim := mat.RelError * mat.RelError * bb
+	done := func() bool { return res.Residual <= mat.MaxError && (mat.RelError == 0 || rr <= relLim) }
 	bd.src = bd.p
 	for res.Iterations < mat.MaxIterations {
-		if res.Residual <= mat.MaxError {
+		if done() {
 			res.Converged = true
 			break
 		}
@@ -94,8 +100,11 @@ func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Res
 		rr = rrNew
 		pool.For(n, bd.fnDir)
 	}
-	if !res.Converged && res.Residual <= mat.MaxError {
+	if !res.Converged && done() {
 		res.Converged = true
+	}
+	if bb > 0 {
+		res.Relative = math.Sqrt(rr / bb)
 	}
 	return res
 }
@@ -324,9 +333,9 @@ func (bd *Body) apBlock(lo, hi, blk int) {
 }
 
 // initBlock starts CG from the warm start: r = b − A v, p = r (pinned: v = r = p = 0), with
-// the block's partials of r·r and Σ|r_i|.
+// the block's partials of r·r, Σ|r_i| and b·b.
 func (bd *Body) initBlock(lo, hi, blk int) {
-	var rr, rs float64
+	var rr, rs, bb float64
 	for i := lo; i < hi; i++ {
 		if bd.pinned[i] {
 			bd.r[i], bd.p[i] = Vec3{}, Vec3{}
@@ -338,8 +347,9 @@ func (bd *Body) initBlock(lo, hi, blk int) {
 		r2 := r[0]*r[0] + r[1]*r[1] + r[2]*r[2]
 		rr += r2
 		rs += math.Sqrt(r2)
+		bb += b[0]*b[0] + b[1]*b[1] + b[2]*b[2]
 	}
-	bd.partA[blk], bd.partB[blk] = rr, rs
+	bd.partA[blk], bd.partB[blk], bd.partC[blk] = rr, rs, bb
 }
 
 // updBlock is the CG update v += α p, r −= α A p with the partials of r·r and Σ|r_i|.

@@ -61,6 +61,13 @@ type Body struct {
 
 	r    Mat3 // rotation of Q, this substep
 	invI Mat3 // world inverse inertia, this substep
+
+	// The principal axes (columns) and moments of Inertia, for the torque-free rotation
+	// (rotation.go); recomputed when Inertia changes.
+	principalAxes    Mat3
+	principalMoments Vec3
+	principalFor     Mat3
+	principalSet     bool
 }
 
 // Frame returns the body's rotation matrix for its current orientation.
@@ -185,7 +192,11 @@ func (s *Solver) Step(dt float64) {
 			continue
 		}
 		b.X = add(b.X, scale(b.V, dt))
-		b.Q = b.Q.Integrate(b.W, dt)
+		if b.Motion == Dynamic {
+			b.rotateFree(dt)
+		} else {
+			b.Q = b.Q.Integrate(b.W, dt)
+		}
 	}
 	for it := 0; it < s.Relax; it++ {
 		s.solve(dt, false)
@@ -195,14 +206,14 @@ func (s *Solver) Step(dt float64) {
 }
 
 // integrateVelocity applies gravity, the applied and fluid forces and torques, and damping:
-// v += Δt (g + F/m), ω += Δt I⁻¹ (τ − ω × Iω) with the world inertia I = R I_body Rᵀ (Euler's
-// equations; the gyroscopic term keeps a free spinning body's angular momentum).
+// v += Δt (g + F/m) and L += Δt τ, i.e. ω += Δt I⁻¹ τ with the world inertia I = R I_body Rᵀ.
+// The gyroscopic part of Euler's equations (−ω × Iω) is not an explicit force here: it is the
+// torque-free rotation that the position update integrates exactly in |L| (rotateFree), since
+// the explicit term pumps energy into a body spinning near its intermediate axis.
 func (s *Solver) integrateVelocity(b *Body, dt float64) {
 	f := add(b.Force, b.FluidForce)
 	b.V = add(b.V, scale(add(s.Gravity, scale(f, b.InvMass)), dt))
-	iw := rotateInertia(&b.r, &b.Inertia)
-	l := iw.MulVec(b.W)
-	tau := sub(add(b.Torque, b.FluidTorque), cross(b.W, l))
+	tau := add(b.Torque, b.FluidTorque)
 	b.W = add(b.W, scale(b.invI.MulVec(tau), dt))
 	if b.LinDamping > 0 {
 		b.V = scale(b.V, 1/(1+dt*b.LinDamping))
