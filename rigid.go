@@ -31,6 +31,9 @@ func (w *World) AddRigidBody(name string, def components.RigidBody) (Entity, err
 	if err != nil {
 		return Entity{}, err
 	}
+	if err := w.checkPlacement(path, &st); err != nil {
+		return Entity{}, err
+	}
 	def.State = st
 	def.Displaced = w.carve(&st)
 	x := make([]mgl64.Vec3, len(st.Samples))
@@ -41,6 +44,62 @@ func (w *World) AddRigidBody(name string, def components.RigidBody) (Entity, err
 		return Entity{}, err
 	}
 	return w.addBody(name, components.Boundary, components.DefaultMaterial(), components.Particles{X: x}, false, extras{rigid: &def})
+}
+
+// overlapTol (m, relative to the spacing) is the round-off below which surfaces that touch
+// exactly do not count as overlapping.
+const overlapTol = 1e-9
+
+// checkPlacement reports a new body placed overlapping a wall or another rigid body, naming
+// both and the depth: how far the wall's surface (its outermost samples, which lie on it) or
+// the other body's surface (its first sample layer lies r inside it) reaches into the body.
+// The body is not moved out: where a push would put it depends on which overlap is resolved
+// first and may be just as wrong (into another wall, off a shelf), and the contact solver's
+// push-out (at most 1 m/s) would throw it through a thin wall it starts deep inside. Placing
+// a body touching a wall or another body is fine.
+func (w *World) checkPlacement(path string, b *rigid.Body) error {
+	r := b.Frame()
+	rad := w.sim.Settings.ParticleRadius
+	tol := overlapTol * w.sim.Settings.Spacing()
+	world := func(p mgl64.Vec3) mgl64.Vec3 { return b.X.Add(r.MulVec(p)) }
+	for _, bv := range w.Bodies() {
+		if bv.Body.Phase != components.Boundary {
+			continue
+		}
+		depth := 0.0
+		if o := w.RigidBody(bv.Entity); o != nil {
+			os := &o.State
+			if b.X.Sub(os.X).Len() > b.Reach+os.Reach {
+				continue
+			}
+			or := os.Frame()
+			for _, p := range b.Samples[:b.Outer] {
+				d, _ := os.Shape.Distance(or.MulTVec(world(p).Sub(os.X)))
+				depth = max(depth, rad-d)
+			}
+			for _, p := range os.Samples[:os.Outer] {
+				d, _ := b.Shape.Distance(r.MulTVec(os.ToWorld(p).Sub(b.X)))
+				depth = max(depth, rad-d)
+			}
+		} else {
+			for _, x := range bv.Particles.X {
+				if x.Sub(b.X).Len() > b.Reach {
+					continue
+				}
+				d, _ := b.Shape.Distance(r.MulTVec(x.Sub(b.X)))
+				depth = max(depth, -d)
+			}
+			for _, p := range b.Samples[:b.Outer] {
+				if d, ok := w.sim.SolidDistance(bv.Body.ID, world(p), w.Time()); ok {
+					depth = max(depth, rad-d)
+				}
+			}
+		}
+		if depth > tol {
+			return fmt.Errorf("%s: placed overlapping body %q by %.4g m (its surface reaches that far into the other's): move it clear", path, bv.Body.Name, depth)
+		}
+	}
+	return nil
 }
 
 // carve removes the fluid particles that a new body overlaps: those whose centre lies inside

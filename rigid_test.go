@@ -2,7 +2,9 @@ package sluice_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -429,7 +431,11 @@ func TestRigidSnapshotContinues(t *testing.T) {
 		if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.1, 0.2}, mgl64.Vec3{}); err != nil {
 			t.Fatal(err)
 		}
+		// the L at half size, so it fits the tank (at full size it reached through the wall)
 		l := lShape()
+		for i := range l.V {
+			l.V[i] = l.V[i].Mul(0.5)
+		}
 		c := components.DefaultRigidBody()
 		c.Shape, c.Mesh, c.Density, c.Position = "mesh", &l, 400, mgl64.Vec3{0.22, 0.12, 0.05}
 		mustRigid(t, w, "crate", c)
@@ -642,6 +648,54 @@ func TestRigidSubstepsDoNotAllocate(t *testing.T) {
 	if four != one {
 		t.Fatalf("allocations: %v per 1-substep Step, %v per 4-substep Step; substeps must not allocate", one, four)
 	}
+}
+
+// TestRigidOverlapReported: a body placed reaching 3 cm into the floor, or into another body,
+// is refused with an error naming both bodies and the depth; one placed touching the floor
+// (its surface on the floor's surface) is accepted; and a body that falls out of the domain is
+// reported in every step's statistics from the step its centre leaves it.
+func TestRigidOverlapReported(t *testing.T) {
+	const depthTol = 1e-9 // m: the depth comes from exact distances of exactly placed samples
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	if _, err := w.AddBoundaryBox("floor", mgl64.Vec3{-0.5, -0.1, -0.5}, mgl64.Vec3{0.5, 0, 0.5}, false); err != nil {
+		t.Fatal(err)
+	}
+	d := components.DefaultRigidBody()
+	d.Size, d.Position = mgl64.Vec3{0.1, 0.1, 0.1}, mgl64.Vec3{0, 0.05 - 0.03, 0}
+	_, err := w.AddRigidBody("sunk", d)
+	if err == nil || !strings.Contains(err.Error(), `bodies["sunk"]`) || !strings.Contains(err.Error(), `"floor"`) {
+		t.Fatalf("a box 3 cm into the floor: error %v, want one naming the box and the floor", err)
+	}
+	var depth float64
+	if _, err := fmt.Sscanf(err.Error()[strings.Index(err.Error(), " by ")+4:], "%g", &depth); err != nil || math.Abs(depth-0.03) > depthTol {
+		t.Errorf("reported depth %g m (%v), want 0.03 m", depth, err)
+	}
+	d.Position = mgl64.Vec3{0, 0.05, 0}
+	mustRigid(t, w, "touching", d)
+	d.Position = mgl64.Vec3{0.08, 0.05, 0}
+	if _, err := w.AddRigidBody("into the other", d); err == nil || !strings.Contains(err.Error(), `"touching"`) {
+		t.Errorf("a box 2 cm into another: error %v, want one naming the other body", err)
+	}
+
+	// off the floor's edge: the box falls past the domain (the bodies' bounds widened by ten
+	// support radii or half their size) within a second
+	d.Position = mgl64.Vec3{0.7, 0.06, 0}
+	mustRigid(t, w, "falling", d)
+	var first float64
+	steps(t, w, 90, func(st sluice.StepStats) {
+		if slices.Contains(st.RigidOutside, "falling") && first == 0 {
+			first = st.T
+		}
+		if first > 0 && !slices.Contains(st.RigidOutside, "falling") {
+			t.Fatalf("t = %.3f s: the box outside the domain is no longer reported", st.T)
+		}
+	})
+	lo, hi := w.Sim().DomainMin, w.Sim().DomainMax
+	x := w.RigidBody(entityOf(t, w, "falling")).State.X
+	if first == 0 || (x[1] >= lo[1] && x[1] <= hi[1]) {
+		t.Errorf("the falling box at %v (domain %v–%v) was never reported outside", x, lo, hi)
+	}
+	t.Logf("the box left the domain at t = %.3f s", first)
 }
 
 // TestRigidSpinInWorld: a free box (moments in the ratio of its sides' squares) spun near its

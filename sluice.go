@@ -18,6 +18,7 @@ package sluice
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/boundary"
+	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -230,13 +232,122 @@ func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error
 }
 
 // AddBoundaryBox adds the surface of the box [lo, hi] as a static wall: a tank holding fluid
-// inside when inverted, an obstacle otherwise, sampled in Solver.BoundaryLayers layers.
+// inside when inverted, an obstacle otherwise, sampled in Solver.BoundaryLayers layers. An
+// obstacle is solid: a particle that ends a substep inside it is put back on its surface (see
+// systems.Sim.AddSolid).
 func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (Entity, error) {
 	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
-	return w.AddBoundaryParticles(name, x)
+	e, err := w.AddBoundaryParticles(name, x)
+	if err != nil || inverted {
+		return e, err
+	}
+	sh := &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}
+	if err := w.sim.AddSolid(w.Body(e).ID, sh, lo.Add(hi).Mul(0.5)); err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	return e, nil
+}
+
+// AddBoundaryMesh adds the surface of a triangle mesh (counter-clockwise seen from outside) as
+// a static wall sampled in Solver.BoundaryLayers layers: inwards for an obstacle, outwards for
+// a tank holding fluid inside. A closed obstacle is solid: a particle that ends a substep
+// inside it is put back on its surface (see systems.Sim.AddSolid). An open mesh (a sheet, a
+// bowl) has no inside and is a wall of samples only. The slices are copied.
+func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, tank bool) (Entity, error) {
+	sp := w.sim.Settings.Spacing()
+	for i := range v {
+		if !physics.Finite(v[i]) {
+			return Entity{}, fmt.Errorf("body %q: vertex %d is not finite", name, i)
+		}
+	}
+	for i, t := range tris {
+		for _, k := range t {
+			if k < 0 || int(k) >= len(v) {
+				return Entity{}, fmt.Errorf("body %q: triangle %d names vertex %d of %d", name, i, k, len(v))
+			}
+		}
+	}
+	x := boundary.Mesh(v, tris, sp, w.sim.Settings.BoundaryLayers, 0, tank)
+	if len(x) > physics.MaxSamples {
+		return Entity{}, fmt.Errorf("body %q: more than %d surface samples at spacing %g m", name, physics.MaxSamples, sp)
+	}
+	e, err := w.AddBoundaryParticles(name, x)
+	if err != nil || tank || !closedMesh(v, tris) {
+		return e, err
+	}
+	sh, c := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}, mgl64.Vec3{}
+	if lo, hi, ok := axisBox(v); ok && boxVolume(sh, lo, hi) {
+		// a closed mesh with the corners of an axis-aligned box as its vertices and the box's
+		// volume is that box: its exact distance needs no grid
+		sh, c = &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}, lo.Add(hi).Mul(0.5)
+	}
+	if err := w.sim.AddSolid(w.Body(e).ID, sh, c); err != nil {
+		return Entity{}, fmt.Errorf("body %q: %w", name, err)
+	}
+	return e, nil
+}
+
+// axisBox reports whether the vertices take exactly two values along each axis (with every
+// vertex one of the 8 corners): the corners of the box [lo, hi].
+func axisBox(v []mgl64.Vec3) (lo, hi mgl64.Vec3, ok bool) {
+	if len(v) == 0 {
+		return lo, hi, false
+	}
+	lo, hi = v[0], v[0]
+	for _, p := range v {
+		for d := 0; d < 3; d++ {
+			lo[d], hi[d] = min(lo[d], p[d]), max(hi[d], p[d])
+		}
+	}
+	for _, p := range v {
+		for d := 0; d < 3; d++ {
+			if p[d] != lo[d] && p[d] != hi[d] {
+				return lo, hi, false
+			}
+		}
+	}
+	return lo, hi, lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]
+}
+
+// boxVolume reports whether the closed mesh encloses the volume of the box [lo, hi] (to
+// round-off): a polyhedron within the box with its volume is the box.
+func boxVolume(sh *rigid.Shape, lo, hi mgl64.Vec3) bool {
+	mp, err := sh.Properties(1)
+	d := hi.Sub(lo)
+	return err == nil && math.Abs(mp.Volume-d[0]*d[1]*d[2]) <= 1e-9*d[0]*d[1]*d[2]
+}
+
+// closedMesh reports whether every edge of the mesh, with coincident vertices merged, is
+// shared by exactly two triangles: a mesh with an inside.
+func closedMesh(v []mgl64.Vec3, tris [][3]int32) bool {
+	id := make(map[mgl64.Vec3]int32, len(v))
+	weld := make([]int32, len(v))
+	for i, p := range v {
+		if j, ok := id[p]; ok {
+			weld[i] = j
+		} else {
+			id[p], weld[i] = int32(i), int32(i)
+		}
+	}
+	edges := map[[2]int32]int{}
+	for _, t := range tris {
+		for e := 0; e < 3; e++ {
+			a, b := weld[t[e]], weld[t[(e+1)%3]]
+			if a > b {
+				a, b = b, a
+			}
+			edges[[2]int32{a, b}]++
+		}
+	}
+	for _, c := range edges {
+		if c != 2 {
+			return false
+		}
+	}
+	return len(tris) > 0
 }
 
 // AddBoundaryRect adds the parallelogram origin + a·u + b·v (a, b ∈ [0,1]) as a static wall,

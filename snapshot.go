@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -28,10 +29,12 @@ import (
 // were made with (components.Particles.M and MassDensity, state since masses stopped being
 // recomputed from ρ0). A version-4 snapshot is read with the masses that version implied,
 // ρ0·V0 for every particle (what it recomputed at every step), so it continues exactly; older
-// versions are refused.
+// versions are refused. Version 6 added the insides of solid walls (box or mesh); a version-4
+// or -5 snapshot has none, and its obstacle boxes and meshes are walls of samples only, as they
+// were when it was written.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 5
+	snapshotVersion = 6
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -147,6 +150,7 @@ func (w *World) Save(out io.Writer) error {
 	if err := w.saveRigid(&e); err != nil {
 		return err
 	}
+	w.saveSolids(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -351,6 +355,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
+	var solids []systems.Solid
+	if version >= 6 {
+		solids = loadSolids(d)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -399,6 +407,20 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	for _, so := range solids {
+		found := false
+		for _, sb := range bodies {
+			found = found || (sb.body.ID == so.ID && sb.body.Phase == components.Boundary)
+		}
+		err := fmt.Errorf("solid of body ID %d matches no boundary body", so.ID)
+		if found {
+			err = w.sim.AddSolid(so.ID, so.Shape, so.Center)
+		}
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+		}
+	}
 	for _, se := range elastics {
 		var sb *savedBody
 		for i := range bodies {
@@ -433,4 +455,54 @@ func flags(domainSet, repack bool) uint32 {
 		f |= 2
 	}
 	return f
+}
+
+// saveSolids writes the insides of the solid walls: body ID, shape kind, centre, half extents
+// (a box) or vertices and triangles (a mesh).
+func (w *World) saveSolids(e *enc) {
+	e.u64(uint64(len(w.sim.Solids)))
+	for _, so := range w.sim.Solids {
+		e.u32(so.ID)
+		e.u32(uint32(so.Shape.Kind))
+		e.vecs([]mgl64.Vec3{so.Center, so.Shape.HalfExtents})
+		e.u64(uint64(len(so.Shape.V)))
+		e.vecs(so.Shape.V)
+		e.u64(uint64(len(so.Shape.Tris)))
+		for _, t := range so.Shape.Tris {
+			e.u32(uint32(t[0]))
+			e.u32(uint32(t[1]))
+			e.u32(uint32(t[2]))
+		}
+	}
+}
+
+// loadSolids reads what saveSolids wrote; AddSolid checks the shapes when they are restored.
+func loadSolids(d *dec) []systems.Solid {
+	var out []systems.Solid
+	n := d.count(64)
+	for i := 0; i < n && d.err == nil; i++ {
+		id := d.u32()
+		sh := &rigid.Shape{Kind: rigid.ShapeKind(d.u32())}
+		cv := d.vecs(2)
+		if d.err != nil {
+			break
+		}
+		sh.HalfExtents = cv[1]
+		sh.V = d.vecs(d.count(24))
+		nt := d.count(12)
+		for k := 0; k < nt && d.err == nil; k++ {
+			t := [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())}
+			for _, j := range t {
+				if j < 0 || int(j) >= len(sh.V) {
+					d.err = fmt.Errorf("%w: solid %d: triangle names vertex %d of %d", ErrSnapshot, id, j, len(sh.V))
+				}
+			}
+			sh.Tris = append(sh.Tris, t)
+		}
+		if sh.Kind != rigid.Box && sh.Kind != rigid.Mesh && d.err == nil {
+			d.err = fmt.Errorf("%w: solid %d has shape kind %d", ErrSnapshot, id, sh.Kind)
+		}
+		out = append(out, systems.Solid{ID: id, Shape: sh, Center: cv[0]})
+	}
+	return out
 }

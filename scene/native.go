@@ -495,12 +495,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		w.Material(e).Surface = b.Surface
 	}
 	for i, m := range s.Meshes {
-		x, err := m.Sample(s.Dir, s.Solver.Spacing(), s.Solver.BoundaryLayers)
+		mesh, err := m.Placed(s.Dir)
 		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
 		}
-		e, err := w.AddBoundaryParticles(m.Name, x)
+		e, err := w.AddBoundaryMesh(m.Name, mesh.V, mesh.Tris, m.Tank)
 		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("boundaryMeshes[%d]: %w", i, err)
@@ -631,14 +631,23 @@ func FrameOf(w *sluice.World) *Frame {
 	return fr
 }
 
-// Sample loads the mesh (relative to dir), transforms it and samples its surface at spacing s
-// in the given number of layers.
-func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, error) {
+// Placed loads the mesh (relative to dir) and transforms it to its place in the world.
+func (m *BoundaryMesh) Placed(dir string) (*Mesh, error) {
 	mesh, err := LoadOBJ(resolve(dir, m.File))
 	if err != nil {
 		return nil, err
 	}
 	if err := m.apply(mesh.V); err != nil {
+		return nil, err
+	}
+	return mesh, nil
+}
+
+// Sample loads the mesh (relative to dir), transforms it and samples its surface at spacing s
+// in the given number of layers.
+func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, error) {
+	mesh, err := m.Placed(dir)
+	if err != nil {
 		return nil, err
 	}
 	x := mesh.SampleSurface(s, layers, m.Tank)

@@ -93,6 +93,14 @@ type Sim struct {
 	loadSum    []physics.Vec3 // ∫ fluid force dt over the step, per boundary body
 	loadTime   float64
 	wallsMove  bool // some wall (not a rigid body) has a motion path
+
+	// Solids are the insides of solid walls, in body ID order (see solids.go).
+	Solids    []Solid
+	solid     *Solid // the solid confineBlock works on
+	solidDisp physics.Vec3
+	solidV    physics.Vec3
+	confined  []int32 // particles moved out of the solid, per block
+	confineFn func(lo, hi, block int)
 }
 
 type bodySlot struct {
@@ -125,6 +133,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	kr := physics.NewKernel(kind, s.SupportRadius())
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
 	sim.boundGrid.NoSelf = true
+	sim.confineFn = sim.confineBlock
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
 	sim.viscLam = kr.ViscosityEigen(s.Spacing())
 	sim.dragLam = kr.WallDragEigen(s.Spacing(), s.BoundaryLayers)

@@ -187,6 +187,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 		s.stepRigid(ctx.Dt)
 		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
 	}
+	s.confineSolids(ctx.Time + ctx.Dt)
 	lo, hi := s.DomainMin, s.DomainMax
 	bad, out := -1, 0
 	for k := range f.X {

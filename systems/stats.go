@@ -41,6 +41,8 @@ type StepStats struct {
 	ElasticSolves           int                `json:"elasticSolves,omitempty"`          // elastic solves of the step (elastic bodies × substeps)
 	ElasticUnconverged      int                `json:"elasticUnconverged,omitempty"`     // elastic solves that hit maxIterations above maxError
 	ElasticShortened        int                `json:"elasticShortened,omitempty"`       // substeps shortened after the elastic solve (Algorithm 3's re-estimated step)
+	RigidOutside            []string           `json:"rigidOutside,omitempty"`           // rigid bodies whose centre of mass is outside the domain at the end of the step (no fluid reaches them there; they fall on, reported every step)
+	WallCorrections         int                `json:"wallCorrections,omitempty"`        // particles found inside a solid wall at the end of a substep and moved back to its surface (see Sim.AddSolid)
 	RigidMs                 float64            `json:"rigidMs,omitempty"`                // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
 	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
 	solves                  int
@@ -133,6 +135,9 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 				}
 			}
 		}
+		if rb := b.rigid; rb != nil && outsideBox(rb.State.X, s.DomainMin, s.DomainMax) {
+			a.RigidOutside = append(a.RigidOutside, b.body.Name)
+		}
 		if rb := b.rigid; rb != nil {
 			st := &rb.State
 			bs.Rigid = &RigidStats{Position: st.X, Orientation: st.Q, Velocity: st.V, AngularVelocity: st.W,
@@ -162,4 +167,9 @@ type BodyView struct {
 	Body      *components.Body
 	Material  *components.Material
 	Particles *components.Particles
+}
+
+// outsideBox reports whether x lies outside the box [lo, hi].
+func outsideBox(x, lo, hi [3]float64) bool {
+	return x[0] < lo[0] || x[1] < lo[1] || x[2] < lo[2] || x[0] > hi[0] || x[1] > hi[1] || x[2] > hi[2]
 }

@@ -304,6 +304,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	var iters, errSum, measSum float64
 	measured := 0
 	var substeps, particles, removed, cg, cgSolves int
+	gone := map[string]bool{} // rigid bodies reported outside the domain
 	for i := 1; i <= frames; i++ {
 		st, err := w.Step(frameDt)
 		if err != nil {
@@ -321,6 +322,12 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		for _, r := range st.Removed {
 			removed += r.Count
 			bar.note(fmt.Sprintf("t = %.4g s: %d particles of %q left the domain and were removed", r.Time, r.Count, r.Body))
+		}
+		for _, name := range st.RigidOutside {
+			if !gone[name] {
+				gone[name] = true
+				bar.note(fmt.Sprintf("t = %.4g s: rigid body %q left the domain (its centre of mass is outside it)", st.T, name))
+			}
 		}
 		if stats != nil {
 			line, err := json.Marshal(st)
