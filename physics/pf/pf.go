@@ -126,7 +126,7 @@ type Solver struct {
 
 	fnInit, fnLocal, fnResid, fnPrecond, fnApply, fnUpdate, fnUpdateD, fnAccel func(lo, hi, block int)
 
-	// Loads
+	// Force and Torque are the boundary loads per body after Loads.
 	Force, Torque []physics.Vec3
 	owner         []int32
 	centers       []physics.Vec3
@@ -438,7 +438,7 @@ func (s *Solver) precondBlock(lo, hi, blk int) {
 
 // Apply computes q = A d for the global matrix of Eq. 5 without assembling it (Algorithm 2,
 // MATRIXFREEATIMES): particle l receives m_l/Δt² d_l from the inertia term and w d_l from each
-// constraint S_k that contains it. It is exported through ApplyMatrix for tests.
+// of the n_l constraints that contain it, which the diagonal computed in initBlock sums.
 func (s *Solver) applyBlock(lo, hi, blk int) {
 	var sum float64
 	for i := lo; i < hi; i++ {

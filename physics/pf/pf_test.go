@@ -309,6 +309,27 @@ func TestBoundaryLoadIsTheExactReaction(t *testing.T) {
 	t.Logf("%+v: load %v, Σ m a_p %v (relative imbalance %.3g)", r, load, fl, physics.Norm(fl.Add(load))/physics.Norm(load))
 }
 
+func TestSolveAllocatesNothing(t *testing.T) {
+	// Scratch buffers reach their size in the first substep; later substeps allocate nothing.
+	pool := par.NewPool(2)
+	defer pool.Close()
+	sc := newScene(t, pool, 6, 10, 6, physics.Vec3{0.35, 0.8, 0.35}, 1)
+	sc.search(t, pool)
+	physics.Density(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, pool)
+	physics.Advect(sc.f, &sc.ff, &sc.kr, physics.Vec3{0, -9.81, 0}, 0, 0.002, pool)
+	s := NewSolver(DefaultParams())
+	owner := make([]int32, sc.b.Len())
+	centers := []physics.Vec3{{}}
+	solve := func() {
+		s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, 0.002, sc.sp, pool)
+		s.Loads(sc.f, sc.b, &sc.fb, owner, centers, pool)
+	}
+	solve()
+	if a := testing.AllocsPerRun(3, solve); a != 0 {
+		t.Fatalf("%g allocations per solve, want 0", a)
+	}
+}
+
 func BenchmarkColumnStep(b *testing.B) {
 	pool := par.NewPool(1)
 	defer pool.Close()
@@ -327,4 +348,28 @@ func BenchmarkColumnStep(b *testing.B) {
 	b.ReportMetric(float64(outer)/float64(b.N), "outer/step")
 	b.ReportMetric(float64(cg)/float64(b.N), "cg/step")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(sc.f.Len()), "µs/particle-step")
+}
+
+func TestParamsRejectBadInput(t *testing.T) {
+	// Each bad value is reported with the field's name and its allowed range.
+	cases := []struct {
+		edit func(*Params)
+		want string
+	}{
+		{func(p *Params) { p.Stiffness = 0 }, "pfStiffness: 0 N/m is outside (0, 1e12]"},
+		{func(p *Params) { p.Stiffness = -5 }, "pfStiffness: -5 N/m is outside (0, 1e12]"},
+		{func(p *Params) { p.MaxIterations = 0 }, "pfMaxIterations: 0 is outside [1, 1000]"},
+		{func(p *Params) { p.MaxCGIterations = 20000 }, "pfMaxCGIterations: 20000 is outside [1, 10000]"},
+		{func(p *Params) { p.Tolerance = 0 }, "pfTolerance: 0 is outside (0, 0.1]"},
+	}
+	if err := DefaultParams().Validate(); err != nil {
+		t.Fatalf("defaults rejected: %v", err)
+	}
+	for _, c := range cases {
+		p := DefaultParams()
+		c.edit(&p)
+		if err := p.Validate(); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
 }
