@@ -21,6 +21,18 @@
 //     neighbours'), so the Jacobi-preconditioned CG converges in one iteration; the CG stays a
 //     general solver so that constraints with off-diagonal blocks can join the same system.
 //
+// With D = P = I every particle's new position is the average of its ~30 constraints'
+// proposals (and its inertial target), so a compression that only one constraint sees shrinks by
+// about 1/n per iteration: measured on a settling column, 30 plain iterations remove about two
+// thirds of a step's compression. The iterates are therefore extrapolated by the Chebyshev
+// semi-iterative method of H. Wang, "A Chebyshev Semi-iterative Approach for Accelerating
+// Projective and Position-based Dynamics", ACM TOG 34(6), 2015 (cited by the paper as a
+// Projective Dynamics accelerator): x⁽ᵏ⁺¹⁾ = x⁽ᵏ⁻¹⁾ + ω_{k+1}(x̂⁽ᵏ⁺¹⁾ − x⁽ᵏ⁻¹⁾), x̂ the global
+// step's result, ω = 1 for the first two iterations, then ω = 2/(2 − ρ²) and
+// ω_{k+1} = 4/(4 − ρ²ω_k); it restarts (ω = 1 for two iterations) whenever the residual grows,
+// since the compression-only constraints switch on and off between iterations. It changes the
+// iterates, not the minimiser they converge to. Chebyshev = 0 gives the plain alternation.
+//
 // The alternation stops when the position change the next global step would make (the
 // preconditioned residual) has an RMS below Tolerance·spacing, or after MaxIterations global
 // steps (the paper uses 30). The solver then reports the constraint force as the pressure
@@ -33,7 +45,10 @@
 // never moved by its projection. The load on the body of sample b is the exact reaction: the
 // fluid particles of a constraint receive w Σ_l Δp_l = −w Σ_b Σ_n λ_n ∇_b C (translation
 // invariance of C), so sample b receives w Σ_n λ_n ∇_b C summed over the Newton steps n of the
-// last local step, which is taken at the final positions.
+// last local step, which is taken at the final positions. At convergence this push is the
+// fluid's constraint force; a solve stopped by MaxIterations leaves the global residual
+// between them (Result.Converged is false, and the systems count it as unconverged), and then
+// the loads are the reaction to the push, not to the fluid's momentum change.
 //
 // The constraints use the substep's neighbour lists (found at x⁽ⁿ⁾) with the kernel evaluated
 // at the current iterate; pairs that enter the support during the step are missed, which the
@@ -54,11 +69,13 @@ type Params struct {
 	MaxIterations   int     // local/global iterations per substep (the paper: 30)
 	MaxCGIterations int     // CG iterations per global step
 	Tolerance       float64 // RMS position correction at which to stop, as a fraction of the spacing
+	Chebyshev       float64 // spectral radius ρ of the Chebyshev acceleration (Wang 2015); 0: off
 }
 
-// DefaultParams are the paper's settings: w = 10⁶ N/m, at most 30 local/global iterations.
+// DefaultParams are the paper's settings, w = 10⁶ N/m and at most 30 local/global iterations,
+// with the Chebyshev acceleration at ρ = 0.95.
 func DefaultParams() Params {
-	return Params{Stiffness: 1e6, MaxIterations: 30, MaxCGIterations: 100, Tolerance: 1e-5}
+	return Params{Stiffness: 1e6, MaxIterations: 30, MaxCGIterations: 100, Tolerance: 1e-5, Chebyshev: 0.95}
 }
 
 // Validate reports a parameter outside its range.
@@ -72,6 +89,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("pfMaxCGIterations: %d is outside [1, 10000]", p.MaxCGIterations)
 	case !(p.Tolerance > 0 && p.Tolerance <= 0.1):
 		return fmt.Errorf("pfTolerance: %g is outside (0, 0.1]", p.Tolerance)
+	case !(p.Chebyshev >= 0 && p.Chebyshev < 1):
+		return fmt.Errorf("pfChebyshev: %g is outside [0, 1)", p.Chebyshev)
 	}
 	return nil
 }
@@ -98,6 +117,7 @@ type Solver struct {
 	Params
 
 	s, x    []physics.Vec3 // inertial target s and the current iterate x
+	xk, xm1 []physics.Vec3 // x⁽ᵏ⁾ and x⁽ᵏ⁻¹⁾ of the Chebyshev extrapolation
 	diag    []float64      // diagonal of the global matrix, m/Δt² + w n_l
 	self    []physics.Vec3 // Δp of particle i in its own constraint
 	pairDp  []physics.Vec3 // Δp of neighbour J[e] in constraint i, per fluid pair e (flat)
@@ -159,18 +179,37 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	defer func() { s.f, s.b, s.ff, s.fb, s.kr = nil, nil, nil, nil, nil }()
 	nb := par.Blocks(n)
 	tol2 := s.Tolerance * spacing * s.Tolerance * spacing * float64(n)
+	omega, start, prevE2 := 1.0, 2, math.Inf(1)
 	for it := 0; ; it++ {
 		pool.For(n, s.fnLocal)
 		pool.For(n, s.fnResid) // r = b − A x, and Σ |D⁻¹r|² per block
-		if par.Sum(s.red[:nb]) <= tol2 {
+		e2 := par.Sum(s.red[:nb])
+		if e2 <= tol2 {
 			res.Converged = true
 			break
 		}
+		if e2 > prevE2 {
+			start = it + 2
+		}
+		prevE2 = e2
 		if it == s.MaxIterations {
 			break
 		}
 		res.Iterations++
+		copy(s.xk, s.x[:n]) // x⁽ᵏ⁾, which becomes x⁽ᵏ⁻¹⁾ of the next iteration
 		res.CGIterations += s.cg(n, nb, tol2, pool)
+		if s.Chebyshev > 0 && it >= start {
+			if it == start {
+				omega = 2 / (2 - s.Chebyshev*s.Chebyshev)
+			} else {
+				omega = 4 / (4 - s.Chebyshev*s.Chebyshev*omega)
+			}
+			for i := range s.x[:n] {
+				x, m := &s.x[i], &s.xm1[i]
+				s.x[i] = physics.Vec3{m[0] + omega*(x[0]-m[0]), m[1] + omega*(x[1]-m[1]), m[2] + omega*(x[2]-m[2])}
+			}
+		}
+		s.xm1, s.xk = s.xk, s.xm1
 	}
 	res.AvgError = par.Sum(s.cSum[:nb]) / float64(n)
 	res.MaxError = par.Max(s.cMax[:nb])
@@ -191,7 +230,7 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 		s.offF[k+1] = s.offF[k] + len(ff.Blocks[k].J)
 		s.offB[k+1] = s.offB[k] + len(fb.Blocks[k].J)
 	}
-	for _, p := range []*[]physics.Vec3{&s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx} {
+	for _, p := range []*[]physics.Vec3{&s.xk, &s.xm1, &s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx} {
 		*p = par.Grow(*p, n)
 	}
 	s.diag = par.Grow(s.diag, n)

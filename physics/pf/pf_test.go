@@ -297,7 +297,7 @@ func TestBoundaryLoadIsTheExactReaction(t *testing.T) {
 	push = push.Mul(s.Stiffness)
 	load := s.Force[0]
 	if physics.Norm(load) == 0 {
-		t.Fatal("no load on the tank")
+		t.Fatalf("no load on the tank: %+v", r)
 	}
 	if physics.Norm(push.Add(load)) > balanceTol*physics.Norm(load) {
 		t.Fatalf("fluid push %v and tank load %v do not cancel", push, load)
