@@ -21,6 +21,7 @@ import (
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/pf"
 	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/physics/viscoelastic"
 )
@@ -34,6 +35,7 @@ type Sim struct {
 	FF       physics.Neighbors // fluid → fluid neighbours of the current substep
 	FB       physics.Neighbors // fluid → boundary neighbours of the current substep
 	Pressure *iisph.Solver
+	PF       *pf.Solver         // the Projective Fluids solver when solver.pressureSolver is "pf", else nil
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
@@ -117,6 +119,9 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	kind, _ := physics.ParseKernel(s.Kernel)
 	kr := physics.NewKernel(kind, s.SupportRadius())
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
+	if s.PressureSolver == "pf" {
+		sim.PF = pf.NewSolver(s.PF())
+	}
 	sim.boundGrid.NoSelf = true
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
 	if s.DomainMin != s.DomainMax {
