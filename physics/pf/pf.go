@@ -141,6 +141,7 @@ type Solver struct {
 	b      *physics.BoundarySet
 	ff, fb *physics.Neighbors
 	kr     *physics.Kernel
+	kern   kernel
 	dt     float64
 	alpha  float64
 
@@ -222,6 +223,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, kr *physics.Kernel, dt float64, pool *par.Pool) {
 	n := f.Len()
 	s.f, s.b, s.ff, s.fb, s.kr, s.dt = f, b, ff, fb, kr, dt
+	s.kern = newKernel(kr)
 	nb := par.Blocks(n)
 	s.offF = par.Grow(s.offF, nb+1)
 	s.offB = par.Grow(s.offB, nb+1)
@@ -315,6 +317,8 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 	fbk, bbk := &s.ff.Blocks[blk], &s.fb.Blocks[blk]
 	of, ob := s.offF[blk], s.offB[blk]
 	w0 := kr.W0()
+	kern := s.kern
+	cubic := kern.cubic
 	var csum, cmax float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
@@ -339,7 +343,12 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			for e, j := range js {
 				xj, dj := &s.x[j], &dps[e]
 				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
-				wv, g := kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				var wv, g float64
+				if cubic {
+					wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				} else {
+					wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				}
 				sw += wv
 				g *= vi
 				pg[e] = g
@@ -352,7 +361,12 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			for e, j := range bs {
 				xj := &s.xb[j]
 				rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
-				wv, g := kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				var wv, g float64
+				if cubic {
+					wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				} else {
+					wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				}
 				c += b.Vol[j] * wv
 				g *= b.Vol[j]
 				pgb[e] = g
@@ -564,4 +578,32 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 			physics.AddLoad(q[6*o:], x[0]-c[0], x[1]-c[1], x[2]-c[2], p[0], p[1], p[2])
 		}
 	}
+}
+
+// kernel evaluates the cubic spline inline in the local step's pair loops (physics.Kernel.Eval
+// is too large to inline there); other kernels go through Eval. The constants are those of
+// physics.NewKernel: W = k(6q³ − 6q² + 1) for q ≤ ½, 2k(1 − q)³ otherwise, k = 8/(πh³), and
+// the gradient factor g = W'(r)/r with dW/dq = l(3q² − 2q) or −l(1 − q)², l = 48/(πh³).
+type kernel struct {
+	cubic          bool
+	invH, invH2, k float64
+	l              float64
+}
+
+func newKernel(kr *physics.Kernel) kernel {
+	h := kr.H
+	return kernel{cubic: kr.Kind == physics.CubicSpline, invH: 1 / h, invH2: 1 / (h * h),
+		k: 8 / (math.Pi * h * h * h), l: 48 / (math.Pi * h * h * h)}
+}
+
+func (c *kernel) eval(r float64) (w, g float64) {
+	q := r * c.invH
+	if q >= 1 {
+		return 0, 0
+	}
+	if q <= 0.5 {
+		return c.k * (6*q*q*(q-1) + 1), c.l * (3*q - 2) * c.invH2
+	}
+	a := 1 - q
+	return c.k * 2 * a * a * a, -c.l * a * a * c.invH / r
 }
