@@ -271,7 +271,7 @@ type Solver struct {
 	PFMaxIterations   int     `json:"pfMaxIterations" default:"30" range:"[1,1000]" doc:"Projective Fluids: most local/global iterations per substep (paper: 30)"`
 	PFMaxCGIterations int     `json:"pfMaxCGIterations" default:"100" range:"[1,10000]" doc:"Projective Fluids: most CG iterations per global step"`
 	PFTolerance       float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS position correction of a global step falls below this fraction of the spacing 2r"`
-	PFChebyshev       float64 `json:"pfChebyshev" unit:"1" default:"0.95" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
+	PFChebyshev       float64 `json:"pfChebyshev" unit:"1" default:"0" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
 }
 
 // DefaultSolver returns the declared defaults.
