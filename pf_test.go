@@ -2,6 +2,7 @@ package sluice_test
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -138,5 +139,44 @@ func TestPFBadSettingsAreRejected(t *testing.T) {
 				t.Errorf("error %q does not contain %q", err, frag)
 			}
 		}
+	}
+}
+
+func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
+	// The dam break at r = 0.04 with Projective Fluids and with IISPH: the leading edge of the
+	// water (the body's largest x) may differ by at most 10 % of the IISPH value at every frame
+	// of the first second (the acceptance figure); both solvers enforce the same
+	// incompressibility, so the collapse must run at the same speed. Before the global step's
+	// relaxation (this test, correction unscaled) the PF front ran ahead by 16 % at 0.3 s.
+	const frontTol = 0.10
+	if raceEnabled {
+		t.Skip("two 1 s dam breaks take minutes under the race detector")
+	}
+	if testing.Short() {
+		t.Skip("two 1 s dam breaks")
+	}
+	var fronts [2][]float64
+	for k, solver := range []string{"iisph", "pf"} {
+		w, _ := pfDamBreak(t, solver, 0.04, 2)
+		for i := 0; i < 60; i++ {
+			st, err := w.Step(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fronts[k] = append(fronts[k], st.Bodies[1].Max[0])
+		}
+		w.Close()
+	}
+	worst, at := 0.0, 0
+	for i := range fronts[0] {
+		if d := math.Abs(fronts[1][i]-fronts[0][i]) / fronts[0][i]; d > worst {
+			worst, at = d, i
+		}
+	}
+	t.Logf("largest front difference %.2f %% at t = %.3f s (iisph %.3f m, pf %.3f m); at 0.1/0.2/0.3 s: iisph %.3f/%.3f/%.3f, pf %.3f/%.3f/%.3f",
+		100*worst, float64(at+1)*frame, fronts[0][at], fronts[1][at],
+		fronts[0][5], fronts[0][11], fronts[0][17], fronts[1][5], fronts[1][11], fronts[1][17])
+	if worst > frontTol {
+		t.Errorf("PF front differs from IISPH's by %.1f %% at t = %.3f s", 100*worst, float64(at+1)*frame)
 	}
 }
