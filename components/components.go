@@ -270,7 +270,7 @@ type Solver struct {
 	PFStiffness       float64 `json:"pfStiffness" unit:"N/m" default:"1e6" range:"(0,1e12]" doc:"Projective Fluids: stiffness w of every density constraint (paper: 10⁶ range)"`
 	PFMaxIterations   int     `json:"pfMaxIterations" default:"30" range:"[1,1000]" doc:"Projective Fluids: most local/global iterations per substep (paper: 30)"`
 	PFMaxCGIterations int     `json:"pfMaxCGIterations" default:"100" range:"[1,10000]" doc:"Projective Fluids: most CG iterations per global step"`
-	PFTolerance       float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS position correction of a global step falls below this fraction of the spacing 2r"`
+	PFTolerance       float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS of Δt² r/m (r the residual force of the global system) falls below this fraction of the spacing 2r"`
 	PFChebyshev       float64 `json:"pfChebyshev" unit:"1" default:"0" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
 }
 
