@@ -12,6 +12,7 @@ import (
 	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/iisph"
+	"github.com/sluicephysics/sluice/physics/pf"
 )
 
 // Phase says how a body's particles are simulated.
@@ -276,6 +277,14 @@ type Solver struct {
 	SortEvery       int        `json:"sortEvery" default:"32" range:"[1,1000000]" doc:"z-order sort of the particle arrays every k substeps (memory locality)"`
 	DomainMin       mgl64.Vec3 `json:"domainMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the simulation domain; particles leaving it are removed and reported (domainMin = domainMax = 0: automatic, the bodies' bounds widened by half their size)"`
 	DomainMax       mgl64.Vec3 `json:"domainMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the simulation domain"`
+
+	// the pressure solver and the settings of Projective Fluids
+	PressureSolver    string  `json:"pressureSolver" default:"iisph" doc:"pressure solver: iisph (Ihmsen et al. 2014) or pf (Projective Fluids, Weiler et al. 2016)"`
+	PFStiffness       float64 `json:"pfStiffness" unit:"N/m" default:"1e6" range:"(0,1e12]" doc:"Projective Fluids: stiffness w of every density constraint (paper: 10⁶ range)"`
+	PFMaxIterations   int     `json:"pfMaxIterations" default:"30" range:"[1,1000]" doc:"Projective Fluids: most local/global iterations per substep (paper: 30)"`
+	PFMaxCGIterations int     `json:"pfMaxCGIterations" default:"100" range:"[1,10000]" doc:"Projective Fluids: most CG iterations per global step"`
+	PFTolerance       float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS of Δt² r/m (r the residual force of the global system) falls below this fraction of the spacing 2r"`
+	PFChebyshev       float64 `json:"pfChebyshev" unit:"1" default:"0" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
 }
 
 // DefaultSolver returns the declared defaults.
@@ -296,6 +305,9 @@ func (s *Solver) Validate(path string) error {
 	if s.WallPressure != "mirror" && s.WallPressure != "extrapolate" {
 		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("unknown mode %q (allowed: mirror, extrapolate)", s.WallPressure)}
 	}
+	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" {
+		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf)", s.PressureSolver)}
+	}
 	if s.DtMin > s.DtMax {
 		return &params.Error{Path: pathJoin(path, "dtMin"), Msg: fmt.Sprintf("%g s exceeds dtMax %g s", s.DtMin, s.DtMax)}
 	}
@@ -314,6 +326,11 @@ func (s *Solver) Validate(path string) error {
 // IISPH returns the pressure solver's parameters.
 func (s *Solver) IISPH() iisph.Params {
 	return iisph.Params{MaxError: s.MaxError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, Omega: s.Omega, Gravity: s.Gravity, Extrapolate: s.WallPressure == "extrapolate"}
+}
+
+// PF returns the Projective Fluids solver's parameters.
+func (s *Solver) PF() pf.Params {
+	return pf.Params{Stiffness: s.PFStiffness, MaxIterations: s.PFMaxIterations, MaxCGIterations: s.PFMaxCGIterations, Tolerance: s.PFTolerance, Chebyshev: s.PFChebyshev}
 }
 
 // Spacing is the particle spacing 2r (m).

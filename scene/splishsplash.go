@@ -60,6 +60,34 @@ func (im *importer) warn(path, format string, a ...any) {
 	im.warnings = append(im.warnings, Warning{path, fmt.Sprintf(format, a...)})
 }
 
+// projectiveFluids maps the reference's "Projective Fluids" block: stiffness (N/m, the w of
+// every constraint) and maxIterations, which the reference uses as the limit of both its
+// local/global and its CG iterations. Its minIterations and maxError do not enter its PF solve
+// (the CG tolerance is fixed), so they are warned about.
+func (im *importer) projectiveFluids(bo obj, bp string, s *components.Solver) error {
+	if _, ok := bo["stiffness"]; ok {
+		if err := im.takeNum(bo, bp, "stiffness", &s.PFStiffness); err != nil {
+			return err
+		}
+	}
+	if _, ok := bo["maxIterations"]; ok {
+		var it float64
+		if err := im.takeNum(bo, bp, "maxIterations", &it); err != nil {
+			return err
+		}
+		s.PFMaxIterations = int(it)
+		s.PFMaxCGIterations = int(it)
+	}
+	for _, k := range []string{"minIterations", "maxError"} {
+		if _, ok := bo[k]; ok {
+			delete(bo, k)
+			im.warn(bp+"."+k, "not used by the reference's Projective Fluids solve, ignored")
+		}
+	}
+	im.leftovers(bo, bp)
+	return nil
+}
+
 // viewerKeys are SPlisHSPlasH settings of its GUI, its exporters and its scripting; they do
 // not change the simulation, so sluice reports them as ignored.
 var viewerKeys = map[string]bool{
@@ -373,7 +401,15 @@ func (im *importer) configuration(c obj) error {
 	if !known {
 		return &UnsupportedError{p + ".simulationMethod", fmt.Sprintf("%g is not a SPlisHSPlasH method", method)}
 	}
-	if method != 3 {
+	switch method {
+	case 3:
+	case 5:
+		s.PressureSolver = "pf"
+		if blk, ok := c[name].(obj); !ok || blk["stiffness"] == nil {
+			s.PFStiffness = 50000
+			im.warn(p+"."+name+".stiffness", "missing: the reference's default 50000 N/m is used")
+		}
+	default:
 		im.warn(p+".simulationMethod", "%g (%s) is simulated with IISPH", method, name)
 	}
 	// Pressure-solver settings: the block of the chosen method, else IISPH's, else DFSPH's.
@@ -384,6 +420,13 @@ func (im *importer) configuration(c obj) error {
 			continue
 		}
 		bp := p + "." + blk
+		if method == 5 && blk == name {
+			if err := im.projectiveFluids(bo, bp, s); err != nil {
+				return err
+			}
+			delete(c, blk)
+			break
+		}
 		maxErr := -1.0
 		if err := im.takeNum(bo, bp, "maxError", &maxErr); err != nil {
 			return err

@@ -458,3 +458,50 @@ func TestDeformableModelImportsAsElasticBody(t *testing.T) {
 		}
 	}
 }
+
+func TestProjectiveFluidsSceneSelectsPF(t *testing.T) {
+	// simulationMethod 5 runs Projective Fluids with the block's stiffness (N/m, the same w)
+	// and maxIterations; the keys the reference's PF does not use are warned about, and no
+	// warning says the method was replaced. Other methods still fall back to IISPH.
+	dir := t.TempDir()
+	const scene = `{
+  "Configuration": {"particleRadius": 0.025, "simulationMethod": METHOD,
+    "Projective Fluids": {"minIterations": 2, "maxIterations": 40, "maxError": 0.05, "stiffness": 25000}},
+  "FluidBlocks": [{"start": [0, 0, 0], "end": [0.5, 0.5, 0.5]}]
+}`
+	path := filepath.Join(dir, "s.json")
+	os.WriteFile(path, []byte(strings.Replace(scene, "METHOD", "5", 1)), 0o644)
+	sc, warns, err := ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sc.Solver
+	if s.PressureSolver != "pf" || s.PFStiffness != 25000 || s.PFMaxIterations != 40 || s.PFMaxCGIterations != 40 {
+		t.Fatalf("solver %q, stiffness %g, iterations %d/%d; want pf, 25000, 40/40", s.PressureSolver, s.PFStiffness, s.PFMaxIterations, s.PFMaxCGIterations)
+	}
+	joined := fmt.Sprint(warns)
+	if strings.Contains(joined, "simulationMethod") {
+		t.Errorf("a warning names simulationMethod: %v", warns)
+	}
+	for _, k := range []string{"Projective Fluids.minIterations", "Projective Fluids.maxError"} {
+		if !strings.Contains(joined, k) {
+			t.Errorf("no warning names %s: %v", k, warns)
+		}
+	}
+	os.WriteFile(path, []byte(strings.Replace(strings.Replace(scene, "METHOD", "5", 1), `, "stiffness": 25000`, "", 1)), 0o644)
+	sc, warns, err = ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Solver.PFStiffness != 50000 || !strings.Contains(fmt.Sprint(warns), "Projective Fluids.stiffness") {
+		t.Fatalf("no stiffness given: %g N/m, warnings %v; want the reference's default 50000 with a warning", sc.Solver.PFStiffness, warns)
+	}
+	os.WriteFile(path, []byte(strings.Replace(scene, "METHOD", "4", 1)), 0o644)
+	sc, warns, err = ImportSPlisHSPlasH(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Solver.PressureSolver != "iisph" || !strings.Contains(fmt.Sprint(warns), "simulationMethod") {
+		t.Fatalf("DFSPH scene: solver %q, warnings %v; want iisph with a warning", sc.Solver.PressureSolver, warns)
+	}
+}

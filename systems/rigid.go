@@ -145,14 +145,21 @@ func (s *Sim) boundaryLoads(dt float64) {
 		return
 	}
 	s.setCenters()
-	s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.Pressure.Extrapolate, s.Pressure.Gravity, s.pool)
+	var force, torque []physics.Vec3
+	if s.PF != nil {
+		s.PF.Loads(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
+		force, torque = s.PF.Force, s.PF.Torque
+	} else {
+		s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.Pressure.Extrapolate, s.Pressure.Gravity, s.pool)
+		force, torque = s.loads.Force, s.loads.Torque
+	}
 	for i, slot := range s.bSlots {
-		f := s.loads.Force[i]
+		f := force[i]
 		s.loadSum[i] = physics.Vec3{s.loadSum[i][0] + dt*f[0], s.loadSum[i][1] + dt*f[1], s.loadSum[i][2] + dt*f[2]}
 		if s.bodies[slot].rigid != nil {
 			k := s.rigidIndex(slot)
 			rb := &s.Rigid.Bodies[k]
-			rb.FluidForce, rb.FluidTorque = f, s.loads.Torque[i]
+			rb.FluidForce, rb.FluidTorque = f, torque[i]
 			if s.dragOn && i < len(s.drag.Force) {
 				// the boundary viscosity's reaction, from AdvectionForces
 				rb.FluidForce = rb.FluidForce.Add(s.drag.Force[i])

@@ -21,6 +21,7 @@ import (
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/pf"
 	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/physics/viscoelastic"
 )
@@ -34,6 +35,7 @@ type Sim struct {
 	FF       physics.Neighbors // fluid → fluid neighbours of the current substep
 	FB       physics.Neighbors // fluid → boundary neighbours of the current substep
 	Pressure *iisph.Solver
+	PF       *pf.Solver         // the Projective Fluids solver when solver.pressureSolver is "pf", else nil
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
@@ -132,6 +134,9 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	kind, _ := physics.ParseKernel(s.Kernel)
 	kr := physics.NewKernel(kind, s.SupportRadius())
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
+	if s.PressureSolver == "pf" {
+		sim.PF = pf.NewSolver(s.PF())
+	}
 	sim.boundGrid.NoSelf = true
 	sim.confineFn = sim.confineBlock
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
@@ -221,6 +226,13 @@ func (s *Sim) Gather(w *ecs.World) error {
 		return err
 	}
 	s.gatherRigid()
+	if s.PF != nil {
+		for i := range s.Rigid.Bodies {
+			if s.Rigid.Bodies[i].Motion == rigid.Dynamic {
+				return fmt.Errorf("solver.pressureSolver: pf does not couple to dynamic rigid bodies yet (its unconverged iterations leave loads that are not the fluid's force; see docs/projective_fluids.md), and body %q is dynamic: use iisph", s.bodies[s.rigidSlots[i]].body.Name)
+			}
+		}
+	}
 	s.bInv = nil
 	if !slices.Equal(bl, s.bLayout) {
 		s.bInv = remapByKey(s.bLayout, bl, s.bInv)

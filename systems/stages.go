@@ -142,21 +142,35 @@ func (a AdvectionForces) Run(ctx *ecs.Context) error {
 }
 
 // PressureSolve reads ρ, v* and the last step's pressures and writes new pressures and the
-// pressure acceleration (IISPH, Ihmsen et al. 2014), making the fluid incompressible and
-// keeping it out of the boundaries.
+// pressure acceleration, making the fluid incompressible and keeping it out of the
+// boundaries: IISPH (Ihmsen et al. 2014) or, when solver.pressureSolver is "pf", Projective
+// Fluids (Weiler et al. 2016), whose constraint force per unit mass takes the place of the
+// pressure acceleration.
 type PressureSolve struct{ S *Sim }
 
 // Run implements ecs.System.
 func (p PressureSolve) Run(ctx *ecs.Context) error {
 	s := p.S
-	r := s.Pressure.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
 	a := &s.acc
-	a.PressureIterationsTotal += r.Iterations
-	a.solves++
-	a.errSum += r.AvgError
-	a.DensityErrorMax = max(a.DensityErrorMax, r.MaxError)
-	if !r.Converged {
-		a.UnconvergedSolves++
+	if s.PF != nil {
+		r := s.PF.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.Settings.Spacing(), s.pool)
+		a.PressureIterationsTotal += r.Iterations
+		a.PFCGIterationsTotal += r.CGIterations
+		a.solves++
+		a.errSum += r.AvgError
+		a.DensityErrorMax = max(a.DensityErrorMax, r.MaxError)
+		if !r.Converged {
+			a.UnconvergedSolves++
+		}
+	} else {
+		r := s.Pressure.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+		a.PressureIterationsTotal += r.Iterations
+		a.solves++
+		a.errSum += r.AvgError
+		a.DensityErrorMax = max(a.DensityErrorMax, r.MaxError)
+		if !r.Converged {
+			a.UnconvergedSolves++
+		}
 	}
 	t0 := time.Now()
 	s.boundaryLoads(ctx.Dt)

@@ -27,7 +27,10 @@ type StepStats struct {
 	DensityErrorMeasured    int                `json:"densityErrorMeasured"`    // substeps measured
 	PressureIterations      float64            `json:"pressureIterations"`      // average pressure iterations per substep
 	PressureIterationsTotal int                `json:"pressureIterationsTotal"`
-	UnconvergedSolves       int                `json:"unconvergedSolves"`                // solves that hit maxIterations above η
+	UnconvergedSolves       int                `json:"unconvergedSolves"`                // solves that hit maxIterations above η (pf: pfMaxIterations above pfTolerance)
+	PressureSolver          string             `json:"pressureSolver"`                   // the method that ran: iisph or pf (pressureIterations then counts PF's local/global iterations)
+	PFCGIterations          float64            `json:"pfCGIterations,omitempty"`         // pf: average CG iterations per substep, summed over its global steps
+	PFCGIterationsTotal     int                `json:"pfCGIterationsTotal,omitempty"`    // pf: CG iterations of the step
 	MaxSpeed                float64            `json:"maxSpeed"`                         // m/s
 	KineticEnergy           float64            `json:"kineticEnergy"`                    // J, fluid
 	Bodies                  []BodyStats        `json:"bodies"`                           // per body, in ID order
@@ -93,9 +96,11 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 	a := s.acc
 	a.T, a.Substeps, a.Dt = clock.Time, substeps, lastDt
 	a.Particles = s.Fluid.Len()
+	a.PressureSolver = s.Settings.PressureSolver
 	if a.solves > 0 {
 		a.DensityErrorAvg = a.errSum / float64(a.solves)
 		a.PressureIterations = float64(a.PressureIterationsTotal) / float64(a.solves)
+		a.PFCGIterations = float64(a.PFCGIterationsTotal) / float64(a.solves)
 	}
 	if a.DensityErrorMeasured > 0 {
 		a.DensityErrorMeasuredAvg = a.measSum / float64(a.DensityErrorMeasured)

@@ -1,0 +1,200 @@
+package sluice_test
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// pfDamBreak is the dam break of damBreak (a 0.6 × 0.6 × 0.4 m block in the corner of a
+// 1.6 × 1 × 0.4 m tank) at particle radius r with the given pressure solver.
+func pfDamBreak(t testing.TB, solver string, r float64, workers int) (*sluice.World, sluice.Entity) {
+	s := components.DefaultSolver()
+	s.PressureSolver = solver
+	s.ParticleRadius = r
+	w, err := sluice.NewWorld(s, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, e
+}
+
+func TestPFIsSelectedAndReported(t *testing.T) {
+	// solver.pressureSolver picks the method, and the stats say which one ran: the PF run makes
+	// at least one local/global iteration per substep and at least one CG iteration per global
+	// step; the IISPH run reports no CG iterations. The fluid stays in the tank.
+	for _, solver := range []string{"iisph", "pf"} {
+		w, _ := pfDamBreak(t, solver, 0.04, 1)
+		for i := 0; i < 6; i++ {
+			st, err := w.Step(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.PressureSolver != solver {
+				t.Fatalf("stats report pressureSolver %q, want %q", st.PressureSolver, solver)
+			}
+			switch solver {
+			case "pf":
+				if st.PressureIterations < 1 || st.PFCGIterations < st.PressureIterations {
+					t.Fatalf("pf: %.1f local/global and %.1f CG iterations per substep", st.PressureIterations, st.PFCGIterations)
+				}
+			case "iisph":
+				if st.PFCGIterations != 0 {
+					t.Fatalf("iisph run reports %g PF CG iterations", st.PFCGIterations)
+				}
+			}
+			b := st.Bodies[1]
+			if len(st.Removed) > 0 || b.Min[0] < 0 || b.Min[1] < 0 || b.Max[0] > 1.6 || b.Max[2] > 0.4 {
+				t.Fatalf("%s t=%.2f: fluid left the tank: %+v removed %v", solver, st.T, b, st.Removed)
+			}
+		}
+		w.Close()
+	}
+}
+
+func TestPFDeterministicAndSnapshot(t *testing.T) {
+	// The PF dam break (486 particles, two work blocks) is bit-identical on 1, 2 and 8
+	// workers, and a run saved after 3 frames and restored (on 2 and 1 workers) ends 3 frames
+	// later in the same state as the uninterrupted run.
+	if raceEnabled {
+		t.Skip("the PF runs take about a minute under the race detector")
+	}
+	run := func(w *sluice.World, frames int) {
+		for i := 0; i < frames; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var want [32]byte
+	for k, workers := range []int{1, 2, 8} {
+		w, e := pfDamBreak(t, "pf", 0.03, workers)
+		if n := w.Particles(e).Len(); n <= 256 {
+			t.Fatalf("%d particles: the test needs more than one work block", n)
+		}
+		run(w, 6)
+		h := stateHash(w, e)
+		w.Close()
+		if k == 0 {
+			want = h
+		} else if h != want {
+			t.Fatalf("%d workers: hash %x, 1 worker %x", workers, h[:8], want[:8])
+		}
+	}
+	w, _ := pfDamBreak(t, "pf", 0.03, 2)
+	run(w, 3)
+	var buf bytes.Buffer
+	if err := w.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, workers := range []int{2, 1} {
+		r, err := sluice.Restore(bytes.NewReader(buf.Bytes()), workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(r, 3)
+		if got := stateHash(r, entityOf(t, r, "water")); got != want {
+			t.Fatalf("restored on %d workers: hash %x, uninterrupted %x", workers, got[:8], want[:8])
+		}
+		r.Close()
+	}
+}
+
+func TestPFBadSettingsAreRejected(t *testing.T) {
+	// Each bad setting fails world creation with an error naming the field and its range.
+	cases := []struct {
+		edit func(*components.Solver)
+		want []string
+	}{
+		{func(s *components.Solver) { s.PFStiffness = 0 }, []string{"pfStiffness", "0"}},
+		{func(s *components.Solver) { s.PFStiffness = -1e6 }, []string{"pfStiffness", "-1e+06"}},
+		{func(s *components.Solver) { s.PFMaxIterations = 0 }, []string{"pfMaxIterations", "1"}},
+		{func(s *components.Solver) { s.PFMaxCGIterations = 20000 }, []string{"pfMaxCGIterations", "10000"}},
+		{func(s *components.Solver) { s.PFChebyshev = 1 }, []string{"pfChebyshev", "1"}},
+		{func(s *components.Solver) { s.PressureSolver = "pbf" }, []string{"pressureSolver", "iisph, pf"}},
+	}
+	for _, c := range cases {
+		s := components.DefaultSolver()
+		c.edit(&s)
+		w, err := sluice.NewWorld(s, 1)
+		if err == nil {
+			w.Close()
+			t.Fatalf("accepted a bad setting, want an error naming %v", c.want)
+		}
+		for _, frag := range c.want {
+			if !strings.Contains(err.Error(), frag) {
+				t.Errorf("error %q does not contain %q", err, frag)
+			}
+		}
+	}
+}
+
+func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
+	// The dam break at r = 0.04 with Projective Fluids and with IISPH: the leading edge of the
+	// water (the body's largest x) may differ by at most 10 % of the IISPH value at every frame
+	// of the first second (the issue's acceptance figure); both solvers enforce the same
+	// incompressibility, so the collapse must run at the same speed. Before the global step's
+	// relaxation (this test, correction unscaled) the PF front ran ahead by 16 % at 0.3 s.
+	const frontTol = 0.10
+	if raceEnabled {
+		t.Skip("two 1 s dam breaks take minutes under the race detector")
+	}
+	if testing.Short() {
+		t.Skip("two 1 s dam breaks")
+	}
+	var fronts [2][]float64
+	for k, solver := range []string{"iisph", "pf"} {
+		w, _ := pfDamBreak(t, solver, 0.04, 2)
+		for i := 0; i < 60; i++ {
+			st, err := w.Step(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fronts[k] = append(fronts[k], st.Bodies[1].Max[0])
+		}
+		w.Close()
+	}
+	worst, at := 0.0, 0
+	for i := range fronts[0] {
+		if d := math.Abs(fronts[1][i]-fronts[0][i]) / fronts[0][i]; d > worst {
+			worst, at = d, i
+		}
+	}
+	t.Logf("largest front difference %.2f %% at t = %.3f s (iisph %.3f m, pf %.3f m); at 0.1/0.2/0.3 s: iisph %.3f/%.3f/%.3f, pf %.3f/%.3f/%.3f",
+		100*worst, float64(at+1)*frame, fronts[0][at], fronts[1][at],
+		fronts[0][5], fronts[0][11], fronts[0][17], fronts[1][5], fronts[1][11], fronts[1][17])
+	if worst > frontTol {
+		t.Errorf("PF front differs from IISPH's by %.1f %% at t = %.3f s", 100*worst, float64(at+1)*frame)
+	}
+}
+
+// TestPFRefusesDynamicRigidBodies: until its loads are the fluid's force, a world solved with
+// Projective Fluids refuses a dynamic rigid body at its next step, naming the setting and the
+// body, instead of floating it on wrong loads.
+func TestPFRefusesDynamicRigidBodies(t *testing.T) {
+	w, _ := pfDamBreak(t, "pf", 0.04, 1)
+	defer w.Close()
+	d := components.DefaultRigidBody()
+	d.Size = mgl64.Vec3{0.2, 0.2, 0.2}
+	d.Position = mgl64.Vec3{1.1, 0.5, 0.2}
+	if _, err := w.AddRigidBody("crate", d); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.Step(frame)
+	if err == nil || !strings.Contains(err.Error(), "pressureSolver") || !strings.Contains(err.Error(), `"crate"`) {
+		t.Fatalf("step with a dynamic body under pf: %v, want an error naming pressureSolver and the body", err)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pf
+
+const raceEnabled = false
