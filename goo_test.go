@@ -178,7 +178,7 @@ func TestGooSqueezeKeepsVolume(t *testing.T) {
 	// stopped on half the residual). Corrections that fought the pressure (a sign error, or c
 	// applied twice) would multiply the iterations, as the stiff c = 0.05 ball's 7.7 show.
 	const iterMax = 2.0
-	const restoreTol = 0.05     // after the board leaves, the height returns within 5 %
+	const restoreTol = 0.05 // after the board leaves, the height returns within 5 %
 	// The volume is measured every volumeEvery frames (a grid pass over 13k particles) and at
 	// the deepest squeeze.
 	const volumeEvery = 3
