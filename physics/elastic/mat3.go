@@ -1,6 +1,10 @@
 package elastic
 
-import "math"
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics"
+)
 
 // mat3 is a 3x3 matrix stored row-major: m[3*r+c]. The solver's inner loops use these plain
 // arrays and the functions below instead of mathgl's array-valued method chains.
@@ -78,54 +82,11 @@ func extractRotation(a *mat3, q *quat, maxIter int, tol float64) int {
 	return maxIter
 }
 
-// symEigen diagonalises the symmetric matrix a by cyclic Jacobi rotations: a = V diag(λ) Vᵀ,
-// with the eigenvectors in the columns of V. Fifty sweeps are far more than a 3x3 matrix needs
-// (each sweep squares the off-diagonal error), so the loop ends on the convergence test.
-func symEigen(a *mat3) (lambda [3]float64, v mat3) {
-	m := *a
-	v = identity()
-	for sweep := 0; sweep < 50; sweep++ {
-		off := m[1]*m[1] + m[2]*m[2] + m[5]*m[5]
-		scale := m[0]*m[0] + m[4]*m[4] + m[8]*m[8]
-		if off <= 1e-30*scale || off == 0 {
-			break
-		}
-		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
-			p, q := pq[0], pq[1]
-			apq := m[3*p+q]
-			if apq == 0 {
-				continue
-			}
-			theta := (m[3*q+q] - m[3*p+p]) / (2 * apq)
-			t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-			c := 1 / math.Sqrt(t*t+1)
-			s := t * c
-			// m ← Jᵀ m J with the Givens rotation J in the (p, q) plane.
-			for k := 0; k < 3; k++ {
-				mkp, mkq := m[3*k+p], m[3*k+q]
-				m[3*k+p] = c*mkp - s*mkq
-				m[3*k+q] = s*mkp + c*mkq
-			}
-			for k := 0; k < 3; k++ {
-				mpk, mqk := m[3*p+k], m[3*q+k]
-				m[3*p+k] = c*mpk - s*mqk
-				m[3*q+k] = s*mpk + c*mqk
-			}
-			for k := 0; k < 3; k++ {
-				vkp, vkq := v[3*k+p], v[3*k+q]
-				v[3*k+p] = c*vkp - s*vkq
-				v[3*k+q] = s*vkp + c*vkq
-			}
-		}
-	}
-	return [3]float64{m[0], m[4], m[8]}, v
-}
-
 // pseudoInverseSym returns the Moore-Penrose pseudo-inverse of the symmetric matrix a:
 // V diag(1/λ_k) Vᵀ over the eigenvalues above rel·max|λ| (the others count as zero), and the
 // rank, the number of eigenvalues kept. For a regular a it is the inverse.
 func pseudoInverseSym(a *mat3, rel float64) (mat3, int) {
-	lambda, v := symEigen(a)
+	lambda, v := physics.SymEigen3(a)
 	lmax := max(math.Abs(lambda[0]), math.Abs(lambda[1]), math.Abs(lambda[2]))
 	var inv [3]float64
 	rank := 0

@@ -303,7 +303,7 @@ func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason in
 		return f, false, 0
 	}
 	a[3], a[6], a[7] = a[1], a[2], a[5]
-	lam, v := symEigen(&a)
+	lam, v := physics.SymEigen3(&a)
 	lmax := max(lam[0], lam[1], lam[2])
 	lmin := min(lam[0], lam[1], lam[2])
 	if !(lmin > MinMomentRatio*lmax) {
@@ -476,7 +476,7 @@ func (b *Body) correct(i int, nbr []int32) {
 		c[8] += w * u2 * u2
 	}
 	c[3], c[6], c[7] = c[1], c[2], c[5]
-	lam, v := symEigen(&c)
+	lam, v := physics.SymEigen3(&c)
 	lmax := max(lam[0], lam[1], lam[2])
 	var inv [3]float64
 	for k := range lam {

@@ -1,7 +1,5 @@
 package elastoplastic
 
-import "math"
-
 // mat3 is a 3x3 matrix stored row-major: m[3*r+c]. The inner loops use these plain arrays and
 // the functions below instead of mathgl's array-valued method chains (DESIGN §10).
 type mat3 = [9]float64
@@ -39,55 +37,4 @@ func udvt(u *mat3, d [3]float64, v *mat3) mat3 {
 		}
 	}
 	return m
-}
-
-// symEigen diagonalises the symmetric matrix a by cyclic Jacobi rotations: a = V diag(λ) Vᵀ
-// with the eigenvectors in the columns of V (a proper or improper orthogonal matrix). Each
-// sweep roughly squares the off-diagonal error, so the loop ends on the convergence test long
-// before the sweep cap; the rotations are orthogonal to round-off whatever the spectrum, which
-// is what makes repeated eigenvalues harmless.
-func symEigen(a *mat3) (lambda [3]float64, v mat3) {
-	m := *a
-	v = identity()
-	for sweep := 0; sweep < 50; sweep++ {
-		off := m[1]*m[1] + m[2]*m[2] + m[5]*m[5]
-		scale := m[0]*m[0] + m[4]*m[4] + m[8]*m[8]
-		if off <= 1e-34*scale || off == 0 {
-			break
-		}
-		for pq := 0; pq < 3; pq++ {
-			p, q := 0, 1
-			switch pq {
-			case 1:
-				p, q = 0, 2
-			case 2:
-				p, q = 1, 2
-			}
-			apq := m[3*p+q]
-			if apq == 0 {
-				continue
-			}
-			theta := (m[3*q+q] - m[3*p+p]) / (2 * apq)
-			t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-			c := 1 / math.Sqrt(t*t+1)
-			s := t * c
-			// m ← Jᵀ m J with the Givens rotation J in the (p, q) plane.
-			for k := 0; k < 3; k++ {
-				mkp, mkq := m[3*k+p], m[3*k+q]
-				m[3*k+p] = c*mkp - s*mkq
-				m[3*k+q] = s*mkp + c*mkq
-			}
-			for k := 0; k < 3; k++ {
-				mpk, mqk := m[3*p+k], m[3*q+k]
-				m[3*p+k] = c*mpk - s*mqk
-				m[3*q+k] = s*mpk + c*mqk
-			}
-			for k := 0; k < 3; k++ {
-				vkp, vkq := v[3*k+p], v[3*k+q]
-				v[3*k+p] = c*vkp - s*vkq
-				v[3*k+q] = s*vkp + c*vkq
-			}
-		}
-	}
-	return [3]float64{m[0], m[4], m[8]}, v
 }

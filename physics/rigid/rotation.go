@@ -1,6 +1,10 @@
 package rigid
 
-import "math"
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics"
+)
 
 // Torque-free rotation by the splitting of Dullweber, Leimkuhler & McLachlan, "Symplectic
 // splitting methods for rigid body molecular dynamics", J. Chem. Phys. 107(15), 1997.
@@ -17,51 +21,17 @@ import "math"
 // bounded, O(h²), with no drift (DLM 1997, Sec. III).
 
 // principal returns the principal axes of a symmetric inertia tensor (body frame) as the columns
-// of a rotation matrix P, and the principal moments, so that I = P diag(m) Pᵀ. It uses cyclic
-// Jacobi rotations (Golub & Van Loan, Matrix Computations, §8.5), which converge quadratically;
-// repeated moments (a cube, a sphere) leave any orthonormal axes, all equally valid.
+// of a rotation matrix P, and the principal moments, so that I = P diag(m) Pᵀ
+// (physics.SymEigen3); repeated moments (a cube, a sphere) leave any orthonormal axes, all
+// equally valid.
 func principal(in *Mat3) (p Mat3, m Vec3) {
-	a := *in
-	p = Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
-	for sweep := 0; sweep < 50; sweep++ {
-		off := a[1]*a[1] + a[2]*a[2] + a[5]*a[5]
-		diag := a[0]*a[0] + a[4]*a[4] + a[8]*a[8]
-		if off <= 1e-32*diag {
-			break
-		}
-		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
-			i, j := pq[0], pq[1]
-			aij := a[3*i+j]
-			if aij == 0 {
-				continue
-			}
-			// The rotation angle that zeroes a_ij (Golub & Van Loan, Alg. 8.5.1, sym.schur2).
-			tau := (a[3*j+j] - a[3*i+i]) / (2 * aij)
-			t := 1 / (math.Abs(tau) + math.Sqrt(1+tau*tau))
-			if tau < 0 {
-				t = -t
-			}
-			c := 1 / math.Sqrt(1+t*t)
-			s := t * c
-			// a ← Jᵀ a J and p ← p J with J the rotation in the (i, j) plane.
-			for k := 0; k < 3; k++ {
-				aki, akj := a[3*k+i], a[3*k+j]
-				a[3*k+i], a[3*k+j] = c*aki-s*akj, s*aki+c*akj
-			}
-			for k := 0; k < 3; k++ {
-				aik, ajk := a[3*i+k], a[3*j+k]
-				a[3*i+k], a[3*j+k] = c*aik-s*ajk, s*aik+c*ajk
-			}
-			for k := 0; k < 3; k++ {
-				pki, pkj := p[3*k+i], p[3*k+j]
-				p[3*k+i], p[3*k+j] = c*pki-s*pkj, s*pki+c*pkj
-			}
-		}
-	}
+	arr := [9]float64(*in)
+	lam, v := physics.SymEigen3(&arr)
+	p = Mat3(v)
 	if p.Det() < 0 { // a proper rotation, so that it can turn a quaternion
 		p[2], p[5], p[8] = -p[2], -p[5], -p[8]
 	}
-	return p, Vec3{a[0], a[4], a[8]}
+	return p, Vec3(lam)
 }
 
 // dlmSplit is the symmetric sequence of (principal axis, fraction of the step) of DLM 1997.
