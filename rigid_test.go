@@ -738,3 +738,30 @@ func TestRigidSpinInWorld(t *testing.T) {
 	}
 	t.Logf("energy %.2g, |L| %.2g, %d flips", e/e0-1, l/l0-1, flips)
 }
+
+// TestStatsTellRigidBodiesFromWalls: the per-step statistics list a rigid body with phase
+// "rigid" and its motion type, and a wall with phase "boundary".
+func TestStatsTellRigidBodiesFromWalls(t *testing.T) {
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 0.5, 0.5}, true); err != nil {
+		t.Fatal(err)
+	}
+	d := components.DefaultRigidBody()
+	d.Size, d.Position = mgl64.Vec3{0.1, 0.1, 0.1}, mgl64.Vec3{0.25, 0.25, 0.25}
+	mustRigid(t, w, "crate", d)
+	st, err := w.Step(1.0 / 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phases := map[string]string{}
+	motion := ""
+	for _, b := range st.Bodies {
+		phases[b.Name] = b.Phase
+		if b.Rigid != nil {
+			motion = b.Rigid.Motion
+		}
+	}
+	if phases["tank"] != "boundary" || phases["crate"] != "rigid" || motion != "dynamic" {
+		t.Errorf("stats phases %v, crate motion %q; want the tank boundary and the crate rigid and dynamic", phases, motion)
+	}
+}

@@ -30,6 +30,7 @@ type RigidStats struct {
 	AngularVelocity [3]float64 `json:"angularVelocity"` // rad/s
 	Submerged       float64    `json:"submerged"`       // fraction of the volume below the water around it
 	Contacts        int        `json:"contacts"`        // the body's contact points at the last substep
+	Motion          string     `json:"motion"`          // static, kinematic or dynamic
 }
 
 // gatherRigid collects the rigid bodies' solver state in body ID order.

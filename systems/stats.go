@@ -123,6 +123,9 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 	a.Bodies = make([]BodyStats, 0, len(s.bodies))
 	for _, b := range s.bodies {
 		bs := BodyStats{Name: b.body.Name, Phase: b.body.Phase.String(), Count: b.p.Len()}
+		if b.rigid != nil {
+			bs.Phase = "rigid" // a rigid body's samples are boundary particles, but tools tell a crate from a wall
+		}
 		if b.p.Len() > 0 {
 			bs.Min = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 			bs.Max = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
@@ -146,7 +149,7 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 		if rb := b.rigid; rb != nil {
 			st := &rb.State
 			bs.Rigid = &RigidStats{Position: st.X, Orientation: st.Q, Velocity: st.V, AngularVelocity: st.W,
-				Submerged: rb.Submerged, Contacts: rb.Contacts}
+				Submerged: rb.Submerged, Contacts: rb.Contacts, Motion: st.Motion.String()}
 		}
 		a.Bodies = append(a.Bodies, bs)
 	}
