@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "resume":
 		return cmdRun(args[1:], stdout, stderr, true)
 	case "validate":
-		return cmdValidate(args[1:], stdout)
+		return cmdValidate(args[1:], stdout, stderr)
 	case "view":
 		return cmdView(args[1:], stdout, stderr)
 	case "params":
@@ -100,19 +100,19 @@ func splitArgs(args []string) (pos, flags []string) {
 	return
 }
 
-func cmdValidate(args []string, stdout io.Writer) error {
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("validate takes one scene file")
 	}
 	s, warns, err := scene.LoadAny(args[0])
 	for _, w := range warns {
-		fmt.Fprintf(stdout, "warning: %s\n", w)
+		fmt.Fprintf(stderr, "warning: %s\n", w) // stderr, as run writes them
 	}
 	if err != nil {
 		return err
 	}
 	for _, w := range s.Advice() {
-		fmt.Fprintf(stdout, "warning: %s\n", w)
+		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	goo := 0
 	for _, f := range s.Fluids {
@@ -162,6 +162,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; 60 when resuming)")
 	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
 	if err := fs.Parse(flagArgs); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // the flag set printed the usage: asking for it is not a failure
+		}
 		return err
 	}
 	if len(pos) != 1 {
@@ -507,6 +510,14 @@ func cmdPresets(args []string, stdout io.Writer) error {
 		kind := "fluid"
 		if m.Viscoelastic.Enabled {
 			kind = fmt.Sprintf("goo (c = %g, α = %g, w = %g 1/s)", m.Viscoelastic.C, m.Viscoelastic.Alpha, m.Viscoelastic.W)
+		}
+		// A preset that sets the elastic group is meant for elasticBodies (the group does
+		// nothing in a fluid), so it is listed as a solid with its moduli.
+		raw, _ := presets.Read(n)
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(raw, &keys) == nil && keys["elastic"] != nil {
+			g, k := m.Elastic.Moduli()
+			kind = fmt.Sprintf("elastic solid for elasticBodies (G = %g Pa, K = %g Pa)", g, k)
 		}
 		fmt.Fprintf(stdout, "  %-8s ρ0 = %g kg/m^3, ν = %g m^2/s, %s\n", n, m.RestDensity, m.Viscosity, kind)
 	}

@@ -206,6 +206,17 @@ func TestPresetsCommand(t *testing.T) {
 			t.Errorf("presets list lacks %s:\n%s", n, out.String())
 		}
 	}
+	// jelly and rubber are elastic-body presets, not fluids
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		elastic := strings.Contains(line, "elastic solid")
+		if want := f[0] == "jelly" || f[0] == "rubber"; elastic != want {
+			t.Errorf("presets line %q: labelled elastic = %v, want %v", line, elastic, want)
+		}
+	}
 	out.Reset()
 	if err := run([]string{"presets", "honey"}, &out, &errb); err != nil {
 		t.Fatal(err)
@@ -394,5 +405,33 @@ func TestPosesWithoutRigidBodiesWarns(t *testing.T) {
 	data, _ := os.ReadFile(posePath)
 	if strings.Count(string(data), "\n") != 1 || !strings.Contains(errb.String(), "no rigid bodies") {
 		t.Errorf("track %q, stderr %q; want the header alone and a warning", data, errb.String())
+	}
+}
+
+// TestHelpAndWarningsGoWhereTheyBelong: "run --help" is not an error (exit 0 with the usage),
+// and validate writes its warnings to stderr as run does, keeping stdout for the verdict.
+func TestHelpAndWarningsGoWhereTheyBelong(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", "--help"}, &out, &errb); err != nil {
+		t.Errorf("run --help: %v, want no error", err)
+	}
+	if !strings.Contains(errb.String()+out.String(), "-duration") {
+		t.Errorf("run --help printed %q / %q, want the flags", out.String(), errb.String())
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "thick.json")
+	scn := `{"solver": {"particleRadius": 0.025},
+  "boundaries": [{"name": "tank", "min": [0,0,0], "max": [1,1,1]}],
+  "fluids": [{"name": "honey", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"viscosity": 0.3}}]}`
+	if err := os.WriteFile(path, []byte(scn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	if err := run([]string{"validate", path}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "warning: fluids[0].material.viscosity") || strings.Contains(out.String(), "warning") {
+		t.Errorf("validate: stdout %q, stderr %q; want the viscosity warning on stderr only", out.String(), errb.String())
 	}
 }
