@@ -9,7 +9,7 @@ import (
 	"github.com/sluicephysics/sluice/game"
 )
 
-// ExampleDriver is the README's game-loop program: a crate dropped into a tank of water,
+// ExampleDriver is the game-loop program of docs/view.md: a crate dropped into a tank of water,
 // stepped at a fixed 60 Hz from a loop drawing at 144 Hz, the drawn particle positions and the
 // crate's drawn pose interpolated between the last two physics states. In the g3n build,
 // game.NewView draws them (the crate as a box mesh) and game.Run does all of this in a window.

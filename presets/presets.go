@@ -1,5 +1,5 @@
 // Package presets holds sluice's material presets: JSON files with the keys of a scene's
-// material object (see the parameter reference in the README), embedded in the binary so that
+// material object (see the parameter reference in docs/scenes.md), embedded in the binary so that
 // "preset": "honey" works in a scene's material from anywhere. A modder copies a file next to
 // a scene (into a presets/ folder beside it, or anywhere as a path) and edits it; the scene
 // loader in package scene resolves the names and merges the preset under the material's own

@@ -109,18 +109,18 @@ func TestRunRejectsBadInput(t *testing.T) {
 }
 
 func TestReadmeParameterTableIsGenerated(t *testing.T) {
-	// The README's parameter reference must be the output of `sluice params`, so the docs
-	// cannot drift from the declarations.
-	readme, err := os.ReadFile("../../README.md")
+	// The parameter reference in docs/scenes.md must be the output of `sluice params`, so the
+	// docs cannot drift from the declarations.
+	readme, err := os.ReadFile("../../docs/scenes.md")
 	if err != nil {
-		t.Skip("README not found")
+		t.Skip("docs/scenes.md not found")
 	}
 	var out bytes.Buffer
 	if err := cmdParams(&out); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(readme, bytes.TrimSpace(out.Bytes())) {
-		t.Fatal("README parameter tables differ from `go run ./cmd/sluice params`; regenerate them")
+		t.Fatal("docs/scenes.md parameter tables differ from `go run ./cmd/sluice params`; regenerate them")
 	}
 }
 
