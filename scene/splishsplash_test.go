@@ -505,3 +505,74 @@ func TestProjectiveFluidsSceneSelectsPF(t *testing.T) {
 		t.Fatalf("DFSPH scene: solver %q, warnings %v; want iisph with a warning", sc.Solver.PressureSolver, warns)
 	}
 }
+
+func TestCorpusEmittersEmit(t *testing.T) {
+	// Every emitter of the reference corpus named after a material other than "Fluid" used to
+	// import with a budget of one particle and emit nothing. Each emitter of these scenes must
+	// carry its material's maxEmitterParticles and, after 0.11 s, have added the box layers the
+	// reference emits by then: one layer of width x height particles on start, then one per
+	// 2r of travel at its velocity.
+	corpusFiles(t)
+	cases := []struct {
+		file     string
+		budget   int
+		emitters int
+	}{
+		{"DoubleDamBreakMultiPhase.json", 1000, 1},
+		{"MultiPhaseColoring.json", 1000, 1},
+		{"SurfaceTension_CoveredSphere_JWL+23.json", 1000000, 1},
+		{"SurfaceTension_WaterBell_JWL+23.json", 10000000, 2},
+	}
+	const tEnd = 0.11 // s; the last frame starts between two layers (5 cm at 2 m/s: one per 25 ms)
+	for _, c := range cases {
+		sc, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, c.file))
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		if len(sc.Emitters) != c.emitters {
+			t.Errorf("%s: %d emitters imported, the scene has %d", c.file, len(sc.Emitters), c.emitters)
+			continue
+		}
+		for _, e := range sc.Emitters {
+			if e.Budget != c.budget {
+				t.Errorf("%s: emitter %s has a budget of %d, its material's maxEmitterParticles is %d", c.file, e.Name, e.Budget, c.budget)
+			}
+		}
+		if c.emitters != 1 || sc.Emitters[0].Shape != "box" {
+			continue // the layer count below is worked out for the box nozzles
+		}
+		e := sc.Emitters[0]
+		sp := sc.Solver.Spacing()
+		// width 8 and height 3 in particles, velocity 2 m/s (the scene file).
+		const perLayer = 8 * 3
+		// The world adds the layers due at the start of each frame: the last of the four
+		// frames starts at 3/4 of tEnd.
+		layers := int(math.Floor(0.75*tEnd*2/sp)) + 1
+		want := min(layers*perLayer, e.Budget/perLayer*perLayer)
+		w, err := sc.Build(0)
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		count := func() int {
+			n := 0
+			for _, b := range w.Bodies() {
+				if b.Body.Phase.String() == "fluid" {
+					n += b.Particles.Len()
+				}
+			}
+			return n
+		}
+		n0 := count()
+		for w.Time() < tEnd-1e-9 {
+			if _, err := w.Step(tEnd / 4); err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+		}
+		if got := count() - n0; got != want {
+			t.Errorf("%s: %d particles emitted by t = %g s, want %d (%d layers of %d)", c.file, got, tEnd, want, layers, perLayer)
+		}
+		w.Close()
+	}
+}
