@@ -244,8 +244,8 @@ func reach(sh *rigid.Shape) float64 {
 // that is not rigid. A game may set State.X, State.Q, State.V, State.W (kinematic bodies'
 // velocities, teleports) and State.Force/State.Torque between steps.
 func (w *World) RigidBody(e Entity) *components.RigidBody {
-	_, _, _, _, _, rb := w.bodies.Get(e)
-	if rb.State.Shape == nil {
+	_, _, _, _, _, rb := w.get(e)
+	if rb == nil || rb.State.Shape == nil {
 		return nil
 	}
 	return rb

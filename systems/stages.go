@@ -246,12 +246,25 @@ func (e *NonFiniteError) Error() string {
 func (s *Sim) removeOutside(t float64) {
 	f := &s.Fluid
 	lo, hi := s.DomainMin, s.DomainMax
-	keep := s.permI[:0]
-	for k := range f.X {
+	s.dropPacked(func(k int) bool {
 		x := f.X[k]
 		if x[0] < lo[0] || x[1] < lo[1] || x[2] < lo[2] || x[0] > hi[0] || x[1] > hi[1] || x[2] > hi[2] {
-			s.removed = append(s.removed, removal{s.owner[k], s.origin[k]})
 			s.acc.noteRemoval(s.BodyName(k), t)
+			return true
+		}
+		return false
+	})
+}
+
+// dropPacked removes the packed particles for which drop is true, recording each for Scatter,
+// which takes them out of their bodies at the end of the step. The others keep their packed
+// order; the goo connections follow them.
+func (s *Sim) dropPacked(drop func(k int) bool) {
+	f := &s.Fluid
+	keep := s.permI[:0]
+	for k := range f.X {
+		if drop(k) {
+			s.removed = append(s.removed, removal{s.owner[k], s.origin[k]})
 			continue
 		}
 		keep = append(keep, int32(k))
