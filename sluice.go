@@ -52,6 +52,8 @@ type World struct {
 	pending []pendingLoad
 	held    []heldLoad
 
+	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
 	nextDt  func() float64
@@ -168,6 +170,7 @@ func (w *World) addWithID(b components.Body, mat components.Material, p componen
 		return Entity{}, fmt.Errorf("body %q: a body of that name exists already", b.Name)
 	}
 	w.names[b.Name] = true
+	w.query.built = false
 	var m components.Motion
 	var em components.Emitter
 	var rb components.RigidBody
@@ -495,6 +498,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
 	s := w.sim
 	s.BeginStep()
+	w.query.built = false
 	w.beginLoads()
 	defer w.endLoads()
 	emitted := w.emit()

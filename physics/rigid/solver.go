@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/sluicephysics/sluice/physics"
 )
 
 // Motion says how a body moves.
@@ -136,7 +138,7 @@ type Solver struct {
 	Bodies []Body
 
 	staticX, staticV []Vec3
-	static           pointIndex
+	static           physics.PointIndex
 	contacts         []contact
 	cache            []cached
 	scratch          []int32
@@ -166,7 +168,7 @@ func (s *Solver) ContactsOf(k int) int {
 // size. Call it again when the walls move.
 func (s *Solver) SetStatic(x, v []Vec3, ids []int32, cell float64) {
 	s.staticX, s.staticV = x, v
-	s.static.build(x, ids, cell)
+	s.static.Build(x, ids, cell)
 }
 
 // Step advances every body by dt: forces, contacts, positions (see the package comment).
@@ -236,7 +238,7 @@ func (s *Solver) collide(dt float64) {
 		}
 		margin := s.margin(a, nil, dt)
 		reach := a.Reach + r + margin
-		s.scratch = s.static.query(a.X, reach, s.staticX, s.scratch[:0])
+		s.scratch = s.static.Query(a.X, reach, s.staticX, s.scratch[:0])
 		for _, k := range s.scratch {
 			p := s.staticX[k]
 			pb := a.r.MulTVec(sub(p, a.X))
@@ -494,81 +496,4 @@ func (s *Solver) SetCache(keys []uint64, impulses []float64) {
 	for i, k := range keys {
 		s.cache = append(s.cache, cached{k, impulses[3*i], impulses[3*i+1], impulses[3*i+2]})
 	}
-}
-
-// pointIndex finds the points within a distance of a position: points sorted by cell, with
-// the sorted list of occupied cells.
-type pointIndex struct {
-	cell  float64
-	keys  []uint64 // occupied cells, sorted
-	start []int32  // points of keys[c] are idx[start[c]:start[c+1]]
-	idx   []int32
-	kps   []keyedPoint
-}
-
-const cellBias = 1 << 20
-
-func cellKey(x, y, z int64) uint64 {
-	return uint64(x+cellBias)<<42 | uint64(y+cellBias)<<21 | uint64(z+cellBias)
-}
-
-// keyedPoint is a point's cell key and index, sorted by key to build the index.
-type keyedPoint struct {
-	k uint64
-	i int32
-}
-
-func cmpKeyed(a, b keyedPoint) int { return cmp.Compare(a.k, b.k) }
-
-func (pi *pointIndex) build(x []Vec3, ids []int32, cell float64) {
-	pi.cell = cell
-	pi.idx = pi.idx[:0]
-	if cap(pi.kps) < len(ids) {
-		pi.kps = make([]keyedPoint, len(ids))
-	}
-	kps := pi.kps[:len(ids)]
-	for n, i := range ids {
-		p := x[i]
-		kps[n] = keyedPoint{cellKey(int64(math.Floor(p[0]/cell)), int64(math.Floor(p[1]/cell)), int64(math.Floor(p[2]/cell))), i}
-	}
-	slices.SortStableFunc(kps, cmpKeyed)
-	pi.keys, pi.start = pi.keys[:0], pi.start[:0]
-	for n, e := range kps {
-		if n == 0 || e.k != kps[n-1].k {
-			pi.keys = append(pi.keys, e.k)
-			pi.start = append(pi.start, int32(n))
-		}
-		pi.idx = append(pi.idx, e.i)
-	}
-	pi.start = append(pi.start, int32(len(kps)))
-}
-
-// query appends the points within rad of c, in cell order.
-func (pi *pointIndex) query(c Vec3, rad float64, x []Vec3, out []int32) []int32 {
-	if len(pi.keys) == 0 {
-		return out
-	}
-	var lo, hi [3]int64
-	for d := 0; d < 3; d++ {
-		lo[d] = int64(math.Floor((c[d] - rad) / pi.cell))
-		hi[d] = int64(math.Floor((c[d] + rad) / pi.cell))
-	}
-	r2 := rad * rad
-	for ix := lo[0]; ix <= hi[0]; ix++ {
-		for iy := lo[1]; iy <= hi[1]; iy++ {
-			// the cells of one (x, y) column are contiguous in key order
-			k0, k1 := cellKey(ix, iy, lo[2]), cellKey(ix, iy, hi[2])
-			a, _ := slices.BinarySearch(pi.keys, k0)
-			for q := a; q < len(pi.keys) && pi.keys[q] <= k1; q++ {
-				for _, i := range pi.idx[pi.start[q]:pi.start[q+1]] {
-					p := x[i]
-					dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
-					if dx*dx+dy*dy+dz*dz <= r2 {
-						out = append(out, i)
-					}
-				}
-			}
-		}
-	}
-	return out
 }
