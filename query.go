@@ -50,6 +50,15 @@ type queryIndex struct {
 	ids     []int32
 	idx     physics.PointIndex
 	scratch []int32
+
+	// The walls' samples, for Raycast.
+	wallX    []mgl64.Vec3
+	wallBody []int32 // index into wallEnts
+	wallEnts []Entity
+	wallIDs  []int32
+	wallIdx  physics.PointIndex
+	// wallsBuilt: the wall index is current (built on the first Raycast after a change).
+	wallsBuilt bool
 }
 
 // InvalidateQueries makes the next query rebuild its index from the bodies' particles; Step,
@@ -92,6 +101,7 @@ func (w *World) queries() *queryIndex {
 		q.ids = append(q.ids, int32(i))
 	}
 	q.idx.Build(q.x, q.ids, h)
+	q.wallsBuilt = false
 	q.built = true
 	return q
 }

@@ -154,3 +154,66 @@ func BenchmarkQueryIndex(b *testing.B) {
 		}
 	})
 }
+
+func TestRaycastHitsCrateWallAndWater(t *testing.T) {
+	// A settled tank (closed: it has a lid at 0.8 m) with a crate held above the water
+	// (static, so it stays where it is put): a ray down onto the crate hits its top face
+	// exactly; one beside it hits the water's surface within r of SurfaceHeight's; skipping
+	// the fluid, it reaches the tank's floor within r of the floor plane; one aimed sideways
+	// hits the tank's wall within r, and one up hits the lid within r.
+	w, water := stillTank(t, 30)
+	defer w.Close()
+	rb := components.DefaultRigidBody()
+	rb.Type = "static"
+	rb.Size = mgl64.Vec3{0.1, 0.1, 0.1}
+	rb.Position = mgl64.Vec3{0.2, 0.65, 0.15}
+	crate, err := w.AddRigidBody("crate", rb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := w.Settings().ParticleRadius
+	hit, ok, err := w.Raycast(mgl64.Vec3{0.21, 0.76, 0.14}, mgl64.Vec3{0, -3, 0}, 5, sluice.RayFilter{})
+	if err != nil || !ok || hit.Body != crate || !hit.Rigid {
+		t.Fatalf("ray onto the crate: %+v ok %v err %v", hit, ok, err)
+	}
+	if d := math.Abs(hit.Distance - (0.76 - 0.7)); d > 1e-9 || hit.Normal.Sub(mgl64.Vec3{0, 1, 0}).Len() > 1e-9 {
+		t.Errorf("crate top at distance %.12f (want 0.06), normal %v", hit.Distance, hit.Normal)
+	}
+	level, _, _ := w.SurfaceHeight(0.1, 0.1)
+	hit, ok, _ = w.Raycast(mgl64.Vec3{0.1, 0.7, 0.1}, mgl64.Vec3{0, -1, 0}, 5, sluice.RayFilter{})
+	if !ok || hit.Body != water || hit.Phase != components.Fluid {
+		t.Fatalf("ray onto the water: %+v ok %v", hit, ok)
+	}
+	if d := math.Abs(hit.Point[1] - level); d > r || hit.Normal[1] < 0.9 {
+		t.Errorf("water hit at y = %.4f, SurfaceHeight %.4f; normal %v", hit.Point[1], level, hit.Normal)
+	}
+	hit, ok, _ = w.Raycast(mgl64.Vec3{0.1, 0.7, 0.1}, mgl64.Vec3{0, -1, 0}, 5, sluice.RayFilter{SkipFluid: true})
+	if !ok || hit.Rigid || hit.Phase != components.Boundary || math.Abs(hit.Point[1]) > r*(1+1e-9) {
+		t.Errorf("ray onto the floor through the water: %+v ok %v", hit, ok)
+	}
+	hit, ok, _ = w.Raycast(mgl64.Vec3{0.2, 0.7, 0.15}, mgl64.Vec3{1, 0, 0}, 5, sluice.RayFilter{Ignore: []sluice.Entity{crate}})
+	if !ok || math.Abs(hit.Point[0]-0.4) > r*(1+1e-9) {
+		t.Errorf("ray at the tank's side wall x = 0.4: %+v ok %v", hit, ok)
+	}
+	hit, ok, _ = w.Raycast(mgl64.Vec3{0.1, 0.7, 0.1}, mgl64.Vec3{0, 1, 0}, 5, sluice.RayFilter{})
+	if !ok || math.Abs(hit.Point[1]-0.8) > r*(1+1e-9) {
+		t.Errorf("ray up at the lid y = 0.8: %+v ok %v", hit, ok)
+	}
+	if _, ok, _ := w.Raycast(mgl64.Vec3{0.1, 0.7, 0.1}, mgl64.Vec3{0, 1, 0}, 0.05, sluice.RayFilter{}); ok {
+		t.Error("a ray shorter than the way to the lid hits something")
+	}
+	if _, _, err := w.Raycast(mgl64.Vec3{}, mgl64.Vec3{}, 1, sluice.RayFilter{}); err == nil {
+		t.Error("a zero direction gives no error")
+	}
+}
+
+// BenchmarkRaycast: a ray from above down onto a 112k-particle body, through the walls' and
+// the fluid's indexes.
+func BenchmarkRaycast(b *testing.B) {
+	benchQueries(b, func(w *sluice.World, i int) {
+		x := float64(i%1000) / 1000
+		if _, ok, err := w.Raycast(mgl64.Vec3{0.2 + x, 1.5, 0.3}, mgl64.Vec3{0, -1, 0}, 3, sluice.RayFilter{}); err != nil || !ok {
+			b.Fatal("no hit", err)
+		}
+	})
+}
