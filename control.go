@@ -10,6 +10,7 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // This file is what a game calls between steps to change the world: remove bodies and
@@ -235,4 +236,40 @@ func (w *World) endLoads() {
 		}
 	}
 	w.held = w.held[:0]
+}
+
+// Event is something that happened to bodies during the last Step (see Events).
+type Event struct {
+	Kind systems.EventKind
+	// A and B are the bodies: for contacts a rigid body and the other rigid body or wall,
+	// in body creation order; for EnterFluid and LeaveFluid the rigid body, and B is zero.
+	A, B Entity
+	// Impulse (N s): for ContactBegin, the normal impulse between the two over the step.
+	Impulse float64
+	// Speed (m/s): for EnterFluid the body's largest speed during the step, its impact
+	// speed when it fell in; for LeaveFluid its speed at the step's end.
+	Speed float64
+}
+
+// Events returns what happened during the last Step, in a fixed order (contacts begun and
+// ended by pair, then bodies entering and leaving the water by body), the same for any
+// number of workers: ContactBegin and ContactEnd between rigid bodies and between a rigid
+// body and a wall (two bodies touch when a contact between them carried an impulse in the
+// step's last substep), EnterFluid and LeaveFluid when a rigid body's submerged fraction
+// leaves or returns to 0. Particles removed for leaving the domain are in StepStats.Removed.
+// After Remove, contacts of the remaining bodies begin anew at the next Step.
+func (w *World) Events() []Event {
+	evs := w.sim.Events()
+	if len(evs) == 0 {
+		return nil
+	}
+	ents := map[uint32]Entity{}
+	for _, b := range w.Bodies() {
+		ents[b.Body.ID] = b.Entity
+	}
+	out := make([]Event, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, Event{Kind: e.Kind, A: ents[e.A], B: ents[e.B], Impulse: e.Impulse, Speed: e.Speed})
+	}
+	return out
 }

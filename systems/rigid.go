@@ -192,6 +192,7 @@ func (s *Sim) stepRigid(dt float64) {
 		return
 	}
 	s.Rigid.Step(dt)
+	s.substepEvents()
 }
 
 // rigidSpeed is the fastest surface speed of a moving rigid body (m/s), for the CFL substep.
@@ -217,7 +218,9 @@ func (s *Sim) scatterRigid() {
 		for i, p := range rb.Samples {
 			slot.p.X[i] = rb.X.Add(r.MulVec(p))
 		}
+		before := slot.rigid.Submerged
 		slot.rigid.Submerged = s.submerged(rb, slot.rigid)
+		s.fluidEvent(k, slot.body.ID, before, slot.rigid.Submerged)
 		slot.rigid.Contacts = s.Rigid.ContactsOf(k)
 	}
 }

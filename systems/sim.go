@@ -87,6 +87,13 @@ type Sim struct {
 	slotMap    []int32  // remapOwners: old body slot → new
 	queued     []queuedRemoval
 
+	// Events of the step (events.go) and their scratch.
+	events                                    []Event
+	stepImp, prevTouch, curTouch, pairScratch []pairImpulse
+	touches                                   []rigid.Touch
+	impulses                                  []rigid.TouchImpulse
+	impScratch, speedMax                      []float64
+
 	rigidSlots []int          // rigid solver body → slot in bodies
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
 	bOwner     []int32        // packed boundary sample → boundary body
@@ -320,6 +327,7 @@ func (s *Sim) Gather(w *ecs.World) error {
 		return err
 	}
 	s.applyQueuedRemovals()
+	s.beginEvents()
 	return nil
 }
 
@@ -739,6 +747,7 @@ func (s *Sim) Scatter() {
 			}
 		}
 	}
+	s.endContactEvents()
 	s.scatterRigid()
 	if len(s.removed) == 0 {
 		return

@@ -497,3 +497,40 @@ func (s *Solver) SetCache(keys []uint64, impulses []float64) {
 		s.cache = append(s.cache, cached{k, impulses[3*i], impulses[3*i+1], impulses[3*i+2]})
 	}
 }
+
+// Touch is a pair of bodies that pushed on each other: body indices A and B, or A < 0 for a
+// static wall sample (its index Sample) against body B.
+type Touch struct{ A, B, Sample int32 }
+
+// Touching appends to out the pairs of the last substep's contacts that carried a normal
+// impulse (speculative contacts that did not close carry none), read from the warm-start
+// cache, so that it also answers right after SetCache; in key order, one entry per contact.
+func (s *Solver) Touching(out []Touch) []Touch {
+	for _, c := range s.cache {
+		if c.ln <= 0 {
+			continue
+		}
+		a, sample, b := int32(c.key>>52)-1, int32(c.key>>16&(1<<36-1)), int32(c.key&0xffff)-1
+		out = append(out, Touch{a, b, sample})
+	}
+	return out
+}
+
+// Impulses appends the normal impulse (N s) of every contact of the last substep, with its
+// pair, to out.
+func (s *Solver) Impulses(out []TouchImpulse) []TouchImpulse {
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		if c.ln <= 0 {
+			continue
+		}
+		out = append(out, TouchImpulse{Touch{c.a, c.b, int32(c.key >> 16 & (1<<36 - 1))}, c.ln})
+	}
+	return out
+}
+
+// TouchImpulse is a contact's pair and its normal impulse.
+type TouchImpulse struct {
+	Touch
+	Impulse float64
+}
