@@ -53,6 +53,7 @@ type World struct {
 	held    []heldLoad
 
 	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+	gen   uint64     // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
@@ -106,6 +107,10 @@ func (w *World) Sim() *systems.Sim { return w.sim }
 
 // Settings returns the solver settings the world was made with.
 func (w *World) Settings() components.Solver { return w.sim.Settings }
+
+// Generation counts the bodies added and removed so far: a viewer that laid out its drawing
+// for one generation lays it out again when the number changes.
+func (w *World) Generation() uint64 { return w.gen }
 
 // Time returns the simulated time (s).
 func (w *World) Time() float64 { return w.ecs.Clock.Time }
@@ -171,6 +176,7 @@ func (w *World) addWithID(b components.Body, mat components.Material, p componen
 	}
 	w.names[b.Name] = true
 	w.query.built = false
+	w.gen++
 	var m components.Motion
 	var em components.Emitter
 	var rb components.RigidBody

@@ -417,3 +417,47 @@ func BenchmarkSync100k(b *testing.B) {
 		})
 	}
 }
+
+func TestViewFollowsRemovals(t *testing.T) {
+	// Removing bodies between frames: the view lays itself out again at the next Sync, so a
+	// removed wall is no longer drawn and a removed crate's mesh goes, without a panic.
+	w, d := smallWorld(t)
+	def := components.DefaultRigidBody()
+	def.Size, def.Position = mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0.7, 0.6, 0.25}
+	crate, err := w.AddRigidBody("crate", def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.RigidBodies() != 1 {
+		t.Fatalf("view draws %d rigid bodies, want the crate", v.RigidBodies())
+	}
+	tank, _ := w.BodyByName("tank")
+	water, _ := w.BodyByName("water")
+	if err := w.Remove(tank); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	v.Sync()
+	if m, s := v.Particles(); s != 0 || m != w.Particles(water).Len() {
+		t.Errorf("after removing the tank the view draws %d moving and %d static particles", m, s)
+	}
+	if err := w.Remove(crate); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	v.Sync()
+	if v.RigidBodies() != 0 {
+		t.Errorf("after removing the crate the view draws %d rigid bodies", v.RigidBodies())
+	}
+}
