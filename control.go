@@ -30,7 +30,7 @@ func (w *World) body(e Entity, op string) (*components.Body, error) {
 }
 
 // Remove takes a body out of the world: a fluid, goo, elastic, wall, rigid or emitter body,
-// with its particles and solver state. Call it between steps; the next Step packs the
+// with its particles, its joints and its solver state. Call it between steps; the next Step packs the
 // remaining bodies anew, and the view and the driver see the body gone from Bodies. Its name
 // becomes free. Removing it again, or an entity that is not a body, is an error.
 func (w *World) Remove(e Entity) error {
@@ -40,6 +40,7 @@ func (w *World) Remove(e Entity) error {
 	}
 	delete(w.names, b.Name)
 	w.pending = slices.DeleteFunc(w.pending, func(p pendingLoad) bool { return p.id == b.ID })
+	w.sim.DropJointsOf(b.ID)
 	w.ecs.ECS.RemoveEntity(e)
 	w.query.built = false
 	w.gen++

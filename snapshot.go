@@ -66,6 +66,9 @@ func (e *enc) floats(v []float64) {
 
 // Save writes the world's complete simulation state. The world must not be stepping.
 func (w *World) Save(out io.Writer) error {
+	if n := len(w.sim.Joints); n > 0 {
+		return fmt.Errorf("save: the world has %d joints, which snapshots do not hold yet", n)
+	}
 	var e enc
 	settings, err := json.Marshal(w.sim.Settings)
 	if err != nil {

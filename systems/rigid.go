@@ -48,6 +48,7 @@ func (s *Sim) gatherRigid() {
 			s.moving = true
 		}
 	}
+	s.gatherJoints()
 	st := &s.Settings
 	s.Rigid.Params = rigid.Params{Iterations: st.RigidIterations, Relax: st.RigidRelax, Radius: st.ParticleRadius, Gravity: st.Gravity}
 }
@@ -210,6 +211,7 @@ func (s *Sim) rigidSpeed() float64 {
 // scatterRigid writes the bodies' state back to their components, their samples' positions
 // to their particles, and measures how much of each body is under water.
 func (s *Sim) scatterRigid() {
+	s.scatterJoints()
 	for k := range s.Rigid.Bodies {
 		rb := &s.Rigid.Bodies[k]
 		slot := &s.bodies[s.rigidSlots[k]]

@@ -87,6 +87,10 @@ type Sim struct {
 	slotMap    []int32  // remapOwners: old body slot → new
 	queued     []queuedRemoval
 
+	// Joints between rigid bodies (joints.go), in ID order; jointSeq is the last ID given.
+	Joints   []SimJoint
+	jointSeq uint32
+
 	// Events of the step (events.go) and their scratch.
 	events                                    []Event
 	stepImp, prevTouch, curTouch, pairScratch []pairImpulse

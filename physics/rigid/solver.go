@@ -136,6 +136,8 @@ type contact struct {
 type Solver struct {
 	Params
 	Bodies []Body
+	// Joints between Bodies (joint.go), solved with the contacts.
+	Joints []Joint
 
 	staticX, staticV []Vec3
 	static           physics.PointIndex
@@ -185,7 +187,9 @@ func (s *Solver) Step(dt float64) {
 	}
 	s.collide(dt)
 	s.prepare(dt)
+	s.prepareJoints()
 	for it := 0; it < s.Iterations; it++ {
+		s.solveJoints(dt, true)
 		s.solve(dt, true)
 	}
 	for i := range s.Bodies {
@@ -201,6 +205,7 @@ func (s *Solver) Step(dt float64) {
 		}
 	}
 	for it := 0; it < s.Relax; it++ {
+		s.solveJoints(dt, false)
 		s.solve(dt, false)
 	}
 	s.restitution()

@@ -1,0 +1,125 @@
+package sluice_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// worldPendulumTol: the hinged pendulum's period in the world against the compound pendulum's
+// closed form, the 1 %; the world's substeps are 5 ms at most here.
+const worldPendulumTol = 0.01
+
+func TestWorldHingedPendulum(t *testing.T) {
+	// A 10 cm ball (1000 kg/m³) on a hinge 0.5 m above its centre, in air, released at 5°:
+	// its period is 2π √((2/5 R² + l²)/(g l)) within 1 %; the same on 1 and 2 workers.
+	// Removing the ball removes its joint.
+	run := func(workers int) (float64, sluice.Entity, *sluice.World) {
+		s := components.DefaultSolver()
+		s.ParticleRadius = 0.0125
+		w, err := sluice.NewWorld(s, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		th := 5 * math.Pi / 180
+		pivot := mgl64.Vec3{0, 1, 0}
+		rb := components.DefaultRigidBody()
+		rb.Shape, rb.Radius = "sphere", 0.05
+		rb.Position = pivot.Add(mgl64.Vec3{0.5 * math.Sin(th), -0.5 * math.Cos(th), 0})
+		ball, err := w.AddRigidBody("ball", rb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.AddJoint(ball, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: pivot, Axis: mgl64.Vec3{0, 0, 2}}); err != nil {
+			t.Fatal(err)
+		}
+		var cross []float64
+		prev := w.RigidBody(ball).State.X[0]
+		for f := 0; f < 600; f++ {
+			if _, err := w.Step(1.0 / 120); err != nil {
+				t.Fatal(err)
+			}
+			x := w.RigidBody(ball).State.X[0]
+			if prev > 0 && x <= 0 {
+				tc := w.Time() - 1.0/120*x/(x-prev)
+				cross = append(cross, tc)
+			}
+			prev = x
+		}
+		if len(cross) < 3 {
+			t.Fatalf("%d crossings", len(cross))
+		}
+		return (cross[len(cross)-1] - cross[0]) / float64(len(cross)-1), ball, w
+	}
+	period, ball, w := run(1)
+	defer w.Close()
+	want := 2 * math.Pi * math.Sqrt((0.4*0.05*0.05+0.25)/(9.81*0.5))
+	t.Logf("period %.5f s, closed form %.5f s", period, want)
+	if math.Abs(period-want) > worldPendulumTol*want {
+		t.Errorf("period %.5f s, closed form %.5f s", period, want)
+	}
+	p2, _, w2 := run(2)
+	w2.Close()
+	if p2 != period {
+		t.Errorf("1 and 2 workers: periods %.12f and %.12f", period, p2)
+	}
+	if w.JointCount() != 1 {
+		t.Fatalf("%d joints", w.JointCount())
+	}
+	if err := w.Remove(ball); err != nil {
+		t.Fatal(err)
+	}
+	if w.JointCount() != 0 {
+		t.Errorf("the removed ball's joint is still there")
+	}
+}
+
+func TestJointErrors(t *testing.T) {
+	s := components.DefaultSolver()
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	room, _ := w.AddBoundaryBox("room", mgl64.Vec3{-1, 0, -1}, mgl64.Vec3{1, 2, 1}, true)
+	rb := components.DefaultRigidBody()
+	rb.Position = mgl64.Vec3{0, 1, 0}
+	a, _ := w.AddRigidBody("a", rb)
+	rb.Position, rb.Type = mgl64.Vec3{0.5, 1, 0}, "static"
+	st, _ := w.AddRigidBody("post", rb)
+	rb.Position = mgl64.Vec3{-0.5, 1, 0}
+	st2, _ := w.AddRigidBody("post2", rb)
+	p := mgl64.Vec3{0, 1.2, 0}
+	for _, c := range []struct {
+		a, b sluice.Entity
+		def  sluice.JointDef
+		want string
+	}{
+		{a, a, sluice.JointDef{Kind: "ball", Anchor: p}, "itself"},
+		{room, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: p}, "not a rigid body"},
+		{st, st2, sluice.JointDef{Kind: "ball", Anchor: p}, "neither"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "rope", Anchor: p}, "not a joint"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: p}, "axis"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: mgl64.Vec3{math.NaN(), 0, 0}}, "not finite"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: p, MotorMaxTorque: 1}, "hinge only"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, MotorMaxTorque: -1}, "≥ 0"},
+	} {
+		if _, err := w.AddJoint(c.a, c.b, c.def); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one saying %q", c.def, err, c.want)
+		}
+	}
+	id, err := w.AddJoint(a, st, sluice.JointDef{Kind: "fixed", Anchor: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RemoveJoint(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RemoveJoint(id); err == nil {
+		t.Error("removing a joint twice gives no error")
+	}
+}
