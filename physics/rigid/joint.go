@@ -317,3 +317,16 @@ func (s *Solver) solveJoints(dt float64, bias bool) {
 		s.applyRows(j, a, b, dl[:j.n])
 	}
 }
+
+// joined reports whether a joint connects bodies i and j: their contacts with each other are
+// not generated, so bodies welded or hinged where their shapes overlap (a wheel's hub and
+// paddles) do not push apart.
+func (s *Solver) joined(i, j int) bool {
+	for k := range s.Joints {
+		a, b := s.Joints[k].A, s.Joints[k].B
+		if (a == i && b == j) || (a == j && b == i) {
+			return true
+		}
+	}
+	return false
+}

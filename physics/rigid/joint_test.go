@@ -172,3 +172,35 @@ func TestHingeHoldsItsPlane(t *testing.T) {
 		}
 	}
 }
+
+func TestJointedBodiesDoNotCollide(t *testing.T) {
+	// Two overlapping boxes welded together stay where they were welded, at rest; without the
+	// weld their contacts push them apart.
+	for _, weld := range []bool{true, false} {
+		box := func(x Vec3) Body {
+			he := Vec3{0.1, 0.1, 0.1}
+			sh := &Shape{Kind: Box, HalfExtents: he}
+			m := 8.0
+			i := m / 12 * 0.08
+			b := Body{Motion: Dynamic, Shape: sh, Mass: m, InvMass: 1 / m, Inertia: Mat3{i, 0, 0, 0, i, 0, 0, 0, i},
+				InvInertia: Mat3{1 / i, 0, 0, 0, 1 / i, 0, 0, 0, 1 / i}, X: x, Q: QuatIdentity, Reach: norm(he)}
+			b.Samples, b.Outer, _ = sh.Samples(0.02, 1)
+			return b
+		}
+		a, b := box(Vec3{0, 1, 0}), box(Vec3{0.15, 1, 0})
+		s := &Solver{Params: Params{Iterations: 10, Relax: 4, Radius: 0.01}, Bodies: []Body{a, b}}
+		if weld {
+			s.Joints = []Joint{{Kind: Fixed, A: 0, B: 1, AnchorA: Vec3{0.075, 0, 0}, AnchorB: Vec3{-0.075, 0, 0}, RelQ: QuatIdentity}}
+		}
+		for n := 0; n < 100; n++ {
+			s.Step(1e-3)
+		}
+		d := norm(sub(s.Bodies[1].X, s.Bodies[0].X))
+		if weld && math.Abs(d-0.15) > jointDriftTol {
+			t.Errorf("welded: the boxes moved to %.4f m apart", d)
+		}
+		if !weld && d < 0.16 {
+			t.Errorf("unwelded overlapping boxes stayed %.4f m apart: the test does not test", d)
+		}
+	}
+}

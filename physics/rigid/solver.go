@@ -273,6 +273,9 @@ func (s *Solver) collide(dt float64) {
 			if a.Motion != Dynamic && b.Motion != Dynamic {
 				continue
 			}
+			if s.joined(i, j) {
+				continue // jointed bodies do not collide with each other (a hub and its paddles)
+			}
 			margin := s.margin(a, b, dt)
 			if norm(sub(a.X, b.X)) > a.Reach+b.Reach+2*r+margin {
 				continue
