@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -37,7 +37,7 @@ import (
 )
 
 const usage = `usage:
-  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…]
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…]
              [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
@@ -153,7 +153,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	duration := fs.Float64("duration", 0, "simulated time in s (overrides the scene's duration)")
 	out := fs.String("out", "", "directory for exported frames")
 	statsPath := fs.String("stats", "", "file for per-frame statistics (JSON lines)")
-	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
+	export := fs.String("export", "", "export format: vtk, ply, csv or bgeo (default vtk when --out is given)")
 	fieldList := fs.String("fields", "", "exported per-particle fields, comma-separated (available: "+strings.Join(scene.FieldNames(), ", ")+"; default "+strings.Join(scene.DefaultFields, ",")+"; position and body are always written)")
 	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
 	exportFPS := fs.Float64("export-fps", 0, "export frames at this rate per simulated second instead of every N-th frame (the first and last are always written)")
