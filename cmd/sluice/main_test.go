@@ -106,6 +106,51 @@ func TestRunRejectsBadInput(t *testing.T) {
 	if err := run([]string{"frobnicate"}, &out, &errb); err == nil {
 		t.Fatal("unknown command accepted")
 	}
+	good := filepath.Join(dir, "tiny.json")
+	os.WriteFile(good, []byte(tiny), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--duration", "1e9"}, "--duration 1e+09 s must be in [0, 1e+06]"},
+		{[]string{"--duration", "NaN"}, "--duration NaN s must be in"},
+		{[]string{"--fps", "1e9"}, "--fps 1e+09 must be in [0, 10000]"},
+		{[]string{"--fps", "+Inf"}, "--fps +Inf must be in"},
+		{[]string{"--export-fps", "1e9", "--out", dir}, "--export-fps 1e+09 must be at most 10000"},
+		{[]string{"--workers", "-3"}, "--workers -3 must be in [0, 4096]"},
+		{[]string{"--duration", "1e6", "--fps", "1e4"}, "more than 1e+07: lower --duration or --fps"},
+		{[]string{"--save", "/proc/nope.snap"}, "--save: open /proc/nope.snap"},
+	} {
+		err := run(append([]string{"run", good}, c.args...), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want one saying %q", c.args, err, c.want)
+		}
+	}
+	// A snapshot path that cannot be written fails before the run: no frame is exported.
+	frames := filepath.Join(dir, "frames")
+	if err := run([]string{"run", good, "--out", frames, "--save", "/proc/nope.snap"}, &out, &errb); err == nil {
+		t.Fatal("an unwritable --save path was accepted")
+	}
+	if _, err := os.Stat(frames); err == nil {
+		t.Error("frames were exported before the unwritable --save path was reported")
+	}
+}
+
+func TestRunSaysWhenItCreatesADirectory(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tiny.json")
+	os.WriteFile(good, []byte(tiny), 0o644)
+	stats := filepath.Join(dir, "new", "deeper", "stats.jsonl")
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", good, "--duration", "0.02", "--stats", stats}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "created directory "+filepath.Dir(stats)) {
+		t.Errorf("stderr does not say the directory was created:\n%s", errb.String())
+	}
+	if _, err := os.Stat(stats); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestReadmeParameterTableIsGenerated(t *testing.T) {
