@@ -100,6 +100,8 @@ func splitArgs(args []string) (pos, flags []string) {
 	return
 }
 
+// cmdValidate checks a scene file as run does before simulating: decoding, ranges, and
+// building the world (meshes, particle files, sampling).
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("validate takes one scene file")
@@ -114,6 +116,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	for _, w := range s.Advice() {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+	// Build the world as run would, reading the meshes and particle files and sampling every
+	// body, so that validate fails wherever run would fail before its first step.
+	w, err := s.Build(1)
+	if err != nil {
+		return err
+	}
+	w.Close()
 	goo := 0
 	for _, f := range s.Fluids {
 		if f.Material.Viscoelastic.Enabled {

@@ -480,3 +480,29 @@ func TestHelpAndWarningsGoWhereTheyBelong(t *testing.T) {
 		t.Errorf("validate: stdout %q, stderr %q; want the viscosity warning on stderr only", out.String(), errb.String())
 	}
 }
+
+func TestValidateFailsWhereRunFails(t *testing.T) {
+	// Scenes that decode but cannot be built: validate rejects each as run does, naming the
+	// body.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "garbage.bgeo"), []byte("this is not a bgeo file at all"), 0o644)
+	mesh := `"boundaryMeshes": [{"name": "m", "file": "bad.obj"}],`
+	model := `"fluidModels": [{"name": "g", "file": "garbage.bgeo"}],`
+	for _, c := range []struct {
+		name, find, replace, want string
+	}{
+		{"face index out of range", `"boundaries"`, mesh + `"boundaries"`, "boundaryMeshes[0]"},
+		{"garbage particle file", `"boundaries"`, model + `"boundaries"`, "fluidModels[0]"},
+		{"radius larger than the scene", `"particleRadius": 0.05`, `"particleRadius": 5`, "fluids[0]"},
+	} {
+		scene := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".json")
+		os.WriteFile(scene, []byte(strings.Replace(tiny, c.find, c.replace, 1)), 0o644)
+		var out, errb bytes.Buffer
+		verr := run([]string{"validate", scene}, &out, &errb)
+		rerr := run([]string{"run", scene, "--duration", "0.02"}, &out, &errb)
+		if verr == nil || rerr == nil || !strings.Contains(verr.Error(), c.want) {
+			t.Errorf("%s: validate: %v; run: %v (want both to fail naming %s)", c.name, verr, rerr, c.want)
+		}
+	}
+}
