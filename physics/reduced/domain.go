@@ -61,8 +61,9 @@ type Config struct {
 	// Gravity g (m/s²), acting along −y on the bodies and in the buoyancy of Eq. 5.22. Default
 	// 9.81; range [0, 1000].
 	Gravity float64
-	// PanelEpsilon ε of Eq. 5.11 (m): keeps the logarithm finite at a panel's end points.
-	// Default 1e-9; range [0, 0.01·min(cell size)].
+	// PanelEpsilon ε of Eq. 5.11 (m): keeps the logarithm finite at a panel's end points. It
+	// shifts the flux through a panel by about γε ln(A/ε)/(2π), so it is kept far below the
+	// panel length. Default 1e-12; range [0, 0.01·min(cell size)].
 	PanelEpsilon float64
 	// Feedback selects the panel→reduced feedback of §5.3.4. Default FeedbackQuadtree.
 	Feedback FeedbackMode
@@ -104,7 +105,7 @@ const MaxEnrich = 16
 func DefaultConfig() Config {
 	return Config{
 		Width: 1, Height: 1, CellsX: 64, CellsY: 64, Modes: 64, Viscosity: 0, TaylorOrder: 4,
-		Density: 1.2, Gravity: 9.81, PanelEpsilon: 1e-9, Feedback: FeedbackQuadtree,
+		Density: 1.2, Gravity: 9.81, PanelEpsilon: 1e-12, Feedback: FeedbackQuadtree,
 		FeedbackError: 1e-3, LeafCells: 4, CouplingIterations: 50, CouplingTolerance: 1e-10,
 		Images: true, WallError: 0.01,
 	}
@@ -193,7 +194,11 @@ type Domain struct {
 	time float64
 	step int64
 
-	pool *par.Pool
+	pool   *par.Pool
+	bodies []*Body
+	cp     coupling
+	fb     feedback
+	timing Timing
 
 	// scratch
 	mat, term, next, acc []float64
