@@ -12,9 +12,17 @@ import (
 type FeedbackMode int
 
 const (
+	// FeedbackGalerkin projects the panels' velocity onto the basis exactly, without the grid:
+	// by Green's identity ⟨u_p, b_k⟩ = ∫ ω_p ψ_k dA = Σ_i γ_i ∫_panel i ψ_k ds, because the
+	// modes' stream functions ψ_k vanish on the walls and the panels' vorticity inside the
+	// domain is the vortex sheets themselves (images lie outside it and add a potential flow,
+	// orthogonal to every mode). The integrals along straight panels have closed forms, so the
+	// cost is O(panels × modes). This goes beyond the dissertation (which sums u_p on the grid,
+	// naively or by the quadtree) and is the default.
+	FeedbackGalerkin FeedbackMode = iota
 	// FeedbackQuadtree evaluates each panel at quadtree node centres where the precomputed
 	// error bound of Eq. 5.19 is below Config.FeedbackError, and descends otherwise.
-	FeedbackQuadtree FeedbackMode = iota
+	FeedbackQuadtree
 	// FeedbackNaive evaluates every panel at every grid sample (the O(panels × samples)
 	// reference).
 	FeedbackNaive
@@ -25,6 +33,8 @@ const (
 
 func (m FeedbackMode) String() string {
 	switch m {
+	case FeedbackGalerkin:
+		return "galerkin"
 	case FeedbackQuadtree:
 		return "quadtree"
 	case FeedbackNaive:
@@ -65,7 +75,7 @@ type Config struct {
 	// shifts the flux through a panel by about γε ln(A/ε)/(2π), so it is kept far below the
 	// panel length. Default 1e-12; range [0, 0.01·min(cell size)].
 	PanelEpsilon float64
-	// Feedback selects the panel→reduced feedback of §5.3.4. Default FeedbackQuadtree.
+	// Feedback selects the panel→reduced feedback of §5.3.4. Default FeedbackGalerkin.
 	Feedback FeedbackMode
 	// FeedbackError: the quadtree's error threshold (m/s): a panel is evaluated once at a
 	// node's centre for all the node's samples when the precomputed bound of Eq. 5.19 times the
@@ -105,7 +115,7 @@ const MaxEnrich = 16
 func DefaultConfig() Config {
 	return Config{
 		Width: 1, Height: 1, CellsX: 64, CellsY: 64, Modes: 64, Viscosity: 0, TaylorOrder: 4,
-		Density: 1.2, Gravity: 9.81, PanelEpsilon: 1e-12, Feedback: FeedbackQuadtree,
+		Density: 1.2, Gravity: 9.81, PanelEpsilon: 1e-12, Feedback: FeedbackGalerkin,
 		FeedbackError: 1e-3, LeafCells: 4, CouplingIterations: 50, CouplingTolerance: 1e-10,
 		Images: true, WallError: 0.01,
 	}
@@ -151,8 +161,8 @@ func (c *Config) Validate() error {
 	if !finite(c.PanelEpsilon) || c.PanelEpsilon < 0 || c.PanelEpsilon > 0.01*h {
 		return fmt.Errorf("reduced: Config.PanelEpsilon = %v m is out of range [0, %g] (0.01 cell)", c.PanelEpsilon, 0.01*h)
 	}
-	if c.Feedback < FeedbackQuadtree || c.Feedback > FeedbackOff {
-		return fmt.Errorf("reduced: Config.Feedback = %d is not one of FeedbackQuadtree (0), FeedbackNaive (1), FeedbackOff (2)", int(c.Feedback))
+	if c.Feedback < FeedbackGalerkin || c.Feedback > FeedbackOff {
+		return fmt.Errorf("reduced: Config.Feedback = %d is not one of FeedbackGalerkin (0), FeedbackQuadtree (1), FeedbackNaive (2), FeedbackOff (3)", int(c.Feedback))
 	}
 	if !finite(c.FeedbackError) || c.FeedbackError < 0 || c.FeedbackError > 1e3 {
 		return fmt.Errorf("reduced: Config.FeedbackError = %v m/s is out of range [0, 1e3]", c.FeedbackError)

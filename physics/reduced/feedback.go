@@ -28,6 +28,7 @@ type feedback struct {
 	accU, accV []float64
 	stack      []int32
 	dr         []float64
+	tr1        trig
 	naiveFn    func(lo, hi, block int)
 	// Evaluations counts panel evaluations of the last feedback (for the docs' comparison).
 	evals int64
@@ -159,18 +160,92 @@ func (d *Domain) errorTable() {
 }
 
 // Feedback adds the projection of the panels' velocity u_p (Eq. 5.18, with the strengths of
-// the last SolvePanels) onto the basis to the reduced coefficients (§5.3.4): u_p is summed on
-// the background grid, naively or through the quadtree per Config.Feedback, and projected with
-// Eq. 5.3.
+// the last SolvePanels) onto the basis to the reduced coefficients (§5.3.4): per
+// Config.Feedback either exactly (FeedbackGalerkin) or by summing u_p on the background grid,
+// naively or through the quadtree, and projecting with Eq. 5.3.
 func (d *Domain) Feedback() {
 	if d.cfg.Feedback == FeedbackOff || len(d.cp.sg) == 0 {
 		return
 	}
-	d.feedbackGrid(d.cfg.Feedback)
-	d.b.project(d.pa, d.ug, d.vg)
-	d.b.reduce(d.fb.dr, d.pa)
+	d.feedbackDelta(d.cfg.Feedback)
 	for k, x := range d.fb.dr {
 		d.r[k] += x
+	}
+}
+
+// feedbackDelta computes the change of the reduced coefficients into d.fb.dr.
+func (d *Domain) feedbackDelta(mode FeedbackMode) {
+	if d.fb.dr == nil {
+		d.fb.dr = make([]float64, d.b.n)
+	}
+	if mode == FeedbackGalerkin {
+		d.galerkinFeedback(d.pa)
+	} else {
+		d.feedbackGrid(mode)
+		d.b.project(d.pa, d.ug, d.vg)
+	}
+	d.b.reduce(d.fb.dr, d.pa)
+}
+
+// galerkinFeedback writes p_a = Σ_i γ_i ∫_panel i ψ_a ds for every active ambient mode (see
+// FeedbackGalerkin). Along a panel from (x0, y0) in direction (tx, ty),
+// sin(k1x) sin(k2y) = ½[cos θ₋ − cos θ₊] with θ± = k1x ± k2y linear in the arc length s, and
+// ∫₀ˡ cos(θ0 + βs) ds = [sin(θ0 + βl) − sin θ0]/β. The sines and cosines at the panel's ends
+// come from the Chebyshev tables, so no trigonometric call is made per mode.
+func (d *Domain) galerkinFeedback(p []float64) {
+	b := d.b
+	am := b.am
+	cp := &d.cp
+	na := len(b.active)
+	for i := range p[:na] {
+		p[i] = 0
+	}
+	t0, t1 := d.tr, d.fb.tr1
+	if t1.sx == nil {
+		d.fb.tr1 = b.newTrig()
+		t1 = d.fb.tr1
+	}
+	for i := 0; i < cp.np; i++ {
+		g := cp.gamma[i]
+		if g == 0 {
+			continue
+		}
+		l := cp.ln[i]
+		x0, y0 := cp.ox[i], cp.oy[i]
+		x1, y1 := x0+l*cp.tx[i], y0+l*cp.ty[i]
+		fillTrig(t0.sx, t0.cx, math.Pi*x0/am.lx)
+		fillTrig(t0.sy, t0.cy, math.Pi*y0/am.ly)
+		fillTrig(t1.sx, t1.cx, math.Pi*x1/am.lx)
+		fillTrig(t1.sy, t1.cy, math.Pi*y1/am.ly)
+		for q := 0; q < na; q++ {
+			a1, a2 := b.w1[q], b.w2[q]
+			k1, k2 := float64(a1)*math.Pi/am.lx, float64(a2)*math.Pi/am.ly
+			// sin θ± at both ends
+			sp0 := t0.sx[a1]*t0.cy[a2] + t0.cx[a1]*t0.sy[a2]
+			sm0 := t0.sx[a1]*t0.cy[a2] - t0.cx[a1]*t0.sy[a2]
+			sp1 := t1.sx[a1]*t1.cy[a2] + t1.cx[a1]*t1.sy[a2]
+			sm1 := t1.sx[a1]*t1.cy[a2] - t1.cx[a1]*t1.sy[a2]
+			bp := k1*cp.tx[i] + k2*cp.ty[i]
+			bm := k1*cp.tx[i] - k2*cp.ty[i]
+			var ip, im float64
+			if math.Abs(bp*l) > 1e-4 {
+				ip = (sp1 - sp0) / bp
+			} else {
+				// cos at the midpoint: cos θ+(l/2) from the ends' sines is not at hand; use
+				// cos θ+ at the ends' mean, exact to O((βl)²) with the series correction
+				cp0 := t0.cx[a1]*t0.cy[a2] - t0.sx[a1]*t0.sy[a2]
+				cp1 := t1.cx[a1]*t1.cy[a2] - t1.sx[a1]*t1.sy[a2]
+				ip = l * (cp0 + cp1) / 2 * (1 - (bp*l)*(bp*l)/24) / math.Cos(bp*l/2)
+			}
+			if math.Abs(bm*l) > 1e-4 {
+				im = (sm1 - sm0) / bm
+			} else {
+				cm0 := t0.cx[a1]*t0.cy[a2] + t0.sx[a1]*t0.sy[a2]
+				cm1 := t1.cx[a1]*t1.cy[a2] + t1.sx[a1]*t1.sy[a2]
+				im = l * (cm0 + cm1) / 2 * (1 - (bm*l)*(bm*l)/24) / math.Cos(bm*l/2)
+			}
+			p[q] += g * b.nrm[q] * 0.5 * (im - ip)
+		}
 	}
 }
 

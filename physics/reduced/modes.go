@@ -37,6 +37,7 @@ type basis struct {
 	// per active mode: wave numbers and the amplitudes of e^u = au·sin·cos, e^v = av·cos·sin
 	w1, w2 []int
 	au, av []float64
+	nrm    []float64 // normalisation n of each active mode
 	// scratch of the separable grid transforms, [wave−1][row]
 	su, sv [][]float64
 }
@@ -96,7 +97,9 @@ func (b *basis) finishEval() {
 	na := len(b.active)
 	b.w1, b.w2 = make([]int, na), make([]int, na)
 	b.au, b.av = make([]float64, na), make([]float64, na)
+	b.nrm = make([]float64, na)
 	for p, a := range b.active {
+		b.nrm[p] = am.norm(a)
 		b.w1[p], b.w2[p] = am.waves(a)
 		k1, k2 := am.k(a)
 		b.au[p], b.av[p] = am.norm(a)*k2, -am.norm(a)*k1
