@@ -251,9 +251,6 @@ func (d *Domain) galerkinFeedback(p []float64) {
 
 // feedbackGrid fills d.ug, d.vg with u_p at every grid sample.
 func (d *Domain) feedbackGrid(mode FeedbackMode) {
-	if !d.fb.ready {
-		d.buildQuadtree()
-	}
 	if mode == FeedbackNaive {
 		if d.fb.naiveFn == nil {
 			d.fb.naiveFn = d.naiveBlock
@@ -262,6 +259,9 @@ func (d *Domain) feedbackGrid(mode FeedbackMode) {
 		d.pool.For(nu+nv, d.fb.naiveFn)
 		d.fb.evals = int64(nu+nv) * int64(len(d.cp.sg))
 		return
+	}
+	if !d.fb.ready {
+		d.buildQuadtree()
 	}
 	d.quadtreeGrid()
 }
