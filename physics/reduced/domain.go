@@ -334,3 +334,32 @@ func (d *Domain) AdvanceFluid(dt float64) error {
 	d.step++
 	return nil
 }
+
+// Project returns the reduced coefficients f̃ = Bᵀf of a field (Eq. 5.3/5.4) on the grid's
+// quadrature: a velocity to excite, or an external force density to apply with AddScaled.
+func (d *Domain) Project(f Field) ([]float64, error) {
+	if err := f.validate(&d.cfg); err != nil {
+		return nil, fmt.Errorf("reduced: Project: %w", err)
+	}
+	f.sample(d.g, d.ug, d.vg)
+	out := make([]float64, d.b.n)
+	d.b.project(d.pa, d.ug, d.vg)
+	d.b.reduce(out, d.pa)
+	return out, nil
+}
+
+// AddScaled adds s·f̃ to the reduced coefficients (Eq. 5.5): with f̃ from Project of a force
+// density (m/s²) and s = Δt it applies the force for one step; with f̃ the projection of a
+// velocity and s = 1 it adds that velocity.
+func (d *Domain) AddScaled(f []float64, s float64) error {
+	if len(f) != len(d.r) {
+		return fmt.Errorf("reduced: AddScaled got %d coefficients, the basis has %d", len(f), len(d.r))
+	}
+	if !finite(s) {
+		return fmt.Errorf("reduced: AddScaled scale %v is not finite", s)
+	}
+	for k, x := range f {
+		d.r[k] += s * x
+	}
+	return nil
+}
