@@ -324,3 +324,36 @@ func panelInverse(b *Body) []float64 {
 	}
 	return x
 }
+
+// farRatio: beyond farRatio panel lengths from a panel's midpoint its velocity and stream
+// function are evaluated from the expansion of panelFar instead of the closed forms (the
+// expansion's relative error there is below (1/(2·farRatio))⁸ ≈ 6e-8).
+const farRatio = 4
+
+// panelFar is the far-field expansion of a panel (Eq. 5.11 and panelStream) about its midpoint
+// c. With ζ = z − c, e = e^{iθ} the panel direction, h = l/2 and the complex potential
+// w = −iγ/(2π) F, F(z) = ∫_{−h}^{h} ln(ζ − s e) ds = l ln ζ − Σ_{p even} 2 e^p h^{p+1}/(p(p+1) ζ^p)
+// (odd terms integrate to zero). Kept to p = 6: ψ = Im w = −γ/(2π) Re F and
+// u − iv = w' = −iγ/(2π) F'. One logarithm and one complex division per call.
+func panelFar(px, py, cx, cy, tx, ty, l, gamma float64) (u, v, psi float64) {
+	x, y := px-cx, py-cy
+	r2 := x*x + y*y
+	qr, qi := x/r2, -y/r2 // q = 1/ζ
+	// a = (e q)²
+	er, ei := tx*qr-ty*qi, tx*qi+ty*qr
+	ar, ai := er*er-ei*ei, 2*er*ei
+	a2r, a2i := ar*ar-ai*ai, 2*ar*ai
+	a3r, a3i := a2r*ar-a2i*ai, a2r*ai+a2i*ar
+	h := l / 2
+	h3 := h * h * h
+	h5 := h3 * h * h
+	h7 := h5 * h * h
+	c1, c2, c3 := h3/3, h5/10, h7/21
+	fr := 0.5*l*math.Log(r2) - (c1*ar + c2*a2r + c3*a3r)
+	// F' = q (l + 2c1·a + 4c2·a² + 6c3·a³)
+	sr := l + 2*c1*ar + 4*c2*a2r + 6*c3*a3r
+	si := 2*c1*ai + 4*c2*a2i + 6*c3*a3i
+	fpr, fpi := qr*sr-qi*si, qr*si+qi*sr
+	k := gamma / (2 * math.Pi)
+	return k * fpi, k * fpr, -k * fr
+}

@@ -130,16 +130,29 @@ func (d *Domain) influenceBlock(lo, hi, _ int) {
 		px, py := cp.mx[t], cp.my[t]
 		qx, qy := px, py
 		var u, v, psi float64
+		l := cp.ln[s]
+		far2 := farRatio * farRatio * l * l
 		if cp.owner[t] != cp.owner[s] {
-			u, v = panelVelocity(px, py, cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], cp.ln[s], 1, eps)
-			psi = panelStream(qx, qy, cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], cp.ln[s], 1)
+			if dx, dy := px-cp.mx[s], py-cp.my[s]; dx*dx+dy*dy >= far2 {
+				u, v, psi = panelFar(px, py, cp.mx[s], cp.my[s], cp.tx[s], cp.ty[s], l, 1)
+			} else {
+				u, v = panelVelocity(px, py, cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], l, 1, eps)
+				psi = panelStream(qx, qy, cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], l, 1)
+			}
 		}
 		for _, rf := range cp.refl[cp.owner[s]] {
 			iox, ioy, itx, ity, sg := rf.fx*cp.ox[s]+rf.offx, rf.fy*cp.oy[s]+rf.offy, rf.fx*cp.tx[s], rf.fy*cp.ty[s], rf.fx*rf.fy
-			iu, iv := panelVelocity(px, py, iox, ioy, itx, ity, cp.ln[s], sg, eps)
+			imx, imy := rf.fx*cp.mx[s]+rf.offx, rf.fy*cp.my[s]+rf.offy
+			var iu, iv, ip float64
+			if dx, dy := px-imx, py-imy; dx*dx+dy*dy >= far2 {
+				iu, iv, ip = panelFar(px, py, imx, imy, itx, ity, l, sg)
+			} else {
+				iu, iv = panelVelocity(px, py, iox, ioy, itx, ity, l, sg, eps)
+				ip = panelStream(qx, qy, iox, ioy, itx, ity, l, sg)
+			}
 			u += iu
 			v += iv
-			psi += panelStream(qx, qy, iox, ioy, itx, ity, cp.ln[s], sg)
+			psi += ip
 		}
 		cp.ku[it], cp.kv[it], cp.kpsi[it] = u, v, psi
 	}

@@ -279,3 +279,27 @@ func TestPanelMatrixNullity(t *testing.T) {
 		t.Errorf("two squares 0.08 m apart falling at 0.5 m/s: flux %.3e of the speed through a piece > %g", e, normalFlowTol)
 	}
 }
+
+// TestPanelFarFieldExpansion: beyond farRatio panel lengths the expansion matches Eq. 5.11 and
+// the closed-form stream function.
+func TestPanelFarFieldExpansion(t *testing.T) {
+	// farTol: the truncation error (1/(2·farRatio))⁸ ≈ 6e-8 at the nearest allowed distance,
+	// relative to the point-vortex scale γl/(2πd); 1e-6 leaves room for the ψ's log scale.
+	const farTol = 1e-6
+	ox, oy, l, th, g := 0.2, 0.1, 0.03, 1.1, 0.8
+	tx, ty := math.Cos(th), math.Sin(th)
+	cx, cy := ox+tx*l/2, oy+ty*l/2
+	for k := 0; k < 64; k++ {
+		for _, dist := range []float64{farRatio * l, 2 * farRatio * l, 10} {
+			a := 2 * math.Pi * float64(k) / 64
+			px, py := cx+dist*math.Cos(a), cy+dist*math.Sin(a)
+			u, v := panelVelocity(px, py, ox, oy, tx, ty, l, g, 0)
+			psi := panelStream(px, py, ox, oy, tx, ty, l, g)
+			fu, fv, fpsi := panelFar(px, py, cx, cy, tx, ty, l, g)
+			scale := g * l / (2 * math.Pi * dist)
+			if math.Hypot(u-fu, v-fv) > farTol*scale || math.Abs(psi-fpsi) > farTol*g*l {
+				t.Errorf("at distance %.3f, angle %.2f: exact (%.9g, %.9g, ψ %.9g), expansion (%.9g, %.9g, ψ %.9g)", dist, a, u, v, psi, fu, fv, fpsi)
+			}
+		}
+	}
+}
