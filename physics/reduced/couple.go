@@ -27,6 +27,9 @@ type coupling struct {
 	sox, soy, stx, sty, sln, sg []float64
 	iterations                  int
 	kFn                         func(lo, hi, block int)
+	clusters                    []cluster
+	mc, mom                     []complex128 // per cluster panel: multipole coefficients; per cluster: moments
+	nfar                        []bool       // np × clusters: cluster far from midpoint t
 }
 
 // AddBody adds a rigid body (validated against the domain) and returns it.
@@ -120,41 +123,187 @@ func (d *Domain) placePanels() {
 	}
 }
 
-// influenceBlock fills rows of ku, kv: item = t·np + s.
+// multipoleOrder and multipoleRatio: a cluster (a body or one of its images) seen from at
+// least multipoleRatio times its radius R is evaluated from its multipole expansion to
+// multipoleOrder terms; the truncation error is below l·(1/3)^15/15 ≈ 5e-9·l per unit strength.
+const (
+	multipoleOrder = 14
+	multipoleRatio = 3.0
+)
+
+// cluster is a body's panels, or their mirror image across one wall or a corner (§5.3.3).
+type cluster struct {
+	body                     int
+	real                     bool
+	fx, fy, offx, offy, sign float64
+	cx, cy, r                float64
+	coef                     int // offset of its panels' coefficients in coupling.mc
+}
+
+// buildClusters lists the clusters of this step and the multipole coefficients of each of
+// their panels: for the panel from z_o to z_e with direction e and centre c,
+// a_p = ∫ (ζ − c)^p ds = [(z_e − c)^{p+1} − (z_o − c)^{p+1}] / ((p+1) e), so that the panel's
+// F(z) = ∫ ln(z − ζ) ds = l ln(z − c) − Σ_p a_p /(p (z − c)^p) (see panelFar for w, ψ, u).
+func (d *Domain) buildClusters() {
+	cp := &d.cp
+	cp.clusters = cp.clusters[:0]
+	n := 0
+	for bi, b := range d.bodies {
+		add := func(rf reflection, real bool) {
+			cp.clusters = append(cp.clusters, cluster{body: bi, real: real, fx: rf.fx, fy: rf.fy, offx: rf.offx, offy: rf.offy,
+				sign: rf.fx * rf.fy, cx: rf.fx*b.pos.X + rf.offx, cy: rf.fy*b.pos.Y + rf.offy, r: b.radius, coef: n})
+			n += len(b.ln) * multipoleOrder
+		}
+		add(reflection{1, 1, 0, 0}, true)
+		for _, rf := range cp.refl[bi] {
+			add(rf, false)
+		}
+	}
+	cp.mc = par.Grow(cp.mc, n)
+	for _, c := range cp.clusters {
+		b := d.bodies[c.body]
+		for k := range b.ln {
+			s := b.firstPanel + k
+			ox, oy := c.fx*cp.ox[s]+c.offx, c.fy*cp.oy[s]+c.offy
+			tx, ty := c.fx*cp.tx[s], c.fy*cp.ty[s]
+			l := cp.ln[s]
+			zo := complex(ox-c.cx, oy-c.cy)
+			ze := complex(ox+l*tx-c.cx, oy+l*ty-c.cy)
+			inv := complex(tx, -ty) // 1/e for a unit direction
+			po, pe := zo, ze
+			for p := 1; p <= multipoleOrder; p++ {
+				po *= zo
+				pe *= ze
+				// stored divided by p, the form the stream function uses
+				cp.mc[c.coef+k*multipoleOrder+p-1] = (pe - po) * inv / complex(float64(p*(p+1)), 0)
+			}
+		}
+	}
+	cp.nfar = par.Grow(cp.nfar, cp.np*len(cp.clusters))
+}
+
+// influenceBlock fills rows t ∈ [lo, hi) of kpsi (and ku, kv for clusters too near for their
+// multipole): the stream function and velocity at midpoint t of unit strength on panel s of
+// other bodies and of every image. Far clusters contribute ψ from their multipole expansion and
+// are marked in nfar for the velocity pass.
 func (d *Domain) influenceBlock(lo, hi, _ int) {
 	cp := &d.cp
 	np := cp.np
 	eps := d.cfg.PanelEpsilon
-	for it := lo; it < hi; it++ {
-		t, s := it/np, it%np
+	var w [multipoleOrder + 1]complex128
+	nc := len(cp.clusters)
+	for t := lo; t < hi; t++ {
 		px, py := cp.mx[t], cp.my[t]
-		qx, qy := px, py
-		var u, v, psi float64
-		l := cp.ln[s]
-		far2 := farRatio * farRatio * l * l
-		if cp.owner[t] != cp.owner[s] {
-			if dx, dy := px-cp.mx[s], py-cp.my[s]; dx*dx+dy*dy >= far2 {
-				u, v, psi = panelFar(px, py, cp.mx[s], cp.my[s], cp.tx[s], cp.ty[s], l, 1)
-			} else {
-				u, v = panelVelocity(px, py, cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], l, 1, eps)
-				psi = panelStream(qx, qy, cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], l, 1)
+		kp, ku, kv := cp.kpsi[t*np:(t+1)*np], cp.ku[t*np:(t+1)*np], cp.kv[t*np:(t+1)*np]
+		for s := range kp {
+			kp[s], ku[s], kv[s] = 0, 0, 0
+		}
+		far := cp.nfar[t*nc : (t+1)*nc]
+		for ci, c := range cp.clusters {
+			far[ci] = false
+			if c.real && c.body == cp.owner[t] {
+				continue
+			}
+			b := d.bodies[c.body]
+			dx, dy := px-c.cx, py-c.cy
+			r2 := dx*dx + dy*dy
+			if rho2 := c.r * c.r / r2; rho2 <= 1/(multipoleRatio*multipoleRatio) {
+				far[ci] = true
+				// terms needed for a truncation below 1e-9·l: ρ^(P+1) ≤ 1e-9·(1−ρ)
+				order := multipoleOrder
+				if lr := 0.5 * math.Log(rho2); lr < 0 {
+					order = min(multipoleOrder, int(math.Log(1e-9*(1-math.Sqrt(rho2)))/lr))
+				}
+				lg := 0.5 * math.Log(r2)
+				w[1] = complex(dx/r2, -dy/r2)
+				for p := 2; p <= order; p++ {
+					w[p] = w[p-1] * w[1]
+				}
+				k := -c.sign / (2 * math.Pi)
+				for j := range b.ln {
+					s := b.firstPanel + j
+					a := cp.mc[c.coef+j*multipoleOrder : c.coef+j*multipoleOrder+order]
+					sum := 0.0
+					for p, ap := range a {
+						wp := w[p+1]
+						sum += real(ap)*real(wp) - imag(ap)*imag(wp)
+					}
+					kp[s] += k * (cp.ln[s]*lg - sum)
+				}
+				continue
+			}
+			for j := range b.ln {
+				s := b.firstPanel + j
+				l := cp.ln[s]
+				ox, oy := c.fx*cp.ox[s]+c.offx, c.fy*cp.oy[s]+c.offy
+				tx, ty := c.fx*cp.tx[s], c.fy*cp.ty[s]
+				mx, my := ox+tx*l/2, oy+ty*l/2
+				var u, v, psi float64
+				if ex, ey := px-mx, py-my; ex*ex+ey*ey >= farRatio*farRatio*l*l {
+					u, v, psi = panelFar(px, py, mx, my, tx, ty, l, c.sign)
+				} else {
+					u, v = panelVelocity(px, py, ox, oy, tx, ty, l, c.sign, eps)
+					psi = panelStream(px, py, ox, oy, tx, ty, l, c.sign)
+				}
+				ku[s] += u
+				kv[s] += v
+				kp[s] += psi
 			}
 		}
-		for _, rf := range cp.refl[cp.owner[s]] {
-			iox, ioy, itx, ity, sg := rf.fx*cp.ox[s]+rf.offx, rf.fy*cp.oy[s]+rf.offy, rf.fx*cp.tx[s], rf.fy*cp.ty[s], rf.fx*rf.fy
-			imx, imy := rf.fx*cp.mx[s]+rf.offx, rf.fy*cp.my[s]+rf.offy
-			var iu, iv, ip float64
-			if dx, dy := px-imx, py-imy; dx*dx+dy*dy >= far2 {
-				iu, iv, ip = panelFar(px, py, imx, imy, itx, ity, l, sg)
-			} else {
-				iu, iv = panelVelocity(px, py, iox, ioy, itx, ity, l, sg, eps)
-				ip = panelStream(qx, qy, iox, ioy, itx, ity, l, sg)
-			}
-			u += iu
-			v += iv
-			psi += ip
+	}
+}
+
+// otherVelocities sets uox, uoy: the velocity at every midpoint induced by the other bodies'
+// panels and all images with the converged strengths, from ku, kv for near clusters and from
+// each far cluster's moments A_p = Σ γ_s a_{s,p}, A_0 = Σ γ_s l_s: u − iv = (1/2πi)·(−1)·F' with
+// F' = A_0/ζ + Σ_p A_p/ζ^{p+1} (see panelFar).
+func (d *Domain) otherVelocities() {
+	cp := &d.cp
+	np := cp.np
+	nc := len(cp.clusters)
+	cp.mom = par.Grow(cp.mom, nc*(multipoleOrder+1))
+	for ci, c := range cp.clusters {
+		b := d.bodies[c.body]
+		m := cp.mom[ci*(multipoleOrder+1) : (ci+1)*(multipoleOrder+1)]
+		for p := range m {
+			m[p] = 0
 		}
-		cp.ku[it], cp.kv[it], cp.kpsi[it] = u, v, psi
+		for j := range b.ln {
+			s := b.firstPanel + j
+			g := complex(c.sign*cp.gamma[s], 0)
+			m[0] += g * complex(cp.ln[s], 0)
+			a := cp.mc[c.coef+j*multipoleOrder : c.coef+(j+1)*multipoleOrder]
+			for p := 1; p <= multipoleOrder; p++ {
+				m[p] += g * a[p-1] * complex(float64(p), 0)
+			}
+		}
+	}
+	for t := 0; t < np; t++ {
+		u, v := 0.0, 0.0
+		ku, kv := cp.ku[t*np:(t+1)*np], cp.kv[t*np:(t+1)*np]
+		for s, g := range cp.gamma {
+			u += g * ku[s]
+			v += g * kv[s]
+		}
+		far := cp.nfar[t*nc : (t+1)*nc]
+		for ci, c := range cp.clusters {
+			if !far[ci] {
+				continue
+			}
+			dx, dy := cp.mx[t]-c.cx, cp.my[t]-c.cy
+			r2 := dx*dx + dy*dy
+			w := complex(dx/r2, -dy/r2)
+			m := cp.mom[ci*(multipoleOrder+1) : (ci+1)*(multipoleOrder+1)]
+			// Horner: F' = w (A_0 + w (A_1 + w (A_2 + …)))
+			f := m[multipoleOrder]
+			for p := multipoleOrder - 1; p >= 0; p-- {
+				f = f*w + m[p]
+			}
+			f *= w
+			u += imag(f) / (2 * math.Pi)
+			v += real(f) / (2 * math.Pi)
+		}
+		cp.uox[t], cp.uoy[t] = u, v
 	}
 }
 
@@ -202,7 +351,8 @@ func (d *Domain) SolvePanels() {
 	}
 	cp.iterations = 0
 	if interact {
-		d.pool.For(np*np, cp.kFn)
+		d.buildClusters()
+		d.pool.For(np, cp.kFn)
 		for it := 1; it <= d.cfg.CouplingIterations; it++ {
 			cp.iterations = it
 			copy(cp.prev, cp.gamma)
@@ -233,16 +383,12 @@ func (d *Domain) SolvePanels() {
 		}
 	}
 	// velocity induced at each midpoint by everything but the body's own panels (for forces)
-	for t := 0; t < np; t++ {
-		u, v := 0.0, 0.0
-		if interact {
-			ku, kv := cp.ku[t*np:(t+1)*np], cp.kv[t*np:(t+1)*np]
-			for s, g := range cp.gamma {
-				u += g * ku[s]
-				v += g * kv[s]
-			}
+	if interact {
+		d.otherVelocities()
+	} else {
+		for t := 0; t < np; t++ {
+			cp.uox[t], cp.uoy[t] = 0, 0
 		}
-		cp.uox[t], cp.uoy[t] = u, v
 	}
 	d.gatherSources()
 }

@@ -303,3 +303,36 @@ func TestPanelFarFieldExpansion(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherBodyVelocitiesMatchDirectSum: the velocity the forces use at each midpoint (other
+// bodies' panels and every image, from near-field closed forms, panel expansions and cluster
+// multipoles) equals the direct sum of Eq. 5.11 over those sources, on the game scene.
+func TestOtherBodyVelocitiesMatchDirectSum(t *testing.T) {
+	// multipoleTol: the expansions' truncation (< 1e-7 relative) against the velocity scale.
+	const multipoleTol = 1e-6
+	d := gameScene(t, gameConfig())
+	d.SolvePanels()
+	cp := &d.cp
+	worst, scale := 0.0, 0.0
+	for tgt := 0; tgt < cp.np; tgt++ {
+		var u, v float64
+		for s := 0; s < cp.np; s++ {
+			if cp.owner[s] != cp.owner[tgt] {
+				pu, pv := panelVelocity(cp.mx[tgt], cp.my[tgt], cp.ox[s], cp.oy[s], cp.tx[s], cp.ty[s], cp.ln[s], cp.gamma[s], 0)
+				u += pu
+				v += pv
+			}
+			for _, rf := range cp.refl[cp.owner[s]] {
+				pu, pv := panelVelocity(cp.mx[tgt], cp.my[tgt], rf.fx*cp.ox[s]+rf.offx, rf.fy*cp.oy[s]+rf.offy, rf.fx*cp.tx[s], rf.fy*cp.ty[s], cp.ln[s], rf.fx*rf.fy*cp.gamma[s], 0)
+				u += pu
+				v += pv
+			}
+		}
+		worst = math.Max(worst, math.Hypot(u-cp.uox[tgt], v-cp.uoy[tgt]))
+		scale = math.Max(scale, math.Hypot(u, v))
+	}
+	t.Logf("max difference %.3e m/s of the largest induced speed %.3e m/s", worst, scale)
+	if worst > multipoleTol*scale {
+		t.Errorf("induced velocities differ from the direct sum by %.3e > %g × %.3e", worst, multipoleTol, scale)
+	}
+}
