@@ -7,8 +7,8 @@ import (
 // BenchmarkGameStep steps the dissertation's game scene (73 modes, 65×65 grid, 15 bodies, 147
 // panels; Table 5.1) on one worker and reports the process CPU time per step (cpu-ns/step,
 // robust on a shared machine) besides the wall-clock time of each stage. The scene is restored
-// every 30 steps (0.25 s): the bodies have no contacts with each other and begin to overlap
-// after about 0.3 s, where the multi-body sweeps stop converging and run to their cap.
+// every 30 steps (0.25 s): the bodies have no contacts with each other, and once drifting
+// bodies overlap the multi-body sweeps stop converging and run to their cap.
 // "wall0.05" mirrors fewer bodies across the walls (WallError 0.05 instead of 0.01).
 //
 //	go test -run '^$' -bench GameStep -benchtime 600x ./physics/reduced

@@ -9,7 +9,7 @@ import (
 // gameConfig is the dissertation's game scene (§5.4, Table 5.1): 73 eigenmodes on a 65×65
 // staggered grid. Gravity is off (a top-down game: the bodies drift with the wind): the
 // package has no body-body contacts, and under gravity the bodies pile up and overlap on the
-// floor within 0.3 s, where the multi-body sweeps no longer converge.
+// floor, where the multi-body sweeps no longer converge.
 func gameConfig() Config {
 	c := DefaultConfig()
 	c.Gravity = 0
