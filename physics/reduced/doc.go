@@ -14,8 +14,13 @@
 //     relative normal flow (Eq. 5.12–5.15) through a precomputed least-squares inverse with the
 //     zero-circulation row; several bodies iterate (Eq. 5.16–5.17); bodies near walls are
 //     mirrored (method of images, §5.3.3); the panels' velocity is fed back into r̃ through a
-//     quadtree with the error bound of Eq. 5.19 (or naively); the fluid pushes the bodies by
-//     dynamic pressure and buoyancy (Eq. 5.20–5.22).
+//     quadtree with the error bound of Eq. 5.19, naively, or (the default, beyond the chapter)
+//     by its exact Galerkin projection; the fluid pushes the bodies by dynamic pressure and
+//     buoyancy (Eq. 5.20–5.22).
 //
-// The package owns its minimal 2D rigid bodies; it imports only physics/par.
+// Where this package departs from or goes beyond the chapter, the doc comment says so: the
+// boundary condition integrated exactly between panel midpoints (panelInverse), the exact
+// feedback (FeedbackGalerkin), the windward reading of Eq. 5.21 (applyForces), multipole
+// expansions in the panel solve. docs/reduced.md describes the method, the tests and the
+// measured numbers. The package owns its minimal 2D rigid bodies; it imports only physics/par.
 package reduced

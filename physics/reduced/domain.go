@@ -193,7 +193,9 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Domain is a reduced fluid in a rectangle, two-way coupled with planar rigid bodies.
+// Domain is a reduced fluid in a rectangle, two-way coupled with planar rigid bodies. A Domain
+// must not be used by two goroutines at once (its methods share scratch buffers); its parallel
+// loops run on its own worker pool.
 type Domain struct {
 	cfg Config
 	am  ambient
@@ -215,8 +217,7 @@ type Domain struct {
 	q, pa                []float64
 	tr                   trig
 	ug, vg               []float64
-	// Enriched reports, per Config.Enrich field, the number of modes it added after deflation.
-	enriched []int
+	enriched []int // per Config.Enrich field, the number of modes it added after deflation
 }
 
 // New builds the basis (eigenmodes, then enrichment), precomputes the reduced operators and

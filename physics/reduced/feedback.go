@@ -30,8 +30,6 @@ type feedback struct {
 	dr         []float64
 	tr1        trig
 	naiveFn    func(lo, hi, block int)
-	// Evaluations counts panel evaluations of the last feedback (for the docs' comparison).
-	evals int64
 }
 
 // buildQuadtree splits the grid's cells in halves until a node has at most LeafCells cells
@@ -257,7 +255,6 @@ func (d *Domain) feedbackGrid(mode FeedbackMode) {
 		}
 		nu, nv := d.g.nu(), d.g.nv()
 		d.pool.For(nu+nv, d.fb.naiveFn)
-		d.fb.evals = int64(nu+nv) * int64(len(d.cp.sg))
 		return
 	}
 	if !d.fb.ready {
@@ -314,7 +311,6 @@ func (d *Domain) quadtreeGrid() {
 	for i := range d.vg {
 		d.vg[i] = 0
 	}
-	var evals int64
 	nbins := len(f.table[0])
 	for s, gm := range cp.sg {
 		ox, oy, tx, ty, l := cp.sox[s], cp.soy[s], cp.stx[s], cp.sty[s], cp.sln[s]
@@ -332,7 +328,6 @@ func (d *Domain) quadtreeGrid() {
 					u, v := panelVelocity(n.cx, n.cy, ox, oy, tx, ty, l, gm, eps)
 					f.accU[id] += u
 					f.accV[id] += v
-					evals++
 					continue
 				}
 			}
@@ -347,7 +342,6 @@ func (d *Domain) quadtreeGrid() {
 					_, v := panelVelocity(x, y, ox, oy, tx, ty, l, gm, eps)
 					d.vg[k] += v
 				}
-				evals += int64(n.us1 - n.us0 + n.vs1 - n.vs0)
 				continue
 			}
 			for _, c := range n.child {
@@ -375,5 +369,4 @@ func (d *Domain) quadtreeGrid() {
 			}
 		}
 	}
-	f.evals = evals
 }
