@@ -217,7 +217,7 @@ type Domain struct {
 	q, pa                []float64
 	tr                   trig
 	ug, vg               []float64
-	enriched []int // per Config.Enrich field, the number of modes it added after deflation
+	enriched             []int // per Config.Enrich field, the number of modes it added after deflation
 }
 
 // New builds the basis (eigenmodes, then enrichment), precomputes the reduced operators and
