@@ -26,6 +26,7 @@ type coupling struct {
 	// sources: every panel and image with its strength, for evaluating u_p (Eq. 5.18)
 	sox, soy, stx, sty, sln, sg []float64
 	iterations                  int
+	change                      float64 // last sweep's largest strength change over the largest strength
 	kFn                         func(lo, hi, block int)
 	clusters                    []cluster
 	mc, mom                     []complex128 // per cluster panel: multipole coefficients; per cluster: moments
@@ -67,6 +68,14 @@ func (d *Domain) PanelCount() int { return d.cp.np }
 
 // CouplingIterations returns the multi-body sweeps of the last panel solve.
 func (d *Domain) CouplingIterations() int { return d.cp.iterations }
+
+// CouplingConverged reports whether the last panel solve's sweeps reached CouplingTolerance,
+// and the relative change of its last sweep. They do not when bodies overlap (the package has
+// no body-body contacts) or when panels are much longer than the gaps between bodies; the
+// strengths are then those of the last sweep.
+func (d *Domain) CouplingConverged() (bool, float64) {
+	return d.cp.change <= d.cfg.CouplingTolerance, d.cp.change
+}
 
 // placePanels transforms every body's panels to world space and chooses the images.
 func (d *Domain) placePanels() {
@@ -349,7 +358,7 @@ func (d *Domain) SolvePanels() {
 	for bi := range d.bodies {
 		d.solveBody(bi) // Eq. 5.16
 	}
-	cp.iterations = 0
+	cp.iterations, cp.change = 0, 0
 	if interact {
 		d.buildClusters()
 		d.pool.For(np, cp.kFn)
@@ -376,6 +385,10 @@ func (d *Domain) SolvePanels() {
 			for i, g := range cp.gamma {
 				dmax = math.Max(dmax, math.Abs(g-cp.prev[i]))
 				gmax = math.Max(gmax, math.Abs(g))
+			}
+			cp.change = 0
+			if gmax > 0 {
+				cp.change = dmax / gmax
 			}
 			if dmax <= d.cfg.CouplingTolerance*gmax {
 				break
