@@ -357,3 +357,23 @@ func panelFar(px, py, cx, cy, tx, ty, l, gamma float64) (u, v, psi float64) {
 	k := gamma / (2 * math.Pi)
 	return k * fpi, k * fpr, -k * fr
 }
+
+// panelFarVelocity is the velocity part of panelFar (no logarithm): the quadtree feedback uses
+// it at samples beyond farRatio panel lengths.
+func panelFarVelocity(px, py, cx, cy, tx, ty, l, gamma float64) (u, v float64) {
+	x, y := px-cx, py-cy
+	r2 := x*x + y*y
+	qr, qi := x/r2, -y/r2
+	er, ei := tx*qr-ty*qi, tx*qi+ty*qr
+	ar, ai := er*er-ei*ei, 2*er*ei
+	a2r, a2i := ar*ar-ai*ai, 2*ar*ai
+	a3r, a3i := a2r*ar-a2i*ai, a2r*ai+a2i*ar
+	h := l / 2
+	h3 := h * h * h
+	h5 := h3 * h * h
+	h7 := h5 * h * h
+	sr := l + 2*h3/3*ar + 2*h5/5*a2r + 2*h7/7*a3r
+	si := 2*h3/3*ai + 2*h5/5*a2i + 2*h7/7*a3i
+	k := gamma / (2 * math.Pi)
+	return k * (qr*si + qi*sr), k * (qr*sr - qi*si)
+}

@@ -294,8 +294,9 @@ func (d *Domain) naiveBlock(lo, hi, _ int) {
 // quadtreeGrid is the accelerated feedback of §5.3.4: per source panel, descend from the root;
 // at a node that cannot contain the panel and whose bound |γ|A·table[level][bin(distance)] is
 // at most FeedbackError, evaluate the panel once at the node centre and credit the node;
-// otherwise descend, evaluating exactly at the samples of the leaves reached. The node credits
-// are then pushed down to their samples.
+// otherwise descend, evaluating at the samples of the leaves reached (Eq. 5.11, or its
+// far-field expansion beyond farRatio panel lengths). The node credits are then pushed down to
+// their samples.
 func (d *Domain) quadtreeGrid() {
 	f := &d.fb
 	g := d.g
@@ -332,14 +333,27 @@ func (d *Domain) quadtreeGrid() {
 				}
 			}
 			if n.child[0] < 0 {
+				// per sample: Eq. 5.11 near the panel, its far-field expansion (error < 1e-7
+				// relative) beyond farRatio panel lengths
+				far2 := farRatio * farRatio * l * l
 				for _, k := range f.us[n.us0:n.us1] {
 					x, y := g.uPos(int(k)/g.ny, int(k)%g.ny)
-					u, _ := panelVelocity(x, y, ox, oy, tx, ty, l, gm, eps)
+					var u float64
+					if (x-mx)*(x-mx)+(y-my)*(y-my) >= far2 {
+						u, _ = panelFarVelocity(x, y, mx, my, tx, ty, l, gm)
+					} else {
+						u, _ = panelVelocity(x, y, ox, oy, tx, ty, l, gm, eps)
+					}
 					d.ug[k] += u
 				}
 				for _, k := range f.vs[n.vs0:n.vs1] {
 					x, y := g.vPos(int(k)/(g.ny+1), int(k)%(g.ny+1))
-					_, v := panelVelocity(x, y, ox, oy, tx, ty, l, gm, eps)
+					var v float64
+					if (x-mx)*(x-mx)+(y-my)*(y-my) >= far2 {
+						_, v = panelFarVelocity(x, y, mx, my, tx, ty, l, gm)
+					} else {
+						_, v = panelVelocity(x, y, ox, oy, tx, ty, l, gm, eps)
+					}
 					d.vg[k] += v
 				}
 				continue
