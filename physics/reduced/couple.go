@@ -134,7 +134,8 @@ func (d *Domain) placePanels() {
 
 // multipoleOrder and multipoleRatio: a cluster (a body or one of its images) seen from at
 // least multipoleRatio times its radius R is evaluated from its multipole expansion to
-// multipoleOrder terms; the truncation error is below l·(1/3)^15/15 ≈ 5e-9·l per unit strength.
+// at most multipoleOrder terms (fewer when farther, see influenceBlock); the truncation error
+// per unit strength is below l·ρ^15/(15(1−ρ)) ≤ 7e-9·l for ρ = R/d ≤ 1/3.
 const (
 	multipoleOrder = 14
 	multipoleRatio = 3.0
