@@ -576,3 +576,90 @@ func TestCorpusEmittersEmit(t *testing.T) {
 		w.Close()
 	}
 }
+
+func TestCorpusBlockCountsFollowTheReferenceRule(t *testing.T) {
+	// The reference fixes a fluid block's particle count in denseMode 0 (shared/splishsplash/
+	// README.md): per axis round(extent/2r) − 1 particles, extent from scale⊙(end − start).
+	// Every corpus scene that imports and whose particles all come from such blocks must build
+	// exactly that many (fluid and elastic particles together), less those carved out where a
+	// rigid body stands (the scenes' dynamic bodies).
+	files := corpusFiles(t)
+	checked := 0
+	for _, f := range files {
+		name := filepath.Base(f)
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			Configuration struct {
+				ParticleRadius float64 `json:"particleRadius"`
+			}
+			FluidBlocks []map[string]any
+			FluidModels []json.RawMessage
+			Emitters    []json.RawMessage
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		if len(d.FluidBlocks) == 0 || len(d.FluidModels) > 0 || len(d.Emitters) > 0 {
+			continue
+		}
+		r := d.Configuration.ParticleRadius
+		if r == 0 {
+			r = 0.025 // the reference's default
+		}
+		want, dense := 0, false
+		for _, b := range d.FluidBlocks {
+			if m, _ := b["denseMode"].(float64); m != 0 {
+				dense = true
+			}
+			vec := func(k string, def float64) [3]float64 {
+				out := [3]float64{def, def, def}
+				if a, ok := b[k].([]any); ok && len(a) == 3 {
+					for i := range out {
+						out[i], _ = a[i].(float64)
+					}
+				}
+				return out
+			}
+			start, end, scale := vec("start", 0), vec("end", 1), vec("scale", 1)
+			n := 1
+			for i := 0; i < 3; i++ {
+				n *= max(0, int(math.Round(math.Abs(scale[i]*(end[i]-start[i]))/(2*r)))-1)
+			}
+			want += n
+		}
+		if dense {
+			continue
+		}
+		sc, _, err := ImportSPlisHSPlasH(f)
+		if err != nil {
+			continue
+		}
+		w, err := sc.Build(0)
+		if err != nil {
+			continue
+		}
+		got, rigid := 0, 0
+		for _, b := range w.Bodies() {
+			if b.Body.Phase.Dynamic() {
+				got += b.Particles.Len()
+			}
+			if w.RigidBody(b.Entity) != nil {
+				rigid++
+			}
+		}
+		w.Close()
+		checked++
+		if got != want && (rigid == 0 || got > want) {
+			t.Errorf("%s: %d particles built, the reference's block rule gives %d", name, got, want)
+		} else if got != want {
+			t.Logf("%s: %d particles built, %d by the block rule: %d carved out for its %d rigid bodies", name, got, want, want-got, rigid)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d corpus scenes checked", checked)
+	}
+	t.Logf("%d scenes checked", checked)
+}
