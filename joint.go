@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // JointDef describes a joint between two rigid bodies, or a rigid body and the world, as the
@@ -132,3 +133,69 @@ func (w *World) RemoveJoint(id JointID) error {
 
 // JointCount returns the number of joints.
 func (w *World) JointCount() int { return len(w.sim.Joints) }
+
+// saveJoints writes the joints: the sequence of IDs, then per joint its ID, body IDs, kind,
+// anchors, axes, rest orientation, motor and accumulated impulses (the warm start), so a
+// restored world continues bit-identically.
+func (w *World) saveJoints(e *enc) {
+	s := w.sim
+	e.u32(s.JointSeq())
+	e.u64(uint64(len(s.Joints)))
+	for _, sj := range s.Joints {
+		j := &sj.J
+		e.u32(sj.ID)
+		e.u32(sj.A)
+		e.u32(sj.B)
+		e.u32(uint32(j.Kind))
+		e.vecs([]mgl64.Vec3{j.AnchorA, j.AnchorB, j.AxisA, j.AxisB})
+		e.floats(j.RelQ[:])
+		e.floats([]float64{j.MotorSpeed, j.MotorMaxTorque, j.Motor})
+		e.floats(j.Lambda[:])
+	}
+}
+
+// readJoints reads what saveJoints wrote.
+func readJoints(d *dec) ([]systems.SimJoint, uint32, error) {
+	seq := d.u32()
+	n := d.count(4)
+	var joints []systems.SimJoint
+	for i := 0; i < n && d.err == nil; i++ {
+		sj := systems.SimJoint{ID: d.u32(), A: d.u32(), B: d.u32()}
+		j := &sj.J
+		j.Kind = rigid.JointKind(d.u32())
+		v := d.vecs(4)
+		q := d.floats(4)
+		m := d.floats(3)
+		l := d.floats(6)
+		if d.err != nil {
+			break
+		}
+		j.AnchorA, j.AnchorB, j.AxisA, j.AxisB = v[0], v[1], v[2], v[3]
+		copy(j.RelQ[:], q)
+		j.MotorSpeed, j.MotorMaxTorque, j.Motor = m[0], m[1], m[2]
+		copy(j.Lambda[:], l)
+		if j.Kind < rigid.Ball || j.Kind > rigid.Fixed {
+			return nil, 0, fmt.Errorf("%w: joint %d has kind %d", ErrSnapshot, sj.ID, j.Kind)
+		}
+		joints = append(joints, sj)
+	}
+	return joints, seq, d.err
+}
+
+// restoreJoints gives a restored world its joints, once its bodies are there; a joint whose
+// bodies are not rigid bodies of the snapshot is an error.
+func (w *World) restoreJoints(joints []systems.SimJoint, seq uint32) error {
+	ids := map[uint32]bool{}
+	for _, b := range w.Bodies() {
+		if w.RigidBody(b.Entity) != nil {
+			ids[b.Body.ID] = true
+		}
+	}
+	for _, sj := range joints {
+		if !ids[sj.A] || (sj.B != 0 && !ids[sj.B]) {
+			return fmt.Errorf("%w: joint %d joins bodies %d and %d, which are not both rigid bodies of the snapshot", ErrSnapshot, sj.ID, sj.A, sj.B)
+		}
+	}
+	w.sim.RestoreJoints(joints, seq)
+	return nil
+}

@@ -31,10 +31,11 @@ import (
 // ρ0·V0 for every particle (what it recomputed at every step), so it continues exactly; older
 // versions are refused. Version 6 added the insides of solid walls (box or mesh); a version-4
 // or -5 snapshot has none, and its obstacle boxes and meshes are walls of samples only, as they
-// were when it was written.
+// were when it was written. Version 7 added the joints between rigid bodies with their
+// accumulated impulses.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 6
+	snapshotVersion = 7
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -66,9 +67,6 @@ func (e *enc) floats(v []float64) {
 
 // Save writes the world's complete simulation state. The world must not be stepping.
 func (w *World) Save(out io.Writer) error {
-	if n := len(w.sim.Joints); n > 0 {
-		return fmt.Errorf("save: the world has %d joints, which snapshots do not hold yet", n)
-	}
 	var e enc
 	settings, err := json.Marshal(w.sim.Settings)
 	if err != nil {
@@ -154,6 +152,7 @@ func (w *World) Save(out io.Writer) error {
 		return err
 	}
 	w.saveSolids(&e)
+	w.saveJoints(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -362,6 +361,13 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 6 {
 		solids = loadSolids(d)
 	}
+	var joints []systems.SimJoint
+	var jointSeq uint32
+	if version >= 7 {
+		if joints, jointSeq, err = readJoints(d); err != nil {
+			return nil, err
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -410,6 +416,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	if err := w.restoreJoints(joints, jointSeq); err != nil {
+		w.Close()
+		return nil, err
+	}
 	for _, so := range solids {
 		found := false
 		for _, sb := range bodies {

@@ -76,3 +76,11 @@ func (s *Sim) RemoveJoint(id uint32) bool {
 func (s *Sim) DropJointsOf(id uint32) {
 	s.Joints = slices.DeleteFunc(s.Joints, func(j SimJoint) bool { return j.A == id || j.B == id })
 }
+
+// JointSeq returns the last joint ID given.
+func (s *Sim) JointSeq() uint32 { return s.jointSeq }
+
+// RestoreJoints sets the joints and the ID sequence of a restored world.
+func (s *Sim) RestoreJoints(js []SimJoint, seq uint32) {
+	s.Joints, s.jointSeq = js, seq
+}
