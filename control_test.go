@@ -519,3 +519,57 @@ func TestEventsSplashAndContacts(t *testing.T) {
 		t.Errorf("events differ between 1 and 2 workers:\n%v\n%v", log1, log2)
 	}
 }
+
+func TestCollisionLayers(t *testing.T) {
+	// A crate dropped on another rests on it when their layers meet, and falls through it
+	// when the upper one's mask leaves out the lower one's layer; a crate whose mask leaves out
+	// the walls' layer (bit 0) falls through the floor. A raycast with a mask sees only the
+	// bodies on its layers.
+	run := func(upperMask, lowerMask int) (upperY, lowerY float64, w *sluice.World, upper sluice.Entity) {
+		s := components.DefaultSolver()
+		s.ParticleRadius = 0.0125
+		w, err := sluice.NewWorld(s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.AddBoundaryBox("room", mgl64.Vec3{-0.3, 0, -0.3}, mgl64.Vec3{0.3, 1, 0.3}, true); err != nil {
+			t.Fatal(err)
+		}
+		rb := components.DefaultRigidBody()
+		rb.Size = mgl64.Vec3{0.1, 0.1, 0.1}
+		rb.Position, rb.CollisionLayers, rb.CollisionMask = mgl64.Vec3{0, 0.06, 0}, 2, lowerMask
+		lower, err := w.AddRigidBody("lower", rb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb.Position, rb.CollisionLayers, rb.CollisionMask = mgl64.Vec3{0, 0.4, 0}, 4, upperMask
+		upper, err = w.AddRigidBody("upper", rb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := 0; f < 60; f++ {
+			if _, err := w.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return w.RigidBody(upper).State.X[1], w.RigidBody(lower).State.X[1], w, upper
+	}
+	uy, ly, w, upper := run(-1+1<<32, -1+1<<32) // all layers
+	if uy < ly+0.09 {
+		t.Errorf("colliding layers: the upper crate at %.3f m, the lower at %.3f m: it should rest on top", uy, ly)
+	}
+	if hit, ok, _ := w.Raycast(mgl64.Vec3{0, 0.9, 0}, mgl64.Vec3{0, -1, 0}, 2, sluice.RayFilter{Mask: 2}); !ok || hit.Body == upper {
+		t.Errorf("a ray masked to layer 2 hit %+v (ok %v), not the lower crate under the upper one", hit, ok)
+	}
+	w.Close()
+	uy, ly, w, _ = run(1|4, -1+1<<32) // the upper one touches walls and its own layer only
+	if math.Abs(uy-ly) > 0.02 || ly < 0.04 {
+		t.Errorf("layers that do not meet: the upper crate at %.3f m, the lower at %.3f m: it should fall through it onto the floor", uy, ly)
+	}
+	w.Close()
+	uy, _, w, _ = run(4, -1+1<<32) // not even the walls
+	if uy > -0.05 {
+		t.Errorf("a crate whose mask leaves out the walls stands at %.3f m: it should fall through the floor", uy)
+	}
+	w.Close()
+}

@@ -16,6 +16,9 @@ type RayFilter struct {
 	SkipWalls bool     // walls and tanks (their boundary samples)
 	SkipFluid bool     // the surface of water and goo
 	Ignore    []Entity // bodies the ray passes through (the player's own crate)
+	// Mask, when not zero, keeps the rigid bodies on a layer of Mask (RigidBody
+	// CollisionLayers) and skips the others.
+	Mask uint32
 }
 
 // RayHit is where a ray first meets something.
@@ -53,7 +56,7 @@ func (w *World) Raycast(origin, dir mgl64.Vec3, maxDist float64, f RayFilter) (h
 	if !f.SkipRigid {
 		for _, b := range w.Bodies() {
 			rb := w.RigidBody(b.Entity)
-			if rb == nil || slices.Contains(f.Ignore, b.Entity) {
+			if rb == nil || slices.Contains(f.Ignore, b.Entity) || (f.Mask != 0 && rb.State.Layers&f.Mask == 0) {
 				continue
 			}
 			st := &rb.State

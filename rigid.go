@@ -201,6 +201,7 @@ func (w *World) buildRigid(name string, def *components.RigidBody) (rigid.Body, 
 		Q: q, V: def.Velocity, W: def.AngularVelocity,
 		LinDamping: def.LinearDamping, AngDamping: def.AngularDamping,
 		Friction: def.Friction, Restitution: def.Restitution,
+		Filter: true, Layers: uint32(def.CollisionLayers), Mask: uint32(def.CollisionMask),
 		Samples: samples, Outer: outer,
 	}
 	if mo == rigid.Dynamic {

@@ -50,6 +50,12 @@ type Body struct {
 	AngDamping  float64 // 1/s
 	Friction    float64 // Coulomb μ
 	Restitution float64
+	// With Filter, Layers and Mask filter contacts: bodies a and b touch when a.Layers&b.Mask
+	// and b.Layers&a.Mask are both non-zero (a body without Filter is on every layer and
+	// touches every layer); a body touches the static walls (layer bit 0) when Mask&1 is
+	// non-zero.
+	Filter       bool
+	Layers, Mask uint32
 	Force       Vec3 // applied force (N, world, through the centre of mass), held until changed
 	Torque      Vec3 // applied torque (N m, world)
 
@@ -238,7 +244,7 @@ func (s *Solver) collide(dt float64) {
 	r := s.Radius
 	for i := range s.Bodies {
 		a := &s.Bodies[i]
-		if a.Motion != Dynamic {
+		if a.Motion != Dynamic || a.mask()&1 == 0 {
 			continue
 		}
 		margin := s.margin(a, nil, dt)
@@ -275,6 +281,9 @@ func (s *Solver) collide(dt float64) {
 			}
 			if s.joined(i, j) {
 				continue // jointed bodies do not collide with each other (a hub and its paddles)
+			}
+			if a.layers()&b.mask() == 0 || b.layers()&a.mask() == 0 {
+				continue // their collision layers keep them apart
 			}
 			margin := s.margin(a, b, dt)
 			if norm(sub(a.X, b.X)) > a.Reach+b.Reach+2*r+margin {
@@ -541,4 +550,20 @@ func (s *Solver) Impulses(out []TouchImpulse) []TouchImpulse {
 type TouchImpulse struct {
 	Touch
 	Impulse float64
+}
+
+// layers returns the collision layers a body is on (all without Filter).
+func (b *Body) layers() uint32 {
+	if !b.Filter {
+		return ^uint32(0)
+	}
+	return b.Layers
+}
+
+// mask returns the collision layers a body touches (all without Filter).
+func (b *Body) mask() uint32 {
+	if !b.Filter {
+		return ^uint32(0)
+	}
+	return b.Mask
 }
