@@ -56,8 +56,8 @@ type Body struct {
 	// non-zero.
 	Filter       bool
 	Layers, Mask uint32
-	Force       Vec3 // applied force (N, world, through the centre of mass), held until changed
-	Torque      Vec3 // applied torque (N m, world)
+	Force        Vec3 // applied force (N, world, through the centre of mass), held until changed
+	Torque       Vec3 // applied torque (N m, world)
 
 	// FluidForce and FluidTorque are the fluid's pressure force on the body's samples in the
 	// current substep (about the centre of mass), set by PressureForces.
