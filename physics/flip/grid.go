@@ -1,0 +1,130 @@
+package flip
+
+import (
+	"fmt"
+	"math"
+)
+
+// Grid is a MAC (staggered) grid over the box [Origin, Origin + h·Dims]: pressures, masses and
+// capacities live at the Nx·Ny·Nz cell centres, the d-th velocity component on the faces
+// normal to axis d ((Nx+1)·Ny·Nz faces for d = 0, and so on), §3.2 of the chapter. Cell (i,j,k)
+// has its centre at Origin + h·(i+½, j+½, k+½); the d = 0 face (i,j,k) sits at
+// Origin + h·(i, j+½, k+½). Indices run x fastest.
+type Grid struct {
+	H      float64 // cell size h (m)
+	Origin Vec3    // lower corner of the box (m)
+	N      [3]int  // cells per axis
+	// FaceN[d] is the face lattice of component d: N with one more along axis d.
+	FaceN [3][3]int
+}
+
+// Lattice is one of the four sample lattices of a MAC grid: the cell centres (offset ½,½,½)
+// or the faces of one component (offset 0 along its axis, ½ along the others).
+type Lattice struct {
+	N   [3]int
+	Off [3]float64 // sample (i,j,k) sits at Origin + h·((i,j,k) + Off)
+}
+
+// Len returns the number of samples of the lattice.
+func (l *Lattice) Len() int { return l.N[0] * l.N[1] * l.N[2] }
+
+// Index returns the flat index of sample (i,j,k) (x fastest).
+func (l *Lattice) Index(i, j, k int) int { return i + l.N[0]*(j+l.N[1]*k) }
+
+// Cells returns the cell-centre lattice.
+func (g *Grid) Cells() Lattice { return Lattice{N: g.N, Off: [3]float64{0.5, 0.5, 0.5}} }
+
+// Faces returns the face lattice of velocity component d.
+func (g *Grid) Faces(d int) Lattice {
+	l := Lattice{N: g.FaceN[d], Off: [3]float64{0.5, 0.5, 0.5}}
+	l.Off[d] = 0
+	return l
+}
+
+// NumCells returns Nx·Ny·Nz.
+func (g *Grid) NumCells() int { return g.N[0] * g.N[1] * g.N[2] }
+
+// Max returns the upper corner of the box.
+func (g *Grid) Max() Vec3 {
+	return Vec3{g.Origin[0] + g.H*float64(g.N[0]), g.Origin[1] + g.H*float64(g.N[1]), g.Origin[2] + g.H*float64(g.N[2])}
+}
+
+// bytesPerCell is the grid memory of one cell, counted from the fields a Sim keeps: per cell
+// 7 float64 (mass, capacity ρ_max, volume fraction, warm-started pressure and pseudo-pressure,
+// power-iteration vector, density after correction) and 1 int32 (system index); per face
+// (about one per cell and axis) 7 float64 (mass, velocity, rasterised velocity, volume
+// fraction, extrapolation scratch, position offset, density) and one int32 mark; per system
+// unknown (at most one per cell) the operator (diagonal, 6 coefficients and 6 neighbour
+// indices, preconditioner) and MPRGP's 9 work vectors and free flags.
+const bytesPerCell = 7*8 + 4 + 3*(7*8+4) + (8 + 6*8 + 6*4 + 8) + 9*8 + 1
+
+// newGrid validates the grid's parameters and the memory it would take (refused above
+// maxBytes before anything is allocated).
+func newGrid(h float64, origin Vec3, n [3]int, maxBytes int64) (Grid, error) {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return Grid{}, fmt.Errorf("flip: CellSize = %g m must be positive and finite", h)
+	}
+	for d := 0; d < 3; d++ {
+		if math.IsNaN(origin[d]) || math.IsInf(origin[d], 0) {
+			return Grid{}, fmt.Errorf("flip: Origin[%d] = %g must be finite", d, origin[d])
+		}
+		if n[d] < 2 {
+			return Grid{}, fmt.Errorf("flip: Dims[%d] = %d cells; need at least 2", d, n[d])
+		}
+	}
+	cells := float64(n[0]) * float64(n[1]) * float64(n[2])
+	if need := cells * bytesPerCell; need > float64(maxBytes) {
+		return Grid{}, fmt.Errorf("flip: Dims %d×%d×%d (CellSize %g m) needs %.3g bytes of grid memory, more than MaxGridBytes = %d", n[0], n[1], n[2], h, need, maxBytes)
+	}
+	g := Grid{H: h, Origin: origin, N: n}
+	for d := 0; d < 3; d++ {
+		g.FaceN[d] = n
+		g.FaceN[d][d]++
+	}
+	return g, nil
+}
+
+// stencil is the trilinear filter T of Eq. 3.10-3.12 around one point on one lattice: the
+// lower corner (i0,j0,k0) of the 2×2×2 samples it touches and the weights along each axis.
+// Weights of samples outside the lattice are dropped when rasterising (the blurred walls of
+// §3.3: a half-cell beyond the box is solid, and the capacity ρ_max of Eq. 3.13 drops by the
+// same amount) and clamped onto the nearest sample when interpolating.
+type stencil struct {
+	i0 [3]int
+	w  [3][2]float64
+}
+
+// makeStencil returns the trilinear stencil of point x on lattice l of grid g.
+func (g *Grid) makeStencil(l *Lattice, x Vec3) stencil {
+	var s stencil
+	inv := 1 / g.H
+	for d := 0; d < 3; d++ {
+		u := (x[d]-g.Origin[d])*inv - l.Off[d]
+		f := math.Floor(u)
+		s.i0[d] = int(f)
+		t := u - f
+		s.w[d] = [2]float64{1 - t, t}
+	}
+	return s
+}
+
+// interp returns the trilinear interpolation of field q (on lattice l) at x; sample indices
+// beyond the lattice are clamped to its edge (constant extrapolation).
+func (g *Grid) interp(l *Lattice, q []float64, x Vec3) float64 {
+	s := g.makeStencil(l, x)
+	nx, ny, nz := l.N[0], l.N[1], l.N[2]
+	sum := 0.0
+	for c := 0; c < 2; c++ {
+		k := min(max(s.i0[2]+c, 0), nz-1)
+		wz := s.w[2][c]
+		for b := 0; b < 2; b++ {
+			j := min(max(s.i0[1]+b, 0), ny-1)
+			wyz := wz * s.w[1][b]
+			row := nx * (j + ny*k)
+			i := min(max(s.i0[0], 0), nx-1)
+			i1 := min(max(s.i0[0]+1, 0), nx-1)
+			sum += wyz * (s.w[0][0]*q[row+i] + s.w[0][1]*q[row+i1])
+		}
+	}
+	return sum
+}
