@@ -479,9 +479,22 @@ func (s *Sim) Step(dt float64) error {
 	if s.p.Unilateral && s.p.DensityCorrection {
 		s.densityCorrection()
 	}
-	// External forces on the grid, then closed walls and fully solid faces.
+	s.applyForces()
+	s.pressureSolve()
+	s.wallVelocities()
+	s.extrapolate()
+	s.pool.For(len(s.X), s.fnG2P)
+	s.pool.For(len(s.X), s.fnAdv)
+	s.time += dt
+	s.steps++
+	return nil
+}
+
+// applyForces adds gravity to the face velocities (stage 2 of §3.2) and zeroes the closed
+// walls and fully solid faces (v_f = 0).
+func (s *Sim) applyForces() {
 	for d := 0; d < 3; d++ {
-		gd := s.p.Gravity[d] * dt
+		gd := s.p.Gravity[d] * s.dt
 		for f := range s.uf[d] {
 			if s.vf[d][f] <= 0 {
 				s.uf[d][f] = 0
@@ -490,13 +503,6 @@ func (s *Sim) Step(dt float64) error {
 			s.uf[d][f] += gd
 		}
 	}
-	s.pressureSolve()
-	s.extrapolate()
-	s.pool.For(len(s.X), s.fnG2P)
-	s.pool.For(len(s.X), s.fnAdv)
-	s.time += dt
-	s.steps++
-	return nil
 }
 
 // pressureSolve assembles and solves the unilateral LCP (Eq. 3.3-3.7, MPRGP) or the
@@ -556,6 +562,35 @@ func (s *Sim) pressureSolve() {
 				s.uf[d][f] -= g / (s.vf[d][f] * s.rho0)
 			} else {
 				s.uf[d][f] -= g / max(s.rf[d][f], s.massThreshRho)
+			}
+		}
+	}
+}
+
+// wallVelocities sets the velocity on the faces that lie on the box walls, which the solve
+// treats as closed (no flux), for what particles interpolate: the velocity of the next face
+// inside where it points away from the wall, 0 where it points into it. A zero velocity on
+// the wall face would be interpolated into every particle within a cell of the wall and hold
+// it there, a stickiness that no pressure causes; the box walls are then as free to separate
+// from as the blurred obstacles of §3.3 (the solve decides whether the liquid may leave).
+func (s *Sim) wallVelocities() {
+	for d := 0; d < 3; d++ {
+		l := &s.fl[d]
+		u := s.uf[d]
+		stride := [3]int{1, l.N[0], l.N[0] * l.N[1]}[d]
+		last := l.N[d] - 1
+		for k := 0; k < l.N[2]; k++ {
+			for j := 0; j < l.N[1]; j++ {
+				for i := 0; i < l.N[0]; i++ {
+					ijk := [3]int{i, j, k}
+					f := l.Index(i, j, k)
+					switch ijk[d] {
+					case 0:
+						u[f] = max(u[f+stride], 0)
+					case last:
+						u[f] = min(u[f-stride], 0)
+					}
+				}
 			}
 		}
 	}
@@ -782,4 +817,13 @@ func (s *Sim) Restore(st State) error {
 	}
 	s.src, s.rng = src, rand.New(src)
 	return nil
+}
+
+// Pressure returns the pressure of cell (i,j,k) in the last step (Pa): the solve's unknown is
+// the pressure impulse p·Δt of Eq. 3.6-3.8, divided here by the step.
+func (s *Sim) Pressure(i, j, k int) float64 {
+	if s.dt == 0 {
+		return 0
+	}
+	return s.pw[s.cl.Index(i, j, k)] / s.dt
 }
