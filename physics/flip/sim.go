@@ -42,6 +42,7 @@ type Sim struct {
 	mc, rhoMax, vc []float64 // rasterised mass (kg), capacity ρ_max (kg/m³), volume fraction
 	rc             []float64 // cell density ρ_c (kg/m³), after the density correction
 	count          []int32   // particles per cell (the bilateral solve's box filter)
+	solid          []bool    // cell centre inside an obstacle (the bilateral solve's sharp obstacles)
 	unk            []int32   // system index of each cell, −1 off the system
 	pw, yw, eig    []float64 // warm starts per cell: pressure impulse, pseudo-pressure, eigenvector
 	eigY           []float64 // eigenvector warm start of the correction's matrix
@@ -82,7 +83,7 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	s.cl = g.Cells()
 	nc := s.cl.Len()
 	s.mc, s.rhoMax, s.vc, s.rc = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
-	s.count, s.unk = make([]int32, nc), make([]int32, nc)
+	s.count, s.unk, s.solid = make([]int32, nc), make([]int32, nc), make([]bool, nc)
 	s.pw, s.yw, s.eig, s.eigY = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
 	for d := 0; d < 3; d++ {
 		s.fl[d] = g.Faces(d)
@@ -97,6 +98,14 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 		s.rhoMax[c] = p.Density * v
 		if v > 0 {
 			room = true
+		}
+	}
+	for k := 0; k < g.N[2]; k++ {
+		for j := 0; j < g.N[1]; j++ {
+			for i := 0; i < g.N[0]; i++ {
+				x := Vec3{g.Origin[0] + g.H*(float64(i)+0.5), g.Origin[1] + g.H*(float64(j)+0.5), g.Origin[2] + g.H*(float64(k)+0.5)}
+				s.solid[s.cl.Index(i, j, k)] = s.inObstacle(x)
+			}
 		}
 	}
 	if !room {
@@ -316,7 +325,7 @@ func (s *Sim) buildSystem(bilateral bool, scale float64) {
 	for c := range s.unk {
 		in := s.vc[c] > 0
 		if bilateral {
-			in = in && s.count[c] > 0
+			in = !s.solid[c] && s.count[c] > 0
 		} else {
 			in = in && s.rc[c] >= s.massThreshRho
 		}
@@ -341,8 +350,8 @@ func (s *Sim) buildSystem(bilateral bool, scale float64) {
 			f, nb := s.faceOf(i, j, k, dir)
 			o.nb[6*u+dir], o.cf[6*u+dir] = -1, 0
 			v := s.vf[dir/2][f]
-			if nb < 0 || v <= 0 {
-				continue
+			if nb < 0 || v <= 0 || (bilateral && s.solid[nb]) {
+				continue // a closed face: the box wall, fully solid, or (bilateral) a solid cell
 			}
 			cf := v * ih2
 			diag += cf
@@ -446,6 +455,7 @@ func (s *Sim) densityCorrection() {
 			s.dx[d][f] = -x / max(s.rf[d][f], s.massThreshRho)
 		}
 	}
+	s.wallVelocities(&s.dx)
 	// Eq. 3.9 on the cells and the mean change on the faces.
 	s.particleOffset = true
 	nx, ny := s.g.N[0], s.g.N[1]
@@ -481,7 +491,7 @@ func (s *Sim) Step(dt float64) error {
 	}
 	s.applyForces()
 	s.pressureSolve()
-	s.wallVelocities()
+	s.wallVelocities(&s.uf)
 	s.extrapolate()
 	s.pool.For(len(s.X), s.fnG2P)
 	s.pool.For(len(s.X), s.fnAdv)
@@ -501,6 +511,26 @@ func (s *Sim) applyForces() {
 				continue
 			}
 			s.uf[d][f] += gd
+		}
+	}
+	if !s.p.Unilateral {
+		s.closeSolidFaces()
+	}
+}
+
+// closeSolidFaces zeroes the velocity on every face of a solid cell: the bilateral solve's
+// obstacles are sharp (§3.4: "traditional nonblurred obstacles"), a cell whose centre is
+// inside an obstacle is solid and its faces are closed.
+func (s *Sim) closeSolidFaces() {
+	nx, ny := s.g.N[0], s.g.N[1]
+	for c, sol := range s.solid {
+		if !sol {
+			continue
+		}
+		i, j, k := c%nx, (c/nx)%ny, c/(nx*ny)
+		for dir := 0; dir < 6; dir++ {
+			f, _ := s.faceOf(i, j, k, dir)
+			s.uf[dir/2][f] = 0
 		}
 	}
 }
@@ -565,18 +595,22 @@ func (s *Sim) pressureSolve() {
 			}
 		}
 	}
+	if bil {
+		s.closeSolidFaces()
+	}
 }
 
-// wallVelocities sets the velocity on the faces that lie on the box walls, which the solve
+// wallVelocities sets the velocity (or the density correction's displacement) on the faces
+// that lie on the box walls, which the solve
 // treats as closed (no flux), for what particles interpolate: the velocity of the next face
 // inside where it points away from the wall, 0 where it points into it. A zero velocity on
 // the wall face would be interpolated into every particle within a cell of the wall and hold
 // it there, a stickiness that no pressure causes; the box walls are then as free to separate
 // from as the blurred obstacles of §3.3 (the solve decides whether the liquid may leave).
-func (s *Sim) wallVelocities() {
+func (s *Sim) wallVelocities(q *[3][]float64) {
 	for d := 0; d < 3; d++ {
 		l := &s.fl[d]
-		u := s.uf[d]
+		u := q[d]
 		stride := [3]int{1, l.N[0], l.N[0] * l.N[1]}[d]
 		last := l.N[d] - 1
 		for k := 0; k < l.N[2]; k++ {
