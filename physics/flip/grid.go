@@ -108,23 +108,52 @@ func (g *Grid) makeStencil(l *Lattice, x Vec3) stencil {
 	return s
 }
 
-// interp returns the trilinear interpolation of field q (on lattice l) at x; sample indices
-// beyond the lattice are clamped to its edge (constant extrapolation).
-func (g *Grid) interp(l *Lattice, q []float64, x Vec3) float64 {
-	s := g.makeStencil(l, x)
-	nx, ny, nz := l.N[0], l.N[1], l.N[2]
-	sum := 0.0
-	for c := 0; c < 2; c++ {
-		k := min(max(s.i0[2]+c, 0), nz-1)
-		wz := s.w[2][c]
-		for b := 0; b < 2; b++ {
-			j := min(max(s.i0[1]+b, 0), ny-1)
-			wyz := wz * s.w[1][b]
-			row := nx * (j + ny*k)
-			i := min(max(s.i0[0], 0), nx-1)
-			i1 := min(max(s.i0[0]+1, 0), nx-1)
-			sum += wyz * (s.w[0][0]*q[row+i] + s.w[0][1]*q[row+i1])
+// interp2 returns the trilinear interpolations of the fields q and r (both on lattice l) at
+// x, sharing one stencil; sample indices beyond the lattice are clamped to its edge
+// (constant extrapolation). r may be nil (then the second result is 0).
+func (g *Grid) interp2(l *Lattice, q, r []float64, x Vec3) (float64, float64) {
+	inv := 1 / g.H
+	var i0 [3]int
+	var t [3]float64
+	inside := true
+	for d := 0; d < 3; d++ {
+		u := (x[d]-g.Origin[d])*inv - l.Off[d]
+		f := math.Floor(u)
+		i0[d] = int(f)
+		t[d] = u - f
+		if i0[d] < 0 || i0[d] > l.N[d]-2 {
+			inside = false
 		}
 	}
-	return sum
+	nx, nxy := l.N[0], l.N[0]*l.N[1]
+	var o [8]int
+	if inside {
+		b := i0[0] + nx*i0[1] + nxy*i0[2]
+		o = [8]int{b, b + 1, b + nx, b + nx + 1, b + nxy, b + nxy + 1, b + nxy + nx, b + nxy + nx + 1}
+	} else {
+		var lo, hi [3]int
+		for d := 0; d < 3; d++ {
+			lo[d] = min(max(i0[d], 0), l.N[d]-1)
+			hi[d] = min(max(i0[d]+1, 0), l.N[d]-1)
+		}
+		o = [8]int{
+			lo[0] + nx*lo[1] + nxy*lo[2], hi[0] + nx*lo[1] + nxy*lo[2],
+			lo[0] + nx*hi[1] + nxy*lo[2], hi[0] + nx*hi[1] + nxy*lo[2],
+			lo[0] + nx*lo[1] + nxy*hi[2], hi[0] + nx*lo[1] + nxy*hi[2],
+			lo[0] + nx*hi[1] + nxy*hi[2], hi[0] + nx*hi[1] + nxy*hi[2],
+		}
+	}
+	tx, ty, tz := t[0], t[1], t[2]
+	sx, sy, sz := 1-tx, 1-ty, 1-tz
+	w := [8]float64{sx * sy * sz, tx * sy * sz, sx * ty * sz, tx * ty * sz, sx * sy * tz, tx * sy * tz, sx * ty * tz, tx * ty * tz}
+	a, b := 0.0, 0.0
+	for k := 0; k < 8; k++ {
+		a += w[k] * q[o[k]]
+	}
+	if r != nil {
+		for k := 0; k < 8; k++ {
+			b += w[k] * r[o[k]]
+		}
+	}
+	return a, b
 }

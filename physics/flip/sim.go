@@ -8,6 +8,14 @@ import (
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
+// Totals counts work since the Sim was made (Save/Restore leave it alone).
+type Totals struct {
+	Steps                int
+	SolveIterations      int // matrix products of the velocity solves
+	CorrectionIterations int // matrix products of the density corrections
+	PowerIterations      int // power iterations of both norm estimates
+}
+
 // Stats describes the last step.
 type Stats struct {
 	Dt           float64     // step (s)
@@ -41,6 +49,7 @@ type Sim struct {
 	// Cells.
 	mc, rhoMax, vc []float64 // rasterised mass (kg), capacity ρ_max (kg/m³), volume fraction
 	rc             []float64 // cell density ρ_c (kg/m³), after the density correction
+	drc            []float64 // the density correction's change of ρ_c (Eq. 3.9)
 	count          []int32   // particles per cell (the bilateral solve's box filter)
 	solid          []bool    // cell centre inside an obstacle (the bilateral solve's sharp obstacles)
 	unk            []int32   // system index of each cell, −1 off the system
@@ -56,6 +65,7 @@ type Sim struct {
 	bvec, xvec     []float64
 	evec, tmp      []float64
 	stats          Stats
+	totals         Totals
 	fnG2P, fnAdv   func(lo, hi, b int)
 	dt             float64
 	massThreshRho  float64
@@ -83,6 +93,7 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	s.cl = g.Cells()
 	nc := s.cl.Len()
 	s.mc, s.rhoMax, s.vc, s.rc = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
+	s.drc = make([]float64, nc)
 	s.count, s.unk, s.solid = make([]int32, nc), make([]int32, nc), make([]bool, nc)
 	s.pw, s.yw, s.eig, s.eigY = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
 	for d := 0; d < 3; d++ {
@@ -143,6 +154,9 @@ func (s *Sim) ParticleMass() float64 { return s.mp }
 
 // Stats returns the last step's statistics.
 func (s *Sim) Stats() Stats { return s.stats }
+
+// Totals returns the work counters.
+func (s *Sim) Totals() Totals { return s.totals }
 
 // Time returns the simulated time (s).
 func (s *Sim) Time() float64 { return s.time }
@@ -371,17 +385,11 @@ func (s *Sim) buildSystem(bilateral bool, scale float64) {
 func (s *Sim) divergence(q *[3][]float64, c int) float64 {
 	nx, ny := s.g.N[0], s.g.N[1]
 	i, j, k := c%nx, (c/nx)%ny, c/(nx*ny)
-	sum := 0.0
-	for dir := 0; dir < 6; dir++ {
-		f, _ := s.faceOf(i, j, k, dir)
-		v := q[dir/2][f]
-		if dir%2 == 0 {
-			sum -= v
-		} else {
-			sum += v
-		}
-	}
-	return sum / s.g.H
+	// Face (i,j,k) of component d is the cell's lower face; the upper one is a stride on.
+	fx := i + (nx+1)*(j+ny*k)
+	fy := i + nx*(j+(ny+1)*k)
+	fz := c
+	return (q[0][fx+1] - q[0][fx] + q[1][fy+nx] - q[1][fy] + q[2][fz+nx*ny] - q[2][fz]) / s.g.H
 }
 
 // solveLCP runs MPRGP on the current system with right-hand side bvec, warm-started from
@@ -456,21 +464,28 @@ func (s *Sim) densityCorrection() {
 		}
 	}
 	s.wallVelocities(&s.dx)
-	// Eq. 3.9 on the cells and the mean change on the faces.
 	s.particleOffset = true
-	nx, ny := s.g.N[0], s.g.N[1]
+	// Eq. 3.9 on the cells, then the mean change of the two cells beside each inner face on
+	// the faces (drc keeps the change per cell).
 	for c := range s.rc {
 		dr := s.divergence(&s.ext, c)
 		s.rc[c] += dr
-		// Face densities: the mean of the changes of the two cells beside each face, added
-		// half from each side.
-		i, j, k := c%nx, (c/nx)%ny, c/(nx*ny)
-		for dir := 0; dir < 6; dir++ {
-			f, nb := s.faceOf(i, j, k, dir)
-			if nb < 0 {
-				continue
+		s.drc[c] = dr
+	}
+	for d := 0; d < 3; d++ {
+		l := &s.fl[d]
+		stride := [3]int{1, s.g.N[0], s.g.N[0] * s.g.N[1]}[d]
+		for k := 0; k < l.N[2]; k++ {
+			for j := 0; j < l.N[1]; j++ {
+				for i := 0; i < l.N[0]; i++ {
+					ijk := [3]int{i, j, k}
+					if ijk[d] == 0 || ijk[d] == s.g.N[d] {
+						continue
+					}
+					hi := s.cl.Index(i, j, k)
+					s.rf[d][l.Index(i, j, k)] += 0.5 * (s.drc[hi] + s.drc[hi-stride])
+				}
 			}
-			s.rf[dir/2][f] += 0.5 * dr
 		}
 	}
 }
@@ -497,6 +512,10 @@ func (s *Sim) Step(dt float64) error {
 	s.pool.For(len(s.X), s.fnAdv)
 	s.time += dt
 	s.steps++
+	s.totals.Steps++
+	s.totals.SolveIterations += s.stats.Solve.Iterations
+	s.totals.CorrectionIterations += s.stats.Correction.Iterations
+	s.totals.PowerIterations += s.stats.PowerIts + s.stats.CorrPowerIts
 	return nil
 }
 
@@ -687,7 +706,11 @@ func (s *Sim) extrapolate() {
 
 // velocityAt interpolates the grid velocity field q at x.
 func (s *Sim) velocityAt(q *[3][]float64, x Vec3) Vec3 {
-	return Vec3{s.g.interp(&s.fl[0], q[0], x), s.g.interp(&s.fl[1], q[1], x), s.g.interp(&s.fl[2], q[2], x)}
+	var v Vec3
+	for d := 0; d < 3; d++ {
+		v[d], _ = s.g.interp2(&s.fl[d], q[d], nil, x)
+	}
+	return v
 }
 
 // g2pBlock is the particle velocity update of §3.2.3: v ← (1−α)·u(x) + α·(v + u(x) − u⁰(x))
@@ -696,11 +719,10 @@ func (s *Sim) g2pBlock(lo, hi, _ int) {
 	a := s.p.FLIPRatio
 	for i := lo; i < hi; i++ {
 		x := s.X[i]
-		u := s.velocityAt(&s.uf, x)
-		u0 := s.velocityAt(&s.u0, x)
 		v := s.V[i]
 		for d := 0; d < 3; d++ {
-			v[d] = (1-a)*u[d] + a*(v[d]+u[d]-u0[d])
+			u, u0 := s.g.interp2(&s.fl[d], s.uf[d], s.u0[d], x)
+			v[d] = (1-a)*u + a*(v[d]+u-u0)
 		}
 		s.V[i] = v
 	}
