@@ -50,13 +50,14 @@ func (g *Grid) Max() Vec3 {
 }
 
 // bytesPerCell is the grid memory of one cell, counted from the fields a Sim keeps: per cell
-// 7 float64 (mass, capacity ρ_max, volume fraction, warm-started pressure and pseudo-pressure,
-// power-iteration vector, density after correction) and 1 int32 (system index); per face
-// (about one per cell and axis) 7 float64 (mass, velocity, rasterised velocity, volume
-// fraction, extrapolation scratch, position offset, density) and one int32 mark; per system
-// unknown (at most one per cell) the operator (diagonal, 6 coefficients and 6 neighbour
-// indices, preconditioner) and MPRGP's 9 work vectors and free flags.
-const bytesPerCell = 7*8 + 4 + 3*(7*8+4) + (8 + 6*8 + 6*4 + 8) + 9*8 + 1
+// 9 float64 (mass, capacity ρ_max, volume fraction, density, density change, warm-started
+// pressure and pseudo-pressure, two power-iteration vectors), 2 int32 (particle count, system
+// index) and a solid flag; per face (one per cell and axis, plus the walls') 7 float64 (mass,
+// velocity, rasterised velocity, volume fraction, density, position offset, scratch) and an
+// int32 mark; per system unknown (at most one per cell) the operator (diagonal, 6
+// coefficients, 6 neighbour indices, preconditioner, its scratch) and the solvers' 10 work
+// vectors and free flags.
+const bytesPerCell = (9*8 + 2*4 + 1) + 3*(7*8+4) + (8 + 6*8 + 6*4 + 8 + 8) + (10*8 + 1)
 
 // newGrid validates the grid's parameters and the memory it would take (refused above
 // maxBytes before anything is allocated).

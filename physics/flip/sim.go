@@ -57,7 +57,7 @@ type Sim struct {
 	eigY           []float64 // eigenvector warm start of the correction's matrix
 	// Faces, per component.
 	mf, uf, u0, vf, rf, dx, ext [3][]float64
-	mark, mark2                 [3][]int32
+	mark                        [3][]int32
 	// System.
 	sys            []int32 // cell of each unknown
 	op             *poisson
@@ -101,7 +101,7 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 		nf := s.fl[d].Len()
 		s.mf[d], s.uf[d], s.u0[d], s.vf[d] = make([]float64, nf), make([]float64, nf), make([]float64, nf), make([]float64, nf)
 		s.rf[d], s.dx[d], s.ext[d] = make([]float64, nf), make([]float64, nf), make([]float64, nf)
-		s.mark[d], s.mark2[d] = make([]int32, nf), make([]int32, nf)
+		s.mark[d] = make([]int32, nf)
 	}
 	g.fractions(&s.cl, s.obs, s.vc)
 	room := false
@@ -269,24 +269,43 @@ func (s *Sim) rasterise() {
 	}
 }
 
-// scatter adds w·m to mass and w·mom to momentum (if not nil) at the samples of x's stencil.
+// scatter adds w·m to mass and w·mom to momentum (if not nil) at the samples of x's stencil;
+// samples beyond the lattice are dropped.
 func (s *Sim) scatter(l *Lattice, mass, momentum []float64, x Vec3, m, mom float64) {
 	st := s.g.makeStencil(l, x)
 	nx, ny, nz := l.N[0], l.N[1], l.N[2]
+	i0, j0, k0 := st.i0[0], st.i0[1], st.i0[2]
+	if i0 >= 0 && i0 < nx-1 && j0 >= 0 && j0 < ny-1 && k0 >= 0 && k0 < nz-1 {
+		// Fast path: all eight samples exist.
+		for c := 0; c < 2; c++ {
+			for b := 0; b < 2; b++ {
+				wyz := st.w[2][c] * st.w[1][b]
+				o := i0 + nx*(j0+b+ny*(k0+c))
+				w0, w1 := wyz*st.w[0][0], wyz*st.w[0][1]
+				mass[o] += w0 * m
+				mass[o+1] += w1 * m
+				if momentum != nil {
+					momentum[o] += w0 * mom
+					momentum[o+1] += w1 * mom
+				}
+			}
+		}
+		return
+	}
 	for c := 0; c < 2; c++ {
-		k := st.i0[2] + c
+		k := k0 + c
 		if k < 0 || k >= nz {
 			continue
 		}
 		for b := 0; b < 2; b++ {
-			j := st.i0[1] + b
+			j := j0 + b
 			if j < 0 || j >= ny {
 				continue
 			}
 			wyz := st.w[2][c] * st.w[1][b]
 			row := nx * (j + ny*k)
 			for a := 0; a < 2; a++ {
-				i := st.i0[0] + a
+				i := i0 + a
 				if i < 0 || i >= nx {
 					continue
 				}
@@ -657,19 +676,32 @@ func (s *Sim) extrapolate() {
 	for d := 0; d < 3; d++ {
 		l := &s.fl[d]
 		mark := s.mark[d]
-		for f, m := range s.mf[d] {
-			if m > 0 {
-				mark[f] = 0
-			} else {
-				mark[f] = -1
+		nx, ny, nz := l.N[0], l.N[1], l.N[2]
+		// Mark, and find the box of marked faces: sweep n only visits it grown by n.
+		lo, hi := [3]int{nx, ny, nz}, [3]int{-1, -1, -1}
+		for k := 0; k < nz; k++ {
+			for j := 0; j < ny; j++ {
+				row := nx * (j + ny*k)
+				for i := 0; i < nx; i++ {
+					if s.mf[d][row+i] > 0 {
+						mark[row+i] = 0
+						lo = [3]int{min(lo[0], i), min(lo[1], j), min(lo[2], k)}
+						hi = [3]int{max(hi[0], i), max(hi[1], j), max(hi[2], k)}
+					} else {
+						mark[row+i] = -1
+					}
+				}
 			}
 		}
+		if hi[0] < 0 {
+			continue
+		}
 		u := s.uf[d]
-		nx, ny, nz := l.N[0], l.N[1], l.N[2]
 		for sweep := int32(1); sweep <= int32(s.p.ExtrapolationSweeps); sweep++ {
-			for k := 0; k < nz; k++ {
-				for j := 0; j < ny; j++ {
-					for i := 0; i < nx; i++ {
+			g := int(sweep)
+			for k := max(lo[2]-g, 0); k <= min(hi[2]+g, nz-1); k++ {
+				for j := max(lo[1]-g, 0); j <= min(hi[1]+g, ny-1); j++ {
+					for i := max(lo[0]-g, 0); i <= min(hi[0]+g, nx-1); i++ {
 						f := l.Index(i, j, k)
 						if mark[f] >= 0 {
 							continue
