@@ -1,6 +1,7 @@
 package flip
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics/par"
@@ -54,6 +55,9 @@ func BenchmarkFLIPChapterScale(b *testing.B) {
 	p := DefaultParams()
 	p.CellSize = 0.05
 	p.Dims = [3]int{50, 100, 50}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
 	s, err := New(p, nil, pool)
 	if err != nil {
 		b.Fatal(err)
@@ -64,6 +68,11 @@ func BenchmarkFLIPChapterScale(b *testing.B) {
 	if _, err := s.Advance(0.4); err != nil {
 		b.Fatal(err)
 	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	// Heap held by the Sim after its first steps (grid, system and solver scratch at their
+	// working size, particles), per cell of the grid.
+	heapPerCell := float64(m1.HeapAlloc-m0.HeapAlloc) / float64(s.g.NumCells())
 	before := s.Totals()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -76,6 +85,7 @@ func BenchmarkFLIPChapterScale(b *testing.B) {
 	steps := float64(tot.Steps - before.Steps)
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(len(s.X)), "particles")
+	b.ReportMetric(heapPerCell, "heap-B/cell")
 	b.ReportMetric(sec/float64(b.N), "s/frame")
 	b.ReportMetric(sec*1e9/(steps*float64(len(s.X))), "ns/particle/step")
 	b.ReportMetric(float64(tot.SolveIterations-before.SolveIterations)/steps, "MPRGP-its/step")
