@@ -43,6 +43,8 @@ func BenchmarkFLIPDamBreak(b *testing.B) {
 	b.ReportMetric(sec*1e9/(steps*float64(len(s.X))), "ns/particle/step")
 	b.ReportMetric(float64(tot.SolveIterations-before.SolveIterations)/steps, "MPRGP-its/step")
 	b.ReportMetric(steps/float64(b.N), "steps/frame")
+	b.ReportMetric(float64(tot.CorrectionIterations-before.CorrectionIterations)/steps, "correction-its/step")
+	b.ReportMetric(float64(tot.PowerIterations-before.PowerIterations)/steps, "power-its/step")
 }
 
 // BenchmarkFLIPChapterScale times 30 Hz frames on one core at the scale of the chapter's
