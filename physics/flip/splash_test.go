@@ -40,7 +40,7 @@ func TestSplashConservesParticlesAndKeepsConstraints(t *testing.T) {
 		n0 := len(s.X)
 		m0 := float64(n0) * s.mp
 		h3 := s.g.H * s.g.H * s.g.H
-		worstExcess, worstCell := 0.0, 0.0
+		worstExcess, worstCell, worstAt := 0.0, 0.0, 0
 		for frame := 0; frame < 36; frame++ {
 			if _, err := s.Advance(1.0 / 60); err != nil {
 				t.Fatal(err)
@@ -73,11 +73,15 @@ func TestSplashConservesParticlesAndKeepsConstraints(t *testing.T) {
 			excess := 0.0
 			for c, r := range s.rc {
 				excess += max(r-s.rhoMax[c], 0) * h3
-				worstCell = max(worstCell, (r-s.rhoMax[c])/s.rho0)
+				if e := (r - s.rhoMax[c]) / s.rho0; e > worstCell {
+					worstCell, worstAt = e, c
+				}
 			}
 			worstExcess = max(worstExcess, excess/m0)
 		}
-		t.Logf("unilateral %v: %d particles, worst excess %.2f %% of the mass, worst cell %.1f %% over capacity", uni, n0, 100*worstExcess, 100*worstCell)
+		nx, ny := s.g.N[0], s.g.N[1]
+		t.Logf("unilateral %v: %d particles, worst excess %.2f %% of the mass, worst cell %.1f %% over capacity, cell (%d,%d,%d) of %v",
+			uni, n0, 100*worstExcess, 100*worstCell, worstAt%nx, (worstAt/nx)%ny, worstAt/(nx*ny), s.g.N)
 		if uni && worstExcess > excessTol {
 			t.Errorf("unilateral: %.2f %% of the mass above capacity, want ≤ %g %%", 100*worstExcess, 100*excessTol)
 		}
