@@ -1,6 +1,10 @@
 package flip
 
-import "math"
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics/par"
+)
 
 // Operator is a symmetric positive definite matrix A as the solvers see it.
 type Operator interface {
@@ -60,13 +64,11 @@ type MPRGP struct {
 // proportionGamma is Γ of the proportioning test; Dostál's analysis and experiments use 1.
 const proportionGamma = 1.0
 
+// grow sizes the work vectors for n unknowns, reallocating (with par.Grow's slack) only when
+// the system outgrows them, so steady steps allocate nothing.
 func (s *MPRGP) grow(n int) {
-	if cap(s.g) < n {
-		s.g, s.p, s.ap, s.z = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		s.phi, s.beta, s.free = make([]float64, n), make([]float64, n), make([]bool, n)
-	}
-	s.g, s.p, s.ap, s.z = s.g[:n], s.p[:n], s.ap[:n], s.z[:n]
-	s.phi, s.beta, s.free = s.phi[:n], s.beta[:n], s.free[:n]
+	s.g, s.p, s.ap, s.z = par.Grow(s.g, n), par.Grow(s.p, n), par.Grow(s.ap, n), par.Grow(s.z, n)
+	s.phi, s.beta, s.free = par.Grow(s.phi, n), par.Grow(s.beta, n), par.Grow(s.free, n)
 }
 
 // split sets the free set and the free and chopped gradients of x and g, and returns βᵀβ,

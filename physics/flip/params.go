@@ -43,7 +43,7 @@ type Params struct {
 	FLIPRatio float64
 	// MassThreshold is the cell density, as a fraction of Density, below which a cell is air
 	// and not part of the solve (§3.2.1); it also bounds the face density Eq. 3.8 divides by.
-	// Default 0.1; in (0, 1).
+	// Default 0.1; in (0, 0.999].
 	MassThreshold float64
 	// Tolerance is the solver stop: the ∞-norm of the projected gradient of the LCP (MPRGP)
 	// or of the residual (PCG), a density error per cell, as a fraction of Density.
@@ -110,16 +110,16 @@ func (p *Params) validate() error {
 		}
 	}
 	checks := []struct {
-		name          string
-		v, lo, hi     float64
-		loOpen, hiOpn bool
+		name      string
+		v, lo, hi float64
+		loOpen    bool
 	}{
-		{"Density", p.Density, 1, 1e5, false, false},
-		{"Jitter", p.Jitter, 0, 1, false, false},
-		{"FLIPRatio", p.FLIPRatio, 0, 1, false, false},
-		{"MassThreshold", p.MassThreshold, 0, 0.999, true, false},
-		{"Tolerance", p.Tolerance, 0, 0.1, true, false},
-		{"CFL", p.CFL, 0, 5, true, false},
+		{"Density", p.Density, 1, 1e5, false},
+		{"Jitter", p.Jitter, 0, 1, false},
+		{"FLIPRatio", p.FLIPRatio, 0, 1, false},
+		{"MassThreshold", p.MassThreshold, 0, 0.999, true},
+		{"Tolerance", p.Tolerance, 0, 0.1, true},
+		{"CFL", p.CFL, 0, 5, true},
 	}
 	for _, c := range checks {
 		if err := checkRange(c.name, c.v, c.lo, c.hi, c.loOpen); err != nil {
