@@ -145,14 +145,15 @@ func run(h, duration, every float64, workers int) error {
 		var rows [2]row
 		for i, s := range sims {
 			r := &rows[i]
-			n := int(every*30 + 0.5) // 30 Hz frames in the interval
 			before := s.Totals()
 			start := time.Now()
-			for f := 0; f < n; f++ {
-				if _, err := s.Advance(1.0 / 30); err != nil {
+			n := 0 // 30 Hz frames up to t (the last one shortened to land on t)
+			for ; s.Time() < t-1e-9; n++ {
+				if _, err := s.Advance(min(1.0/30, t-s.Time())); err != nil {
 					return err
 				}
 			}
+			n = max(n, 1)
 			r.wall = time.Since(start) / time.Duration(n)
 			total[i] += time.Since(start)
 			if i == 0 {
@@ -247,12 +248,12 @@ func fountain(h, duration, every, jet float64, workers int) error {
 		}
 		var rows [2]row
 		for i, j := range sims {
-			n := int(every/frame + 0.5)
 			before := j.s.Totals()
 			start := time.Now()
-			for f := 0; f < n; f++ {
+			n := 0 // frames up to t
+			for ; j.s.Time() < t-1e-9; n++ {
 				// Steps short enough for the jet's speed, emitting before each.
-				left := frame
+				left := min(frame, t-j.s.Time())
 				for left > 1e-12 {
 					dt := min(left, 0.5*h/jetSpeed)
 					if j.s.Time() < jet {
@@ -267,7 +268,7 @@ func fountain(h, duration, every, jet float64, workers int) error {
 				}
 			}
 			r := &rows[i]
-			r.wall = time.Since(start) / time.Duration(n)
+			r.wall = time.Since(start) / time.Duration(max(n, 1))
 			tot := j.s.Totals()
 			r.its = (tot.SolveIterations - before.SolveIterations) / max(tot.Steps-before.Steps, 1)
 			r.n = len(j.s.X)

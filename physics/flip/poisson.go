@@ -152,6 +152,21 @@ func (o *poisson) factor(free []bool) {
 	}
 }
 
+// gershgorin returns max_i Σ_j |A_ij|, an upper bound on ‖A‖₂.
+func (o *poisson) gershgorin() float64 {
+	g := 0.0
+	for i := 0; i < o.n; i++ {
+		row := o.diag[i]
+		for k := 0; k < 6; k++ {
+			if o.nb[6*i+k] >= 0 {
+				row += o.cf[6*i+k]
+			}
+		}
+		g = max(g, row)
+	}
+	return o.scale * g
+}
+
 // resize makes room for n unknowns.
 func (o *poisson) resize(n int) {
 	o.n = n

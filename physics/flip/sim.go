@@ -418,10 +418,12 @@ func (s *Sim) solveLCP(warm, eig []float64) (MPRGPResult, float64, int) {
 		s.xvec[u] = warm[c]
 		s.evec[u] = eig[c]
 	}
-	// Power iteration from the previous step's eigenvector (§3.1); the step ᾱ = 1/λ lies
-	// in MPRGP's (0, 2/‖A‖] as long as the estimate is at least half the true norm, which a
-	// power iteration converged to 1 % gives with a wide margin.
+	// Power iteration from the previous step's eigenvector (§3.1), stopped at a 1 % change.
+	// The step ᾱ = 1/λ lies in MPRGP's (0, 2/‖A‖] whenever λ ≥ ‖A‖/2. Every power estimate
+	// is ≤ ‖A‖, but a loosely stopped one from a poor start may be lower than half, so λ is
+	// kept at least half the Gershgorin bound G = max_i Σ_j |A_ij| ≥ ‖A‖, which guarantees it.
 	lam, its := PowerNorm(s.op, s.evec, s.tmp, 1e-2, 100)
+	lam = max(lam, 0.5*s.op.gershgorin())
 	tol := s.p.Tolerance * s.rho0
 	res := MPRGPResult{Converged: true}
 	if len(s.sys) > 0 && lam > 0 {
