@@ -30,8 +30,15 @@ func TestSplashConservesParticlesAndKeepsConstraints(t *testing.T) {
 	// particle stays finite, inside the box and outside the obstacles (§3.2.4 clipping); no
 	// pressure is ever negative (Eq. 3.4); and the liquid keeps its volume: the mass
 	// rasterised above the cells' capacities ρ_max (Eq. 3.13), Σ max(ρ_c − ρ_max, 0)·h³, stays
-	// below excessTol of the total at the start of every frame.
-	const excessTol = 0.03 // the liquid's volume kept within 3 %
+	// below excessTol of the total at the start of every frame (bilateralExcessTol for the
+	// bilateral solve).
+	const (
+		excessTol = 0.03 // the liquid's volume kept within 3 %
+		// bilateralExcessTol bounds the bilateral solve's drift (no density control, FLIP's
+		// known volume drift) and guards its sharp obstacles: with solid cells treated as air
+		// the liquid flowed into them and piled up at their faces, far above this.
+		bilateralExcessTol = 0.10
+	)
 	if raceEnabled {
 		t.Skip("splash validation: 1.5 s, 22 s under the race detector (the determinism and save/restore tests run the same scene)")
 	}
@@ -82,8 +89,8 @@ func TestSplashConservesParticlesAndKeepsConstraints(t *testing.T) {
 		nx, ny := s.g.N[0], s.g.N[1]
 		t.Logf("unilateral %v: %d particles, worst excess %.2f %% of the mass, worst cell %.1f %% over capacity, cell (%d,%d,%d) of %v",
 			uni, n0, 100*worstExcess, 100*worstCell, worstAt%nx, (worstAt/nx)%ny, worstAt/(nx*ny), s.g.N)
-		if uni && worstExcess > excessTol {
-			t.Errorf("unilateral: %.2f %% of the mass above capacity, want ≤ %g %%", 100*worstExcess, 100*excessTol)
+		if tol := map[bool]float64{true: excessTol, false: bilateralExcessTol}[uni]; worstExcess > tol {
+			t.Errorf("unilateral %v: %.2f %% of the mass above capacity, want ≤ %g %%", uni, 100*worstExcess, 100*tol)
 		}
 	}
 }
