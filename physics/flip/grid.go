@@ -109,10 +109,10 @@ func (g *Grid) makeStencil(l *Lattice, x Vec3) stencil {
 	return s
 }
 
-// interp2 returns the trilinear interpolations of the fields q and r (both on lattice l) at
+// interp3 returns the trilinear interpolations of the fields q, r and e (all on lattice l) at
 // x, sharing one stencil; sample indices beyond the lattice are clamped to its edge
-// (constant extrapolation). r may be nil (then the second result is 0).
-func (g *Grid) interp2(l *Lattice, q, r []float64, x Vec3) (float64, float64) {
+// (constant extrapolation). r and e may be nil (their results are then 0).
+func (g *Grid) interp3(l *Lattice, q, r, e []float64, x Vec3) (float64, float64, float64) {
 	inv := 1 / g.H
 	var i0 [3]int
 	var t [3]float64
@@ -147,7 +147,7 @@ func (g *Grid) interp2(l *Lattice, q, r []float64, x Vec3) (float64, float64) {
 	tx, ty, tz := t[0], t[1], t[2]
 	sx, sy, sz := 1-tx, 1-ty, 1-tz
 	w := [8]float64{sx * sy * sz, tx * sy * sz, sx * ty * sz, tx * ty * sz, sx * sy * tz, tx * sy * tz, sx * ty * tz, tx * ty * tz}
-	a, b := 0.0, 0.0
+	a, b, c := 0.0, 0.0, 0.0
 	for k := 0; k < 8; k++ {
 		a += w[k] * q[o[k]]
 	}
@@ -156,5 +156,10 @@ func (g *Grid) interp2(l *Lattice, q, r []float64, x Vec3) (float64, float64) {
 			b += w[k] * r[o[k]]
 		}
 	}
-	return a, b
+	if e != nil {
+		for k := 0; k < 8; k++ {
+			c += w[k] * e[o[k]]
+		}
+	}
+	return a, b, c
 }

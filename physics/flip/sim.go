@@ -66,7 +66,7 @@ type Sim struct {
 	evec, tmp      []float64
 	stats          Stats
 	totals         Totals
-	fnG2P, fnAdv   func(lo, hi, b int)
+	fnMove         func(lo, hi, b int)
 	dt             float64
 	massThreshRho  float64
 	particleOffset bool
@@ -141,8 +141,7 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	s.mp = p.Density * g.H * g.H * g.H / (n * n * n)
 	s.massThreshRho = p.MassThreshold * p.Density
 	s.op = newPoisson(pool)
-	s.fnG2P = s.g2pBlock
-	s.fnAdv = s.advectBlock
+	s.fnMove = s.moveBlock
 	return s, nil
 }
 
@@ -529,8 +528,7 @@ func (s *Sim) Step(dt float64) error {
 	s.pressureSolve()
 	s.wallVelocities(&s.uf)
 	s.extrapolate()
-	s.pool.For(len(s.X), s.fnG2P)
-	s.pool.For(len(s.X), s.fnAdv)
+	s.pool.For(len(s.X), s.fnMove)
 	s.time += dt
 	s.steps++
 	s.totals.Steps++
@@ -742,35 +740,35 @@ func (s *Sim) extrapolate() {
 func (s *Sim) velocityAt(q *[3][]float64, x Vec3) Vec3 {
 	var v Vec3
 	for d := 0; d < 3; d++ {
-		v[d], _ = s.g.interp2(&s.fl[d], q[d], nil, x)
+		v[d], _, _ = s.g.interp3(&s.fl[d], q[d], nil, nil, x)
 	}
 	return v
 }
 
-// g2pBlock is the particle velocity update of §3.2.3: v ← (1−α)·u(x) + α·(v + u(x) − u⁰(x))
-// with α = FLIPRatio, u the updated grid velocity and u⁰ the rasterised one.
-func (s *Sim) g2pBlock(lo, hi, _ int) {
+// moveBlock updates and moves the particles of one block: first the particle velocity update
+// of §3.2.3, v ← (1−α)·u(x) + α·(v + u(x) − u⁰(x)) with α = FLIPRatio, u the updated grid
+// velocity and u⁰ the rasterised one; then the density correction's displacement δx(x)
+// (interpolated with the same stencil) and the trapezoidal rule of §3.2.4 through the
+// extrapolated grid velocity, every move clipped against the box and the obstacles.
+func (s *Sim) moveBlock(lo, hi, _ int) {
 	a := s.p.FLIPRatio
+	dt := s.dt
+	var off Vec3
 	for i := lo; i < hi; i++ {
 		x := s.X[i]
 		v := s.V[i]
 		for d := 0; d < 3; d++ {
-			u, u0 := s.g.interp2(&s.fl[d], s.uf[d], s.u0[d], x)
+			var dx []float64
+			if s.particleOffset {
+				dx = s.dx[d]
+			}
+			u, u0, o := s.g.interp3(&s.fl[d], s.uf[d], s.u0[d], dx, x)
 			v[d] = (1-a)*u + a*(v[d]+u-u0)
+			off[d] = o
 		}
 		s.V[i] = v
-	}
-}
-
-// advectBlock moves particles with the trapezoidal rule of §3.2.4 through the extrapolated
-// grid velocity, after the density correction's displacement, clipping each move against
-// the box and the obstacles.
-func (s *Sim) advectBlock(lo, hi, _ int) {
-	dt := s.dt
-	for i := lo; i < hi; i++ {
-		x := s.X[i]
 		if s.particleOffset {
-			x = s.clip(x, x.Add(s.velocityAt(&s.dx, x)))
+			x = s.clip(x, x.Add(off))
 		}
 		u1 := s.velocityAt(&s.uf, x)
 		x1 := s.clip(x, Vec3{x[0] + dt*u1[0], x[1] + dt*u1[1], x[2] + dt*u1[2]})
