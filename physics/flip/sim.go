@@ -78,6 +78,9 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	if pool == nil {
+		return nil, fmt.Errorf("flip: New needs a worker pool (par.NewPool)")
+	}
 	g, err := newGrid(p.CellSize, p.Origin, p.Dims, p.MaxGridBytes)
 	if err != nil {
 		return nil, err
