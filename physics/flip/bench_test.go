@@ -42,6 +42,7 @@ func BenchmarkFLIPDamBreak(b *testing.B) {
 	b.ReportMetric(sec/float64(b.N), "s/frame")
 	b.ReportMetric(sec*1e9/(steps*float64(len(s.X))), "ns/particle/step")
 	b.ReportMetric(float64(tot.SolveIterations-before.SolveIterations)/steps, "MPRGP-its/step")
+	reportStages(b, before, tot)
 	b.ReportMetric(steps/float64(b.N), "steps/frame")
 	b.ReportMetric(float64(tot.CorrectionIterations-before.CorrectionIterations)/steps, "correction-its/step")
 	b.ReportMetric(float64(tot.PowerIterations-before.PowerIterations)/steps, "power-its/step")
@@ -97,5 +98,19 @@ func BenchmarkFLIPChapterScale(b *testing.B) {
 	b.ReportMetric(cpu/float64(b.N), "cpu-s/frame")
 	b.ReportMetric(sec*1e9/(steps*float64(len(s.X))), "ns/particle/step")
 	b.ReportMetric(float64(tot.SolveIterations-before.SolveIterations)/steps, "MPRGP-its/step")
+	reportStages(b, before, tot)
 	b.ReportMetric(steps/float64(b.N), "steps/frame")
+}
+
+// reportStages reports each stage's share of the step's wall time between two Totals, and the
+// share of the two LCP solves (correction and velocity solve, assembly included).
+func reportStages(b *testing.B, before, after Totals) {
+	t0, t1 := before.Time, after.Time
+	total := float64(t1.Total() - t0.Total())
+	if total <= 0 {
+		return
+	}
+	b.ReportMetric(float64(t1.Correction-t0.Correction+t1.Solve-t0.Solve)/total, "solve-share")
+	b.ReportMetric(float64(t1.Rasterise-t0.Rasterise)/total, "rasterise-share")
+	b.ReportMetric(float64(t1.Move-t0.Move)/total, "move-share")
 }

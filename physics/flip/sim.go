@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/sluicephysics/sluice/physics/par"
 )
@@ -14,6 +15,22 @@ type Totals struct {
 	SolveIterations      int // matrix products of the velocity solves
 	CorrectionIterations int // matrix products of the density corrections
 	PowerIterations      int // power iterations of both norm estimates
+	Time                 StageTimes
+}
+
+// StageTimes is the wall time spent in each stage of Step (Table 3.2's columns). Timings do
+// not influence the results.
+type StageTimes struct {
+	Rasterise   time.Duration // Eq. 3.10-3.12
+	Correction  time.Duration // the density correction: assembly, MPRGP, Eq. 3.9
+	Solve       time.Duration // gravity, assembly, MPRGP or PCG, Eq. 3.8
+	Extrapolate time.Duration // wall velocities and §3.2.2
+	Move        time.Duration // particle velocities and advection, §3.2.3-3.2.4
+}
+
+// Total returns the sum of the stages.
+func (t StageTimes) Total() time.Duration {
+	return t.Rasterise + t.Correction + t.Solve + t.Extrapolate + t.Move
 }
 
 // Stats describes the last step.
@@ -523,15 +540,27 @@ func (s *Sim) Step(dt float64) error {
 	s.dt = dt
 	s.stats = Stats{Dt: dt, Particles: len(s.X)}
 	s.particleOffset = false
+	t0 := time.Now()
 	s.rasterise()
+	t1 := time.Now()
 	if s.p.Unilateral && s.p.DensityCorrection {
 		s.densityCorrection()
 	}
+	t2 := time.Now()
 	s.applyForces()
 	s.pressureSolve()
+	t3 := time.Now()
 	s.wallVelocities(&s.uf)
 	s.extrapolate()
+	t4 := time.Now()
 	s.pool.For(len(s.X), s.fnMove)
+	t5 := time.Now()
+	tm := &s.totals.Time
+	tm.Rasterise += t1.Sub(t0)
+	tm.Correction += t2.Sub(t1)
+	tm.Solve += t3.Sub(t2)
+	tm.Extrapolate += t4.Sub(t3)
+	tm.Move += t5.Sub(t4)
 	s.time += dt
 	s.steps++
 	s.totals.Steps++
