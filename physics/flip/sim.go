@@ -247,6 +247,32 @@ func (s *Sim) AddBlock(lo, hi, v Vec3) (int, error) {
 	return added, nil
 }
 
+// AddParticles appends particles at positions x with velocities v (mass ParticleMass each).
+// Every position must lie inside the box and outside the obstacles, every value be finite;
+// nothing is added when one is not.
+func (s *Sim) AddParticles(x, v []Vec3) error {
+	if len(x) != len(v) {
+		return fmt.Errorf("flip: AddParticles: %d positions and %d velocities", len(x), len(v))
+	}
+	top := s.g.Max()
+	for i := range x {
+		for d := 0; d < 3; d++ {
+			if !physicsFinite(x[i][d]) || !physicsFinite(v[i][d]) {
+				return fmt.Errorf("flip: AddParticles: particle %d has position %v, velocity %v: must be finite", i, x[i], v[i])
+			}
+			if x[i][d] < s.g.Origin[d] || x[i][d] > top[d] {
+				return fmt.Errorf("flip: AddParticles: particle %d at %v is outside the box [%v, %v]", i, x[i], s.g.Origin, top)
+			}
+		}
+		if s.inObstacle(x[i]) {
+			return fmt.Errorf("flip: AddParticles: particle %d at %v is inside an obstacle", i, x[i])
+		}
+	}
+	s.X = append(s.X, x...)
+	s.V = append(s.V, v...)
+	return nil
+}
+
 func physicsFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // rasterise accumulates particle mass onto cell centres and mass and momentum onto faces

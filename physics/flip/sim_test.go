@@ -168,3 +168,30 @@ func TestNewRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestAddParticlesRefusesBadInput(t *testing.T) {
+	p := DefaultParams()
+	p.Dims = [3]int{4, 4, 4}
+	p.CellSize = 0.1
+	obs := []Obstacle{{Kind: ObstacleSphere, Center: Vec3{0.2, 0.2, 0.2}, Radius: 0.05}}
+	s := newTestSim(t, p, obs, 1)
+	for _, c := range []struct {
+		x, v Vec3
+		want string
+	}{
+		{Vec3{0.5, 0.1, 0.1}, Vec3{}, "outside the box"},
+		{Vec3{0.2, 0.21, 0.2}, Vec3{}, "inside an obstacle"},
+		{Vec3{0.1, 0.1, 0.1}, Vec3{math.NaN(), 0, 0}, "finite"},
+	} {
+		err := s.AddParticles([]Vec3{{0.05, 0.05, 0.05}, c.x}, []Vec3{{}, c.v})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want one saying %q", c.x, err, c.want)
+		}
+		if len(s.X) != 0 {
+			t.Fatalf("%d particles added by a refused call", len(s.X))
+		}
+	}
+	if err := s.AddParticles([]Vec3{{0.05, 0.05, 0.05}}, []Vec3{{1, 0, 0}}); err != nil || len(s.X) != 1 {
+		t.Fatalf("valid particle: %v, %d particles", err, len(s.X))
+	}
+}
