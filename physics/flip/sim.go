@@ -84,6 +84,7 @@ type Sim struct {
 	stats          Stats
 	totals         Totals
 	fnMove         func(lo, hi, b int)
+	fnRaster       func(lo, hi, b int)
 	dt             float64
 	massThreshRho  float64
 	particleOffset bool
@@ -162,6 +163,7 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	s.massThreshRho = p.MassThreshold * p.Density
 	s.op = newPoisson(pool)
 	s.fnMove = s.moveBlock
+	s.fnRaster = s.rasterBlock
 	return s, nil
 }
 
@@ -278,40 +280,44 @@ func physicsFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) 
 // rasterise accumulates particle mass onto cell centres and mass and momentum onto faces
 // with the trilinear filter, Eq. 3.10-3.12, then normalises face velocities (u_f = p_f/m_f)
 // and converts masses to densities (ρ = m/h³). Weights of samples beyond the box are dropped
-// (the blurred walls, see stencil). It is a scatter and runs sequentially in particle order,
-// which makes its float sums independent of the worker count.
+// (the blurred walls, see stencil). The four lattices (cell centres and the three face
+// components) are independent scatters and run as four tasks; each runs sequentially in
+// particle order, which makes its float sums independent of the worker count.
 func (s *Sim) rasterise() {
-	for c := range s.mc {
-		s.mc[c] = 0
-		s.count[c] = 0
-	}
-	for d := 0; d < 3; d++ {
-		clear(s.mf[d])
-		clear(s.uf[d])
-	}
+	s.pool.For(4*par.BlockSize, s.fnRaster)
+}
+
+// rasterBlock is one task of rasterise: block 0 the cell centres (mass, particle counts and
+// densities), blocks 1-3 the faces of component block−1. The pool's blocks serve as tasks:
+// rasterise asks for four blocks' worth of items.
+func (s *Sim) rasterBlock(_, _, b int) {
 	mp := s.mp
-	for pi, x := range s.X {
-		v := s.V[pi]
-		s.scatter(&s.cl, s.mc, nil, x, mp, 0)
-		for d := 0; d < 3; d++ {
-			s.scatter(&s.fl[d], s.mf[d], s.uf[d], x, mp, mp*v[d])
-		}
-		c := s.cellOf(x)
-		s.count[c]++
-	}
 	inv := 1 / (s.g.H * s.g.H * s.g.H)
-	for c, m := range s.mc {
-		s.rc[c] = m * inv
-	}
-	for d := 0; d < 3; d++ {
-		for f, m := range s.mf[d] {
-			if m > 0 {
-				s.uf[d][f] /= m
-			}
-			s.rf[d][f] = m * inv
+	if b == 0 {
+		clear(s.mc)
+		clear(s.count)
+		for _, x := range s.X {
+			s.scatter(&s.cl, s.mc, nil, x, mp, 0)
+			s.count[s.cellOf(x)]++
 		}
-		copy(s.u0[d], s.uf[d])
+		for c, m := range s.mc {
+			s.rc[c] = m * inv
+		}
+		return
 	}
+	d := b - 1
+	clear(s.mf[d])
+	clear(s.uf[d])
+	for pi, x := range s.X {
+		s.scatter(&s.fl[d], s.mf[d], s.uf[d], x, mp, mp*s.V[pi][d])
+	}
+	for f, m := range s.mf[d] {
+		if m > 0 {
+			s.uf[d][f] /= m
+		}
+		s.rf[d][f] = m * inv
+	}
+	copy(s.u0[d], s.uf[d])
 }
 
 // scatter adds w·m to mass and w·mom to momentum (if not nil) at the samples of x's stencil;
