@@ -148,7 +148,9 @@ func (s *MPRGP) Solve(op Operator, b, x []float64, abar, tol float64, maxIt int)
 			if acg <= af {
 				res.CG++
 				for i, pi := range s.p {
-					x[i] -= acg * pi
+					// acg ≤ af keeps x ≥ 0 in exact arithmetic; the max guards round-off when
+					// acg ≈ af, so that no pressure is ever negative (Eq. 3.4).
+					x[i] = max(x[i]-acg*pi, 0)
 					s.g[i] -= acg * s.ap[i]
 				}
 				nf0 := nf
