@@ -87,6 +87,8 @@ type Sim struct {
 	fnRaster       func(lo, hi, b int)
 	dt             float64
 	massThreshRho  float64
+	clampLo        Vec3 // the box shrunk by wallGap·h: where clipping keeps particles
+	clampHi        Vec3
 	particleOffset bool
 }
 
@@ -162,6 +164,11 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	s.mp = p.Density * g.H * g.H * g.H / (n * n * n)
 	s.massThreshRho = p.MassThreshold * p.Density
 	s.op = newPoisson(pool)
+	top := g.Max()
+	for d := 0; d < 3; d++ {
+		s.clampLo[d] = g.Origin[d] + wallGap*g.H
+		s.clampHi[d] = top[d] - wallGap*g.H
+	}
 	s.fnMove = s.moveBlock
 	s.fnRaster = s.rasterBlock
 	return s, nil
@@ -883,10 +890,8 @@ func (s *Sim) clip(from, to Vec3) Vec3 {
 }
 
 func (s *Sim) clampBox(x Vec3) Vec3 {
-	gap := wallGap * s.g.H
-	top := s.g.Max()
 	for d := 0; d < 3; d++ {
-		x[d] = min(max(x[d], s.g.Origin[d]+gap), top[d]-gap)
+		x[d] = min(max(x[d], s.clampLo[d]), s.clampHi[d])
 	}
 	return x
 }
