@@ -1,0 +1,5 @@
+//go:build !race
+
+package flip
+
+const raceEnabled = false
