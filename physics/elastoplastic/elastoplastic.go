@@ -12,9 +12,12 @@
 // and f_ji are averaged so every pair's two forces cancel exactly (linear momentum is kept to
 // round-off). The averaged pair force is not along the pair's offset (M_i and F_i⁻¹ turn it),
 // so as printed Eq. 4.10 does not conserve angular momentum; with the kernel-gradient
-// correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4 skip a particle's update of F when it has fewer than six
-// neighbours, an ill-conditioned moment matrix XXᵀ, or when the update would leave a singular
-// value ≤ 0.
+// correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4
+// skip a particle's update of F when it has fewer than six neighbours, an ill-conditioned
+// moment matrix XXᵀ, or when the update would leave a singular value ≤ 0. A particle with
+// fewer than six neighbours (detached: splashed off, or a thin tip) also exerts no stress: its
+// F no longer describes a neighbourhood, and its stale stress acting on the few particles near
+// it made a splashing dough block blow up in the world (TestDetachedParticleCarriesNoStress).
 //
 // The forces are explicit: Step adds Δt·f/m to the velocities, and StableDt gives the
 // elastic wave-speed limit Δt ≤ C·spacing/c, c = √((λ+2μ)/ρ), that a caller's substep
@@ -324,7 +327,7 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		fi := b.f[i]
 		b.finc[i] = identity()
 		var s SVD3
-		decomposed := false
+		decomposed, detached := false, false
 		if b.hasPrev {
 			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
 			if ok {
@@ -339,6 +342,7 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 				}
 			} else {
 				cnt[reason]++
+				detached = reason == 0
 			}
 		}
 		if !decomposed {
@@ -352,7 +356,9 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
-		if !b.noCorrection {
+		if detached {
+			b.m[i] = mat3{}
+		} else if !b.noCorrection {
 			b.correct(i, nbr)
 		}
 		smin = min(smin, s.S[2])
