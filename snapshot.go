@@ -31,10 +31,11 @@ import (
 // ρ0·V0 for every particle (what it recomputed at every step), so it continues exactly; older
 // versions are refused. Version 6 added the insides of solid walls (box or mesh); a version-4
 // or -5 snapshot has none, and its obstacle boxes and meshes are walls of samples only, as they
-// were when it was written.
+// were when it was written. Version 7 added the elastoplastic bodies' per-particle state (F,
+// plastic strain, previous positions; snapshot_elastoplastic.go); older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 6
+	snapshotVersion = 7
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -151,6 +152,7 @@ func (w *World) Save(out io.Writer) error {
 		return err
 	}
 	w.saveSolids(&e)
+	w.saveElastoplastic(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -359,6 +361,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 6 {
 		solids = loadSolids(d)
 	}
+	var eps []savedElastoplastic
+	if version >= 7 {
+		eps = loadElastoplastic(d)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -437,6 +443,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 		}
 		w.sim.ElasticByID(se.id).Body.SetQuaternions(se.q)
+	}
+	if err := w.restoreElastoplastic(bodies, eps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()

@@ -80,6 +80,13 @@ func (s *Sim) RestoreElastoplastic(id uint32, name string, mat *components.Mater
 	return s.elastoplasticOf(id).Body.Restore(st)
 }
 
+// Stale reports whether the body lost particles in the last step and is rebuilt from Kept at
+// the next Gather.
+func (e *ElastoplasticBody) Stale() bool { return e.stale }
+
+// Kept is the state of the particles a stale body kept (see Stale).
+func (e *ElastoplasticBody) Kept() elastoplastic.State { return e.kept }
+
 // RemoveElastoplastic drops the elastoplastic state of the body with the given ID (if any).
 func (s *Sim) RemoveElastoplastic(id uint32) {
 	s.Elastoplastic = slices.DeleteFunc(s.Elastoplastic, func(e *ElastoplasticBody) bool { return e.ID == id })
