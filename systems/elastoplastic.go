@@ -192,8 +192,15 @@ func (s *Sim) dropElastoplastic(id uint32, drop []removal) {
 	st.kept, st.stale = kept, true
 }
 
-// indexElastoplastic maps every elastoplastic body's particles to their packed indices.
+// indexElastoplastic maps every elastoplastic body's particles to their packed indices; a
+// particle removed earlier in the step (it left the domain; its body loses it at Scatter)
+// maps to −1.
 func (s *Sim) indexElastoplastic() {
+	for _, st := range s.Elastoplastic {
+		for i := range st.idx {
+			st.idx[i] = -1
+		}
+	}
 	for k := range s.owner {
 		slot := s.owner[k]
 		if s.bodies[slot].body.Phase != components.Elastoplastic {
@@ -229,8 +236,11 @@ func (s *Sim) elastoplasticDt() float64 {
 // pressure solve that follows keeps it incompressible and in contact with everything else, as
 // the chapter pairs its forces with SPH pressure (§4.4). It runs after AdvectionForces (v*
 // holds gravity and viscosity) and ElasticSolve (which may shorten the substep, so Δt here is
-// final). The substep is at most the bodies' explicit limit (NextDt, elastoplasticDt). Worlds
-// without elastoplastic bodies skip it.
+// final). The substep is at most the bodies' explicit limit (NextDt, elastoplasticDt). A body
+// that lost particles earlier in the step (they left the domain) gets no elastoplastic forces
+// for the rest of the step (counted in StepStats.ElastoplasticPaused): its state still holds
+// the removed particles until Scatter drops them, and the next step's fit then spans the
+// paused substeps. Worlds without elastoplastic bodies skip it.
 type ElastoplasticForces struct{ S *Sim }
 
 // Run implements ecs.System.
@@ -244,6 +254,10 @@ func (e ElastoplasticForces) Run(ctx *ecs.Context) error {
 	a := &s.acc
 	for _, st := range s.Elastoplastic {
 		if st.Body == nil {
+			continue
+		}
+		if slices.Contains(st.idx, -1) {
+			a.ElastoplasticPaused++
 			continue
 		}
 		for i, pk := range st.idx {

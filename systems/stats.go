@@ -63,6 +63,7 @@ type StepStats struct {
 	ElastoplasticYielded        int     `json:"elastoplasticYielded,omitempty"`        // particle updates with plastic flow
 	ElastoplasticMinSigma       float64 `json:"elastoplasticMinSigma,omitempty"`       // smallest singular value of any F in the step
 	ElastoplasticMaxSigma       float64 `json:"elastoplasticMaxSigma,omitempty"`       // largest singular value of any F in the step (the max stretch)
+	ElastoplasticPaused         int     `json:"elastoplasticPaused,omitempty"`         // body updates skipped because the body lost particles earlier in the step
 }
 
 // BodyStats is a body's particle count and bounding box.
