@@ -416,3 +416,45 @@ func TestElastoplasticParticlesLeavingTheDomainAreDropped(t *testing.T) {
 	}
 	t.Logf("%d of %d particles removed (the first at frame %d), the remaining %d still elastoplastic", removed, n0, saved, n)
 }
+
+// doughKeepTogether: a dough block that lands without blowing apart has no particle with
+// fewer than six neighbours of its own body and no particle faster than its fall speed
+// √(2gh) ≈ 3.2 m/s by more than half again; when the explicit step is too long it bursts on
+// impact: particles fly off at tens of m/s, most of them alone.
+const doughMaxSpeed = 5.0 // m/s
+
+// TestDoughDropStaysStable: the dough preset's values (E = 3·10⁴ Pa, ρ = 1150 kg/m³, yield
+// stress 1 kPa, flow rate 20 /s) dropped as a 0.4 m box from 0.5 m, at the default solver
+// settings, for 1 s: the substep control's elastoplastic limit (systems.ElastoplasticDtSafety)
+// keeps it together. At the unscaled limit (C = 0.5) it burst on impact, between 0.33 and
+// 0.5 s, with particles at 75 m/s.
+func TestDoughDropStaysStable(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("1 s drop")
+	}
+	w, err := sluice.NewWorld(components.DefaultSolver(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{-1, 0, -1}, mgl64.Vec3{1.4, 2.4, 1.4}, true); err != nil {
+		t.Fatal(err)
+	}
+	m := plasticMaterial(1150, 3e4, 1000)
+	m.Elastoplastic.FlowRate = 20
+	if _, err := w.AddElastoplasticBlock("dough", m, mgl64.Vec3{0, 0.5, 0}, mgl64.Vec3{0.4, 0.9, 0.4}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	vmax, few, sub := 0.0, 0, 0
+	for f := 0; f < 60; f++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vmax, few, sub = max(vmax, st.MaxSpeed), few+st.ElastoplasticFewNeighbors, sub+st.Substeps
+	}
+	t.Logf("fastest particle %.2f m/s, %d detached particle updates, %d substeps in 1 s", vmax, few, sub)
+	if vmax > doughMaxSpeed || few > 0 {
+		t.Errorf("the dough burst: %.1f m/s (want below %g), %d detached particle updates (want none)", vmax, doughMaxSpeed, few)
+	}
+}
