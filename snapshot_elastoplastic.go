@@ -15,7 +15,8 @@ type savedElastoplastic struct {
 
 // saveElastoplastic writes the state every elastoplastic body carries from one substep to the
 // next (snapshot version 7): per particle the elastic deformation gradient F, the accumulated
-// plastic strain α and the positions the next fit starts from, and whether there are any. A
+// plastic strain α and the positions the next fit starts from, whether there are any, and the
+// time since them. A
 // body that lost particles in its last step is written as it will be rebuilt (the kept
 // particles' state); one left too small to fit an affine motion, with no entries.
 func (w *World) saveElastoplastic(e *enc) {
@@ -25,6 +26,7 @@ func (w *World) saveElastoplastic(e *enc) {
 		switch {
 		case sb.Stale():
 			st = sb.Kept()
+			st.DtPrev += sb.Paused()
 		case sb.Body != nil:
 			st = sb.Body.Save()
 		}
@@ -38,6 +40,7 @@ func (w *World) saveElastoplastic(e *enc) {
 			e.floats(x[:])
 		}
 		e.u32(flags(st.HasPrev, false))
+		e.f64(st.DtPrev)
 	}
 }
 
@@ -58,6 +61,7 @@ func loadElastoplastic(d *dec) []savedElastoplastic {
 		s.st.Alpha = d.floats(np)
 		s.st.XPrev = d.vecs(np)
 		s.st.HasPrev = d.u32()&1 != 0
+		s.st.DtPrev = d.f64()
 		out = append(out, s)
 	}
 	return out

@@ -27,12 +27,13 @@ type ElastoplasticBody struct {
 	Body *elastoplastic.Body
 	Last elastoplastic.Stats // the body's last substep
 
-	mass  float64 // the particle mass Body was made with (kg)
-	stale bool    // particles were removed: rebuild from the kept state at the next Gather
-	kept  elastoplastic.State
-	slot  int
-	idx   []int32 // particle index in the body → packed index
-	x, v  []physics.Vec3
+	mass   float64 // the particle mass Body was made with (kg)
+	paused float64 // substep time without forces since particles were removed (s)
+	stale  bool    // particles were removed: rebuild from the kept state at the next Gather
+	kept   elastoplastic.State
+	slot   int
+	idx    []int32 // particle index in the body → packed index
+	x, v   []physics.Vec3
 }
 
 // newElastoplastic makes the state of a body of n particles of mass m each, with F = I.
@@ -139,6 +140,7 @@ func (s *Sim) gatherElastoplastic() error {
 			if !st.stale {
 				kept = st.Body.Save()
 			}
+			kept.DtPrev += st.paused // the next fit spans the paused substeps too
 			nst := &ElastoplasticBody{ID: st.ID, mass: m}
 			if n >= elastoplastic.MinNeighbors+1 {
 				var err error
@@ -191,6 +193,10 @@ func (s *Sim) dropElastoplastic(id uint32, drop []removal) {
 	kept.F, kept.Alpha, kept.XPrev = kept.F[:k], kept.Alpha[:k], kept.XPrev[:k]
 	st.kept, st.stale = kept, true
 }
+
+// Paused returns the substep time the body went without forces since it lost particles (it
+// is added to the interval of the next fit when the body is rebuilt).
+func (e *ElastoplasticBody) Paused() float64 { return e.paused }
 
 // indexElastoplastic maps every elastoplastic body's particles to their packed indices; a
 // particle removed earlier in the step (it left the domain; its body loses it at Scatter)
@@ -265,6 +271,7 @@ func (e ElastoplasticForces) Run(ctx *ecs.Context) error {
 		}
 		if slices.Contains(st.idx, -1) {
 			a.ElastoplasticPaused++
+			st.paused += ctx.Dt
 			continue
 		}
 		for i, pk := range st.idx {

@@ -14,10 +14,12 @@
 // so as printed Eq. 4.10 does not conserve angular momentum; with the kernel-gradient
 // correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4
 // skip a particle's update of F when it has fewer than six neighbours, an ill-conditioned
-// moment matrix XXᵀ, or when the update would leave a singular value ≤ 0. A particle with
-// fewer than six neighbours (detached: splashed off, or a thin tip) also exerts no stress: its
-// F no longer describes a neighbourhood, and its stale stress acting on the few particles near
-// it made a splashing dough block blow up in the world (TestDetachedParticleCarriesNoStress).
+// moment matrix XXᵀ, or when the update would leave a singular value ≤ 0. A particle whose fit
+// the first two guards reject (detached: fewer than six neighbours, or a neighbourhood flatter
+// than 1 : 10 — splashed off, or a thin tip) also exerts no stress: its F no longer describes
+// a neighbourhood, its gradient correction is near-singular, and its stale stress acting on
+// the few particles near it made a splashing dough block and a dough star's thin points blow
+// up in the world (TestDetachedParticleCarriesNoStress).
 //
 // The forces are explicit: Step adds Δt·f/m to the velocities, and StableDt gives the
 // elastic wave-speed limit Δt ≤ C·spacing/c, c = √((λ+2μ)/ρ), that a caller's substep
@@ -48,11 +50,13 @@ const MinNeighbors = 6
 
 // MinMomentRatio is the smallest ratio of the least to the largest eigenvalue of the weighted
 // moment matrix XXᵀ (Eq. 4.5) for which the fit is trusted (§4.4: "if XXᵀ is ill-conditioned").
-// The eigenvalues scale with the squared extent of the neighbourhood along their axes, so 1e-4
-// rejects neighbourhoods that are flatter than 1 : 100, where the fit's out-of-plane column is
-// round-off amplified 10⁴-fold; every neighbourhood of a volume sampling, corners included,
-// is far above it.
-const MinMomentRatio = 1e-4
+// The eigenvalues scale with the squared extent of the neighbourhood along their axes, so 1e-2
+// rejects neighbourhoods that are flatter than 1 : 10, where the fit's out-of-plane column
+// amplifies round-off and the non-affine part of the motion more than 100-fold. 1e-4 (flatter
+// than 1 : 100) let the one-particle-wide points of a dough star (examples/dough) through, and
+// their fitted F grew a stretch of 12 within a frame and burst the star; every neighbourhood
+// of a volume sampling, corners included, is above 1e-2 (TestBodyAtRest: no guard fires).
+const MinMomentRatio = 1e-2
 
 // Material is the constitutive model of one body.
 type Material struct {
@@ -162,6 +166,11 @@ type Body struct {
 	alpha   []float64 // accumulated plastic strain
 	xPrev   []Vec3
 	hasPrev bool
+	// dtPrev is the time between xPrev and the positions of the next Step: the Δt of the
+	// last Step, which the caller then integrated over (plus any time it let pass without a
+	// Step, see Elapse). The zero-mode damping divides the residual motion over that
+	// interval by it.
+	dtPrev float64
 
 	// Scratch of one step.
 	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
@@ -220,6 +229,11 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	return b, nil
 }
 
+// Elapse records that the caller let d seconds pass without a Step (it integrated the
+// particles without the elastoplastic forces), so the next Step's fit and zero-mode damping
+// span the whole interval since the last Step.
+func (b *Body) Elapse(d float64) { b.dtPrev += d }
+
 // Len returns the number of particles.
 func (b *Body) Len() int { return b.n }
 
@@ -258,6 +272,7 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 	b.x, b.v = nil, nil
 	copy(b.xPrev, x)
 	b.hasPrev = true
+	b.dtPrev = dt
 	var st Stats
 	st.MinSigma, st.MaxSigma = math.Inf(1), math.Inf(-1)
 	for k := range b.part {
@@ -351,7 +366,7 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 				}
 			} else {
 				cnt[reason]++
-				detached = reason == 0
+				detached = true
 			}
 		}
 		if !decomposed {
@@ -435,8 +450,13 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 	x, v, xp := b.x, b.v, b.xPrev
 	k := b.vol * b.vol * b.dt / b.mass
 	damp := 0.0
-	if b.hasPrev {
-		damp = b.mat.ZeroModeDamping * b.vol / b.dt
+	if b.hasPrev && b.dtPrev > 0 {
+		// The residual r_ij is the motion over the interval since xPrev, so r/dtPrev is a
+		// velocity; dividing by the present Δt instead would damp by ε·dtPrev/Δt, more
+		// than the whole residual after a substep much shorter than the last one, and in
+		// the world that fed a burst: a fast particle shortens the CFL step, which
+		// amplified the damping, which sped it up.
+		damp = b.mat.ZeroModeDamping * b.vol / b.dtPrev
 	}
 	for i := lo; i < hi; i++ {
 		nbr, w, _ := nb.RowW(i - lo)
