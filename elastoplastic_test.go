@@ -402,8 +402,15 @@ func TestElastoplasticParticlesLeavingTheDomainAreDropped(t *testing.T) {
 		}
 	}
 	n := w.Particles(e).Len()
-	if st := w.ElastoplasticState(e); n+removed != n0 || st.Body == nil || st.Body.Len() != n {
-		t.Fatalf("%d particles, %d removed of %d, elastoplastic state %+v", n, removed, n0, st)
+	st := w.ElastoplasticState(e)
+	held := 0 // the particles the state holds: a body that lost some in the last step holds them until the next
+	if st.Stale() {
+		held = len(st.Kept().F)
+	} else if st.Body != nil {
+		held = st.Body.Len()
+	}
+	if n+removed != n0 || held != n {
+		t.Fatalf("%d particles, %d removed of %d, the elastoplastic state holds %d", n, removed, n0, held)
 	}
 	want := stateHash(w, e)
 	r, err := sluice.Restore(bytes.NewReader(snap.Bytes()), 2)
@@ -430,9 +437,10 @@ const doughMaxSpeed = 5.0 // m/s
 
 // TestDoughDropStaysStable: the dough preset's values (E = 3·10⁴ Pa, ρ = 1150 kg/m³, yield
 // stress 1 kPa, flow rate 20 /s) dropped as a 0.4 m box from 0.5 m, at the default solver
-// settings, for 1 s: the substep control's elastoplastic limit (systems.ElastoplasticDtSafety)
-// keeps it together. With the factor set to 1 (C = 0.5) it bursts on impact: particles at
-// 467 m/s, 533,214 detached particle updates in the second.
+// settings, for 1 s: at the substep control's elastoplastic limit (Material.StableDt, which
+// the substeps of this drop reach) it keeps together. While the zero-mode damping divided the
+// residual motion by the present substep instead of the interval it accumulated over, this
+// drop burst on impact (particles at 467 m/s) at this limit.
 func TestDoughDropStaysStable(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("1 s drop")

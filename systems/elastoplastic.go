@@ -218,23 +218,17 @@ func (s *Sim) indexElastoplastic() {
 	}
 }
 
-// ElastoplasticDtSafety scales the explicit limit elastoplastic.Material.StableDt (Δt ≤
-// C·2r/c, C = elastoplastic.StableCourant = 0.5, the elastic wave speed c = √((λ+2μ)/ρ0)) in
-// the world's substep control: C = 0.35 in all. StableCourant was measured on bodies alone;
-// in the world, with the pressure solve and a hard impact, it is not enough: the dough preset
-// dropped 0.5 m onto the floor (TestDoughDropStaysStable) lands calmly at C = 0.35, and with
-// this factor set to 1 (C = 0.5) it bursts on impact, particles flying at 467 m/s.
-const ElastoplasticDtSafety = 0.7
-
 // elastoplasticDt is the largest substep the explicit elastoplastic forces allow: the
-// smallest ElastoplasticDtSafety·elastoplastic.Material.StableDt over the elastoplastic
-// bodies, +Inf without such bodies.
+// smallest elastoplastic.Material.StableDt over the elastoplastic bodies, Δt ≤ C·2r/c with the
+// elastic wave speed c = √((λ+2μ)/ρ0) and C = elastoplastic.StableCourant = 0.5 (measured on
+// bodies alone in physics/elastoplastic; in the world TestDoughDropStaysStable drops the dough
+// preset on the floor at this limit), +Inf without such bodies.
 func (s *Sim) elastoplasticDt() float64 {
 	dt := math.Inf(1)
 	for _, st := range s.Elastoplastic {
 		b := s.bodies[st.slot]
 		m := b.mat.Elastoplastic.Model()
-		dt = min(dt, ElastoplasticDtSafety*m.StableDt(s.Settings.Spacing(), b.mat.RestDensity))
+		dt = min(dt, m.StableDt(s.Settings.Spacing(), b.mat.RestDensity))
 	}
 	return dt
 }
