@@ -453,9 +453,8 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 	if b.hasPrev && b.dtPrev > 0 {
 		// The residual r_ij is the motion over the interval since xPrev, so r/dtPrev is a
 		// velocity; dividing by the present Δt instead would damp by ε·dtPrev/Δt, more
-		// than the whole residual after a substep much shorter than the last one, and in
-		// the world that fed a burst: a fast particle shortens the CFL step, which
-		// amplified the damping, which sped it up.
+		// than the whole residual after a substep much shorter than the last one (as a
+		// fast particle makes the CFL step).
 		damp = b.mat.ZeroModeDamping * b.vol / b.dtPrev
 	}
 	for i := lo; i < hi; i++ {
