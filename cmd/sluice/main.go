@@ -140,8 +140,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d elastic bodies; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Elastic), len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d elastic bodies, %d elastoplastic bodies; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Elastic), len(s.Elastoplastic), len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
