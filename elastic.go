@@ -82,5 +82,9 @@ func uniform(n int, v mgl64.Vec3) []mgl64.Vec3 {
 // ElasticState returns the solver state of an elastic body (rest shape, rotations, last CG
 // solve), or nil for a body that is not elastic.
 func (w *World) ElasticState(e Entity) *systems.ElasticBody {
-	return w.sim.ElasticByID(w.Body(e).ID)
+	b := w.Body(e)
+	if b == nil {
+		return nil
+	}
+	return w.sim.ElasticByID(b.ID)
 }

@@ -472,3 +472,34 @@ func TestDoughDropStaysStable(t *testing.T) {
 		t.Errorf("the dough burst: %.1f m/s (want below %g), %d detached particle updates (want none)", vmax, doughMaxSpeed, few)
 	}
 }
+
+// TestRemovedElastoplasticParticlesLeaveBeforeTheStep: particles a game removes
+// (RemoveParticles) leave an elastoplastic body and its state before the next step packs it,
+// as an elastic body's do, so the body's forces run in every substep of that step (none is
+// paused) and the state holds exactly the kept particles.
+func TestRemovedElastoplasticParticlesLeaveBeforeTheStep(t *testing.T) {
+	w := doughDrop(t, 1)
+	defer w.Close()
+	e := entityOf(t, w, "dough")
+	for i := 0; i < 10; i++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n0 := w.Particles(e).Len()
+	if err := w.RemoveParticles(e, []int{0, 1, 2, n0 - 1}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := w.Step(1.0 / 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := w.Particles(e).Len()
+	es := w.ElastoplasticState(e)
+	if n != n0-4 || es.Body == nil || es.Body.Len() != n || es.Stale() {
+		t.Fatalf("%d particles after removing 4 of %d; state %v holds %d", n, n0, es.Body != nil, es.Body.Len())
+	}
+	if st.ElastoplasticPaused != 0 || st.ElastoplasticSteps != st.Substeps {
+		t.Errorf("%d of %d substeps paused, %d body updates", st.ElastoplasticPaused, st.Substeps, st.ElastoplasticSteps)
+	}
+}

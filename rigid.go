@@ -201,6 +201,7 @@ func (w *World) buildRigid(name string, def *components.RigidBody) (rigid.Body, 
 		Q: q, V: def.Velocity, W: def.AngularVelocity,
 		LinDamping: def.LinearDamping, AngDamping: def.AngularDamping,
 		Friction: def.Friction, Restitution: def.Restitution,
+		Filter: true, Layers: uint32(def.CollisionLayers), Mask: uint32(def.CollisionMask),
 		Samples: samples, Outer: outer,
 	}
 	if mo == rigid.Dynamic {
@@ -244,8 +245,8 @@ func reach(sh *rigid.Shape) float64 {
 // that is not rigid. A game may set State.X, State.Q, State.V, State.W (kinematic bodies'
 // velocities, teleports) and State.Force/State.Torque between steps.
 func (w *World) RigidBody(e Entity) *components.RigidBody {
-	_, _, _, _, _, rb := w.bodies.Get(e)
-	if rb.State.Shape == nil {
+	_, _, _, _, _, rb := w.get(e)
+	if rb == nil || rb.State.Shape == nil {
 		return nil
 	}
 	return rb

@@ -40,11 +40,20 @@ type StepStats = systems.StepStats
 
 // World is one simulation.
 type World struct {
-	ecs    *ecs.World
-	sim    *systems.Sim
-	bodies generic.Map6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody]
-	nextID uint32
-	names  map[string]bool
+	ecs     *ecs.World
+	sim     *systems.Sim
+	bodies  generic.Map6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody]
+	bodyMap generic.Map[components.Body] // to ask whether an entity is a body
+	nextID  uint32
+	names   map[string]bool
+
+	// One-step forces a game applied (ApplyForce, ApplyTorque), sorted by body ID, and the
+	// held forces they are added to during a Step.
+	pending []pendingLoad
+	held    []heldLoad
+
+	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+	gen   uint64     // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
@@ -68,7 +77,8 @@ func NewWorld(settings components.Solver, workers int) (*World, error) {
 		return nil, err
 	}
 	w := &World{ecs: ew, sim: sim, names: map[string]bool{},
-		bodies: generic.NewMap6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody](ew.ECS)}
+		bodies:  generic.NewMap6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody](ew.ECS),
+		bodyMap: generic.NewMap[components.Body](ew.ECS)}
 	w.nextDt = sim.NextDt
 	w.substep = w.runSubstep
 	return w, nil
@@ -97,6 +107,10 @@ func (w *World) Sim() *systems.Sim { return w.sim }
 
 // Settings returns the solver settings the world was made with.
 func (w *World) Settings() components.Solver { return w.sim.Settings }
+
+// Generation counts the bodies added and removed so far: a viewer that laid out its drawing
+// for one generation lays it out again when the number changes.
+func (w *World) Generation() uint64 { return w.gen }
 
 // Time returns the simulated time (s).
 func (w *World) Time() float64 { return w.ecs.Clock.Time }
@@ -161,6 +175,8 @@ func (w *World) addWithID(b components.Body, mat components.Material, p componen
 		return Entity{}, fmt.Errorf("body %q: a body of that name exists already", b.Name)
 	}
 	w.names[b.Name] = true
+	w.query.built = false
+	w.gen++
 	var m components.Motion
 	var em components.Emitter
 	var rb components.RigidBody
@@ -373,8 +389,8 @@ func (w *World) AddEmitter(name string, mat components.Material, em components.E
 
 // Emitter returns a body's emitter (its settings and how much it has emitted), or nil.
 func (w *World) Emitter(e Entity) *components.Emitter {
-	_, _, _, _, em, _ := w.bodies.Get(e)
-	if !em.Active() {
+	_, _, _, _, em, _ := w.get(e)
+	if em == nil || !em.Active() {
 		return nil
 	}
 	return em
@@ -428,7 +444,10 @@ func (w *World) emit() int {
 // (piecewise-constant velocities, see components.Motion), and fluid and goo see its velocity.
 // A path with no keys makes the body static again.
 func (w *World) SetMotion(e Entity, m components.Motion) error {
-	b, _, _, cur, _, _ := w.bodies.Get(e)
+	b, _, _, cur, _, _ := w.get(e)
+	if b == nil {
+		return fmt.Errorf("set motion: entity %v is not a body of this world (removed, or never added)", e)
+	}
 	if b.Phase != components.Boundary {
 		return fmt.Errorf("body %q: a motion path applies to boundary bodies, this one is %s", b.Name, b.Phase)
 	}
@@ -441,29 +460,40 @@ func (w *World) SetMotion(e Entity, m components.Motion) error {
 
 // Motion returns a body's kinematic path, or nil for a body without one.
 func (w *World) Motion(e Entity) *components.Motion {
-	_, _, _, m, _, _ := w.bodies.Get(e)
-	if len(m.Path) == 0 {
+	_, _, _, m, _, _ := w.get(e)
+	if m == nil || len(m.Path) == 0 {
 		return nil
 	}
 	return m
 }
 
-// Particles returns a body's particles; a game may read and write them between steps.
+// Particles returns a body's particles (nil for an entity that is not a body of the world);
+// a game may read and write them between steps.
 func (w *World) Particles(e Entity) *components.Particles {
-	_, _, p, _, _, _ := w.bodies.Get(e)
+	_, _, p, _, _, _ := w.get(e)
 	return p
 }
 
-// Body returns a body's identity.
+// Body returns a body's identity (nil for an entity that is not a body of the world).
 func (w *World) Body(e Entity) *components.Body {
-	b, _, _, _, _, _ := w.bodies.Get(e)
+	b, _, _, _, _, _ := w.get(e)
 	return b
 }
 
-// Material returns a body's material; changes take effect at the next Step.
+// Material returns a body's material (nil for an entity that is not a body of the world);
+// changes take effect at the next Step.
 func (w *World) Material(e Entity) *components.Material {
-	_, m, _, _, _, _ := w.bodies.Get(e)
+	_, m, _, _, _, _ := w.get(e)
 	return m
+}
+
+// get returns a body's components, all nil for an entity that is not a live body of this
+// world (removed, never added).
+func (w *World) get(e Entity) (*components.Body, *components.Material, *components.Particles, *components.Motion, *components.Emitter, *components.RigidBody) {
+	if e.IsZero() || !w.ecs.ECS.Alive(e) || !w.bodyMap.Has(e) {
+		return nil, nil, nil, nil, nil, nil
+	}
+	return w.bodies.Get(e)
 }
 
 // Step advances the world by frameDt seconds in as many CFL-limited substeps as needed and
@@ -474,6 +504,9 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
 	s := w.sim
 	s.BeginStep()
+	w.query.built = false
+	w.beginLoads()
+	defer w.endLoads()
 	emitted := w.emit()
 	if err := s.Gather(w.ecs); err != nil {
 		return StepStats{}, err

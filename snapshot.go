@@ -31,11 +31,13 @@ import (
 // ρ0·V0 for every particle (what it recomputed at every step), so it continues exactly; older
 // versions are refused. Version 6 added the insides of solid walls (box or mesh); a version-4
 // or -5 snapshot has none, and its obstacle boxes and meshes are walls of samples only, as they
-// were when it was written. Version 7 added the elastoplastic bodies' per-particle state (F,
-// plastic strain, previous positions; snapshot_elastoplastic.go); older versions have none.
+// were when it was written. Version 7 added the joints between rigid bodies with their
+// accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
+// plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
+// older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 7
+	snapshotVersion = 8
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -152,6 +154,7 @@ func (w *World) Save(out io.Writer) error {
 		return err
 	}
 	w.saveSolids(&e)
+	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
@@ -361,8 +364,15 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 6 {
 		solids = loadSolids(d)
 	}
-	var eps []savedElastoplastic
+	var joints []systems.SimJoint
+	var jointSeq uint32
 	if version >= 7 {
+		if joints, jointSeq, err = readJoints(d); err != nil {
+			return nil, err
+		}
+	}
+	var eps []savedElastoplastic
+	if version >= 8 {
 		eps = loadElastoplastic(d)
 	}
 	if d.err != nil {
@@ -413,6 +423,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	if err := w.restoreJoints(joints, jointSeq); err != nil {
+		w.Close()
+		return nil, err
+	}
 	for _, so := range solids {
 		found := false
 		for _, sb := range bodies {

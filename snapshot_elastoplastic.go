@@ -14,7 +14,7 @@ type savedElastoplastic struct {
 }
 
 // saveElastoplastic writes the state every elastoplastic body carries from one substep to the
-// next (snapshot version 7): per particle the elastic deformation gradient F, the accumulated
+// next (snapshot version 8): per particle the elastic deformation gradient F, the accumulated
 // plastic strain α and the positions the next fit starts from, whether there are any, and the
 // time since them. A
 // body that lost particles in its last step is written as it will be rebuilt (the kept

@@ -44,6 +44,51 @@ type Options struct {
 	// clock, making the frames reproducible (default with Frames: 1/Rate).
 	FrameDt float64
 	Log     io.Writer // reload results and step errors (default os.Stderr)
+
+	// Setup, when set, is called once before the first frame: a game adds its own meshes,
+	// lights and HUD to the scene graph and subscribes to the window's input there.
+	Setup func(c *Context) error
+	// OnFrame, when set, is called every frame before the physics advances, with the
+	// frame's time step (s): a game reads its input and pushes bodies here, between steps.
+	OnFrame func(c *Context, dt float64) error
+	// OnStep, when set, is called after every physics step the driver takes, with its
+	// statistics; World.Events lists what happened in it.
+	OnStep func(c *Context, st sluice.StepStats) error
+}
+
+// Context is what Run gives a game's callbacks: the world and the g3n objects it draws with.
+type Context struct {
+	World  *sluice.World
+	Driver *Driver
+	Scene  *core.Node // the scene graph: add meshes, lights and GUI panels to it
+	Camera *camera.Camera
+	Window *window.GlfwWindow
+	// Frame is the number of the frame being prepared (from 1).
+	Frame int
+
+	screenshot string
+}
+
+// SaveScreenshot asks Run to save the frame being prepared, once rendered, as a PNG file.
+func (c *Context) SaveScreenshot(path string) { c.screenshot = path }
+
+// hookedStepper calls a game's OnStep after every step of the world.
+type hookedStepper struct {
+	WorldStepper
+	ctx    *Context
+	onStep func(c *Context, st sluice.StepStats) error
+}
+
+// Step implements Stepper.
+func (h hookedStepper) Step(dt float64) (sluice.StepStats, error) {
+	st, err := h.WorldStepper.Step(dt)
+	if err != nil {
+		return st, err
+	}
+	if err := h.onStep(h.ctx, st); err != nil {
+		return st, fmt.Errorf("OnStep: %w", err)
+	}
+	return st, nil
 }
 
 // Shot is what Run returns: the last frame's pixels (when Frames was set) and how to find
@@ -131,15 +176,23 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
 // colouring, B switches rigid bodies between meshes and their boundary samples, R reloads the
 // materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
-// and the arrow keys orbit, Esc quits.
+// and the arrow keys orbit, Esc quits. A game hooks in through Options.Setup (once, with the
+// scene graph, camera and window), Options.OnFrame (every frame, before the physics) and
+// Options.OnStep (after every physics step), and saves frames with Context.SaveScreenshot.
 func Run(w *sluice.World, o Options) (*Shot, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	driver, err := NewDriver(WorldStepper{w}, o.Rate, o.MaxCatchUp)
+	ctx := &Context{World: w}
+	var stepper Stepper = WorldStepper{w}
+	if o.OnStep != nil {
+		stepper = hookedStepper{WorldStepper: WorldStepper{w}, ctx: ctx, onStep: o.OnStep}
+	}
+	driver, err := NewDriver(stepper, o.Rate, o.MaxCatchUp)
 	if err != nil {
 		return nil, err
 	}
+	ctx.Driver = driver
 	view, err := NewView(w, driver)
 	if err != nil {
 		return nil, err
@@ -275,6 +328,12 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	defer gw.UnsubscribeID(window.OnKeyDown, &driver)
 	defer gw.UnsubscribeID(window.OnKeyRepeat, &driver)
 
+	ctx.Scene, ctx.Camera, ctx.Window = scene, cam, gw
+	if o.Setup != nil {
+		if err := o.Setup(ctx); err != nil {
+			return nil, fmt.Errorf("Setup: %w", err)
+		}
+	}
 	shot := &Shot{}
 	bg := Background
 	gs.ClearColor(bg.R, bg.G, bg.B, 1)
@@ -294,6 +353,12 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		dt := wall
 		if o.FrameDt > 0 {
 			dt = o.FrameDt
+		}
+		ctx.Frame = frame
+		if o.OnFrame != nil {
+			if err := o.OnFrame(ctx, dt); err != nil {
+				return nil, fmt.Errorf("OnFrame (frame %d): %w", frame, err)
+			}
 		}
 		t0 := time.Now()
 		n, err := driver.Advance(dt)
@@ -328,6 +393,13 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			return nil, fmt.Errorf("render: %w", err)
 		}
 		shot.Frames, shot.Steps = frame, driver.Steps()
+		if ctx.screenshot != "" {
+			fbw, fbh := gw.GetFramebufferSize()
+			if err := savePNG(ctx.screenshot, readPixels(gs, fbw, fbh)); err != nil {
+				return nil, err
+			}
+			ctx.screenshot = ""
+		}
 		if final {
 			fbw, fbh := gw.GetFramebufferSize()
 			shot.Image = readPixels(gs, fbw, fbh)

@@ -43,6 +43,7 @@ type View struct {
 	world  *sluice.World
 	driver *Driver
 	radius float32 // particle radius r (m)
+	gen    uint64  // the world's Generation the layout was made for
 
 	gr          *particleGraphic
 	geom        *geometry.Geometry
@@ -235,6 +236,7 @@ func (v *View) layout() error {
 		}
 	}
 	v.colored = false
+	v.gen = v.world.Generation()
 	v.vbo.SetBuffer(v.buf)
 	v.gr.ClearMaterials()
 	if v.nMoving+v.nSamples > 0 {
@@ -314,7 +316,7 @@ func (v *View) writeStyle(j int, c Color, scale float32) {
 // allocates nothing unless a body's particle count or the set of rigid bodies changed.
 func (v *View) Sync() {
 	cur := v.driver.Current()
-	changed := len(cur.Counts) != len(v.moving) || len(cur.Poses) != len(v.rigid)
+	changed := len(cur.Counts) != len(v.moving) || len(cur.Poses) != len(v.rigid) || v.gen != v.world.Generation()
 	for i := 0; !changed && i < len(v.moving); i++ {
 		changed = cur.Counts[i] != v.moving[i].count
 	}

@@ -11,6 +11,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
@@ -415,5 +419,111 @@ func BenchmarkSync100k(b *testing.B) {
 			b.ReportMetric(perFrame/float64(n), "ns/particle")
 			b.ReportMetric(float64(n), "particles")
 		})
+	}
+}
+
+func TestViewFollowsRemovals(t *testing.T) {
+	// Removing bodies between frames: the view lays itself out again at the next Sync, so a
+	// removed wall is no longer drawn and a removed crate's mesh goes, without a panic.
+	w, d := smallWorld(t)
+	def := components.DefaultRigidBody()
+	def.Size, def.Position = mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0.7, 0.6, 0.25}
+	crate, err := w.AddRigidBody("crate", def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.RigidBodies() != 1 {
+		t.Fatalf("view draws %d rigid bodies, want the crate", v.RigidBodies())
+	}
+	tank, _ := w.BodyByName("tank")
+	water, _ := w.BodyByName("water")
+	if err := w.Remove(tank); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	v.Sync()
+	if m, s := v.Particles(); s != 0 || m != w.Particles(water).Len() {
+		t.Errorf("after removing the tank the view draws %d moving and %d static particles", m, s)
+	}
+	if err := w.Remove(crate); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Advance(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	v.Sync()
+	if v.RigidBodies() != 0 {
+		t.Errorf("after removing the crate the view draws %d rigid bodies", v.RigidBodies())
+	}
+}
+
+func TestRunCallsTheGamesHooks(t *testing.T) {
+	// Setup runs once with the scene graph (a mesh added there is drawn), OnFrame once per
+	// frame with the frame's step, OnStep once per physics step; an impulse given in OnFrame
+	// reaches the crate; SaveScreenshot writes the frame it was asked in.
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	w, _ := smallWorld(t)
+	def := components.DefaultRigidBody()
+	def.Size, def.Position, def.Density = mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0.7, 0.8, 0.25}, 500
+	crate, err := w.AddRigidBody("crate", def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setups, frames, steps int
+	var dts []float64
+	marker := geometry.NewBox(0.05, 0.05, 0.05)
+	shotPath := filepath.Join(t.TempDir(), "frame5.png")
+	o := Options{Width: 320, Height: 240, Frames: 10, Log: io.Discard,
+		Setup: func(c *Context) error {
+			setups++
+			c.Scene.Add(graphic.NewMesh(marker, material.NewStandard(&math32.Color{R: 1, G: 0, B: 1})))
+			return nil
+		},
+		OnFrame: func(c *Context, dt float64) error {
+			frames++
+			dts = append(dts, dt)
+			if c.Frame == 3 {
+				return c.World.ApplyImpulse(crate, mgl64.Vec3{1, 0, 0}, c.World.RigidBody(crate).State.X)
+			}
+			if c.Frame == 5 {
+				c.SaveScreenshot(shotPath)
+			}
+			return nil
+		},
+		OnStep: func(c *Context, st sluice.StepStats) error {
+			steps++
+			return nil
+		},
+	}
+	shot, err := runOnMain(w, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if setups != 1 || frames != 10 || steps != shot.Steps || steps == 0 {
+		t.Errorf("Setup %d times, OnFrame %d, OnStep %d for %d physics steps", setups, frames, steps, shot.Steps)
+	}
+	for _, dt := range dts {
+		if dt != 1.0/60 {
+			t.Errorf("OnFrame got dt %g, want the frame step 1/60", dt)
+			break
+		}
+	}
+	// 1 N s on a 4 kg crate in the air: 0.25 m/s along x, untouched since (it falls free).
+	if vx := w.RigidBody(crate).State.V[0]; math.Abs(vx-0.25) > 1e-9 {
+		t.Errorf("the crate kicked in OnFrame moves at %g m/s along x, want 0.25", vx)
+	}
+	if _, err := os.Stat(shotPath); err != nil {
+		t.Errorf("SaveScreenshot: %v", err)
 	}
 }

@@ -144,7 +144,11 @@ func Decode(data []byte, ptr any, path string) error {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			line, col := lineCol(data, se.Offset)
-			return fmt.Errorf("invalid JSON at line %d, column %d: %v (NaN and Infinity are not JSON numbers)", line, col, se)
+			hint := ""
+			if at := data[max(0, min(int(se.Offset)-1, len(data))):]; bytes.HasPrefix(at, []byte("NaN")) || bytes.HasPrefix(at, []byte("Inf")) || bytes.HasPrefix(at, []byte("-Inf")) {
+				hint = " (NaN and Infinity are not JSON numbers)"
+			}
+			return fmt.Errorf("invalid JSON at line %d, column %d: %v%s", line, col, se, hint)
 		}
 		return fmt.Errorf("invalid JSON: %v", err)
 	}
@@ -165,7 +169,18 @@ func lineCol(data []byte, off int64) (int, int) {
 }
 
 func decode(raw json.RawMessage, v reflect.Value, path string) error {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return errf(path, "null is not a value here: leave the key out to keep the default")
+	}
 	switch v.Kind() {
+	case reflect.Array:
+		var arr []json.RawMessage
+		if err := json.Unmarshal(raw, &arr); err != nil {
+			return errf(path, "expected %s, got %s", typeName(v.Type()), short(raw))
+		}
+		if len(arr) != v.Len() {
+			return errf(path, "expected %s, got %d", typeName(v.Type()), len(arr))
+		}
 	case reflect.Struct:
 		if isVector(v.Type()) {
 			break
@@ -173,6 +188,9 @@ func decode(raw json.RawMessage, v reflect.Value, path string) error {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 			return errf(path, "expected an object, got %s", short(raw))
+		}
+		if k, dup := duplicateKey(raw); dup {
+			return errf(join(path, k), "key given twice (the first would be silently dropped)")
 		}
 		t := v.Type()
 		fields := declared(t)
@@ -232,6 +250,32 @@ func decode(raw json.RawMessage, v reflect.Value, path string) error {
 }
 
 func isVector(t reflect.Type) bool { return t.Kind() == reflect.Array }
+
+// duplicateKey returns the first key that appears twice in the JSON object raw (which
+// json.Unmarshal would take silently, the last value winning).
+func duplicateKey(raw json.RawMessage) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k, true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
+}
 
 func typeName(t reflect.Type) string {
 	switch t.Kind() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"path/filepath"
 	"testing"
@@ -89,6 +90,118 @@ func TestReadCorpusBGEO(t *testing.T) {
 		}
 		if math.Abs(best-spacing) > tol {
 			t.Fatalf("particle %d: nearest neighbour %.6f m, want %g", i, best, spacing)
+		}
+	}
+}
+
+// readBGEOFields parses a classic BGEO v5 file written by WriteBGEO independently of
+// ReadBGEO: the header counts, every point attribute's name, size and type, each point's
+// words, and the two closing bytes; it returns the particles with the attributes the export
+// formats share.
+func readBGEOFields(t *testing.T, data []byte) ([]particle, []string) {
+	t.Helper()
+	r := bytes.NewReader(data)
+	rd := func(v any) {
+		if err := binary.Read(r, binary.BigEndian, v); err != nil {
+			t.Fatalf("bgeo: %v", err)
+		}
+	}
+	var magic [5]byte
+	rd(&magic)
+	if string(magic[:]) != "BgeoV" {
+		t.Fatalf("bgeo: magic %q", magic)
+	}
+	var c [9]int32
+	rd(&c)
+	if c[0] != 5 || c[2] != 0 || c[3] != 0 || c[4] != 0 || c[6] != 0 || c[7] != 0 || c[8] != 0 {
+		t.Fatalf("bgeo: header counts %v: version 5 and only points with point attributes", c)
+	}
+	type attr struct {
+		name string
+		size int
+		typ  int32
+	}
+	var attrs []attr
+	var names []string
+	for a := int32(0); a < c[5]; a++ {
+		var nl uint16
+		rd(&nl)
+		name := make([]byte, nl)
+		rd(name)
+		var size uint16
+		var typ int32
+		rd(&size)
+		rd(&typ)
+		for k := 0; k < int(size); k++ {
+			var d int32
+			rd(&d)
+			if d != 0 {
+				t.Fatalf("bgeo: attribute %s default %d", name, d)
+			}
+		}
+		attrs = append(attrs, attr{string(name), int(size), typ})
+		names = append(names, fmt.Sprintf("%s:%d:%d", name, size, typ))
+	}
+	var ps []particle
+	for i := int32(0); i < c[1]; i++ {
+		var xw [4]float32
+		rd(&xw)
+		if xw[3] != 1 {
+			t.Fatalf("bgeo: point %d: w = %g", i, xw[3])
+		}
+		p := particle{x: [3]float64{float64(xw[0]), float64(xw[1]), float64(xw[2])}}
+		for _, a := range attrs {
+			switch {
+			case a.typ == 1:
+				var v int32
+				rd(&v)
+				p.body = int(v)
+			case a.size == 3:
+				var v [3]float32
+				rd(&v)
+				p.v = [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
+			default:
+				var v float32
+				rd(&v)
+				switch a.name {
+				case "density":
+					p.density = float64(v)
+				case "pressure":
+					p.pressure = float64(v)
+				}
+			}
+		}
+		ps = append(ps, p)
+	}
+	var end [2]byte
+	rd(&end)
+	if end != [2]byte{0x00, 0xff} || r.Len() != 0 {
+		t.Fatalf("bgeo: ends with %x and %d more bytes", end, r.Len())
+	}
+	return ps, names
+}
+
+func TestBGEORoundTrip(t *testing.T) {
+	// The exported frame reads back through an independent parser (every field, float32
+	// precision) and through ReadBGEO (positions and velocities), the importer SPlisHSPlasH
+	// scenes use.
+	var buf bytes.Buffer
+	if err := WriteBGEO(&buf, testFrame()); err != nil {
+		t.Fatal(err)
+	}
+	ps, names := readBGEOFields(t, buf.Bytes())
+	if got := fmt.Sprint(names); got != "[velocity:3:5 density:1:0 pressure:1:0 body:1:1]" {
+		t.Errorf("bgeo attributes %s", got)
+	}
+	compare(t, "bgeo", ps, want(), false)
+	x, v, err := ReadBGEO(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := want()
+	for i := range w {
+		if mgl64.Vec3(w[i].x).Sub(x[i]).Len() > 1e-3*mgl64.Vec3(w[i].x).Len() || mgl64.Vec3(w[i].v).Sub(v[i]).Len() > 1e-3*(1+mgl64.Vec3(w[i].v).Len()) {
+			t.Fatalf("ReadBGEO point %d: %v %v, want %v %v", i, x[i], v[i], w[i].x, w[i].v)
 		}
 	}
 }

@@ -132,10 +132,13 @@ const (
 	VTK Format = "vtk" // legacy VTK 3.0, binary POLYDATA with point data, for ParaView
 	PLY Format = "ply" // binary little-endian PLY point cloud, for Blender and Houdini
 	CSV Format = "csv" // text, one row per particle, numbers that read back exactly
+	// BGEO is Houdini's classic binary geometry (version 5, uncompressed), the particle
+	// format SPlisHSPlasH and partio write and sluice's importer reads.
+	BGEO Format = "bgeo"
 )
 
 // formats lists the allowed formats in the order error messages name them.
-var formats = []Format{VTK, PLY, CSV}
+var formats = []Format{VTK, PLY, CSV, BGEO}
 
 // ParseFormat maps a name (as given on a command line or in a scene) to a Format. An unknown
 // name is an error that lists the allowed ones, so the user can fix it without the docs.
@@ -163,6 +166,8 @@ func Write(w io.Writer, f Format, fr *Frame) error {
 		return WritePLY(w, fr)
 	case CSV:
 		return WriteCSV(w, fr)
+	case BGEO:
+		return WriteBGEO(w, fr)
 	}
 	_, err := ParseFormat(string(f))
 	return err

@@ -436,7 +436,7 @@ func TestWriteDispatches(t *testing.T) {
 	for _, c := range []struct {
 		f      Format
 		direct func(io.Writer, *Frame) error
-	}{{VTK, WriteVTK}, {PLY, WritePLY}, {CSV, WriteCSV}} {
+	}{{VTK, WriteVTK}, {PLY, WritePLY}, {CSV, WriteCSV}, {BGEO, WriteBGEO}} {
 		var a, b bytes.Buffer
 		if err := Write(&a, c.f, testFrame()); err != nil {
 			t.Fatal(err)

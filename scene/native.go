@@ -486,6 +486,9 @@ func (s *Scene) checkVolumes(label func(kind string, i int) string) error {
 
 // Build creates a world holding the scene's bodies; workers ≤ 0 means GOMAXPROCS.
 func (s *Scene) Build(workers int) (*sluice.World, error) {
+	if err := s.checkMemory(); err != nil {
+		return nil, err
+	}
 	w, err := sluice.NewWorld(s.Solver, workers)
 	if err != nil {
 		return nil, err

@@ -470,6 +470,9 @@ func (im *importer) configuration(c obj) error {
 	return nil
 }
 
+// referenceEmitterBudget is the reference's default maxEmitterParticles of a material.
+const referenceEmitterBudget = 10000
+
 // bodyMaterial maps the material a fluid block or model names by "id" ("Fluid" when absent,
 // as in the reference).
 func (im *importer) bodyMaterial(b obj, mats map[string]obj, path string) (float64, float64, error) {
@@ -554,7 +557,7 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 			}
 		}
 	}
-	budget := 10000.0 // the reference's default maxEmitterParticles
+	budget := float64(referenceEmitterBudget)
 	if err := im.takeNum(mo, mp, "maxEmitterParticles", &budget); err != nil {
 		return 0, 0, err
 	}
@@ -697,10 +700,8 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	if err != nil {
 		return err
 	}
-	id, _ := b["id"].(string)
-	if id == "" {
-		id = "Fluid"
-	}
+	// bodyMaterial has taken "id" out of b; the id it resolved is lastID.
+	id := im.lastID
 	axes := []mgl64.Vec3{{1, 0, 0}, {0, 1, 0}}
 	rot := Placement{Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: pl.RotationAxis, RotationAngle: pl.RotationAngle}
 	if err := rot.apply(axes); err != nil {
@@ -714,10 +715,17 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	}
 	e.Center, e.Direction, e.Up = pl.Translation, axes[0], axes[1]
 	e.Width, e.Height, e.Speed, e.Start, e.Stop = width*sp, height*sp, speed, start, min(stop, 1e6)
-	e.Budget = im.budget[id]
-	if e.Budget < 1 {
-		e.Budget = 1
+	budget, ok := im.budget[id]
+	if !ok {
+		// A material without an entry in Materials has the reference's default.
+		budget = referenceEmitterBudget
 	}
+	if budget < 1 {
+		im.warn(p, "maxEmitterParticles = %d of material %q: the emitter can add no particle and is left out, as it emits nothing in the reference", budget, id)
+		im.leftovers(b, p)
+		return nil
+	}
+	e.Budget = budget
 	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
 	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu

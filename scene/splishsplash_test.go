@@ -505,3 +505,161 @@ func TestProjectiveFluidsSceneSelectsPF(t *testing.T) {
 		t.Fatalf("DFSPH scene: solver %q, warnings %v; want iisph with a warning", sc.Solver.PressureSolver, warns)
 	}
 }
+
+func TestCorpusEmittersEmit(t *testing.T) {
+	// Every emitter of the reference corpus named after a material other than "Fluid" used to
+	// import with a budget of one particle and emit nothing. Each emitter of these scenes must
+	// carry its material's maxEmitterParticles and, after 0.11 s, have added the box layers the
+	// reference emits by then: one layer of width x height particles on start, then one per
+	// 2r of travel at its velocity.
+	corpusFiles(t)
+	cases := []struct {
+		file     string
+		budget   int
+		emitters int
+	}{
+		{"DoubleDamBreakMultiPhase.json", 1000, 1},
+		{"MultiPhaseColoring.json", 1000, 1},
+		{"SurfaceTension_CoveredSphere_JWL+23.json", 1000000, 1},
+		{"SurfaceTension_WaterBell_JWL+23.json", 10000000, 2},
+	}
+	const tEnd = 0.11 // s; the last frame starts between two layers (5 cm at 2 m/s: one per 25 ms)
+	for _, c := range cases {
+		sc, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, c.file))
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		if len(sc.Emitters) != c.emitters {
+			t.Errorf("%s: %d emitters imported, the scene has %d", c.file, len(sc.Emitters), c.emitters)
+			continue
+		}
+		for _, e := range sc.Emitters {
+			if e.Budget != c.budget {
+				t.Errorf("%s: emitter %s has a budget of %d, its material's maxEmitterParticles is %d", c.file, e.Name, e.Budget, c.budget)
+			}
+		}
+		if c.emitters != 1 || sc.Emitters[0].Shape != "box" {
+			continue // the layer count below is worked out for the box nozzles
+		}
+		e := sc.Emitters[0]
+		sp := sc.Solver.Spacing()
+		// width 8 and height 3 in particles, velocity 2 m/s (the scene file).
+		const perLayer = 8 * 3
+		// The world adds the layers due at the start of each frame: the last of the four
+		// frames starts at 3/4 of tEnd.
+		layers := int(math.Floor(0.75*tEnd*2/sp)) + 1
+		want := min(layers*perLayer, e.Budget/perLayer*perLayer)
+		w, err := sc.Build(0)
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		count := func() int {
+			n := 0
+			for _, b := range w.Bodies() {
+				if b.Body.Phase.String() == "fluid" {
+					n += b.Particles.Len()
+				}
+			}
+			return n
+		}
+		n0 := count()
+		for w.Time() < tEnd-1e-9 {
+			if _, err := w.Step(tEnd / 4); err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+		}
+		if got := count() - n0; got != want {
+			t.Errorf("%s: %d particles emitted by t = %g s, want %d (%d layers of %d)", c.file, got, tEnd, want, layers, perLayer)
+		}
+		w.Close()
+	}
+}
+
+func TestCorpusBlockCountsFollowTheReferenceRule(t *testing.T) {
+	// The reference fixes a fluid block's particle count in denseMode 0 (shared/splishsplash/
+	// README.md): per axis round(extent/2r) − 1 particles, extent from scale⊙(end − start).
+	// Every corpus scene that imports and whose particles all come from such blocks must build
+	// exactly that many (fluid and elastic particles together), less those carved out where a
+	// rigid body stands (the scenes' dynamic bodies).
+	files := corpusFiles(t)
+	checked := 0
+	for _, f := range files {
+		name := filepath.Base(f)
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			Configuration struct {
+				ParticleRadius float64 `json:"particleRadius"`
+			}
+			FluidBlocks []map[string]any
+			FluidModels []json.RawMessage
+			Emitters    []json.RawMessage
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		if len(d.FluidBlocks) == 0 || len(d.FluidModels) > 0 || len(d.Emitters) > 0 {
+			continue
+		}
+		r := d.Configuration.ParticleRadius
+		if r == 0 {
+			r = 0.025 // the reference's default
+		}
+		want, dense := 0, false
+		for _, b := range d.FluidBlocks {
+			if m, _ := b["denseMode"].(float64); m != 0 {
+				dense = true
+			}
+			vec := func(k string, def float64) [3]float64 {
+				out := [3]float64{def, def, def}
+				if a, ok := b[k].([]any); ok && len(a) == 3 {
+					for i := range out {
+						out[i], _ = a[i].(float64)
+					}
+				}
+				return out
+			}
+			start, end, scale := vec("start", 0), vec("end", 1), vec("scale", 1)
+			n := 1
+			for i := 0; i < 3; i++ {
+				n *= max(0, int(math.Round(math.Abs(scale[i]*(end[i]-start[i]))/(2*r)))-1)
+			}
+			want += n
+		}
+		if dense {
+			continue
+		}
+		sc, _, err := ImportSPlisHSPlasH(f)
+		if err != nil {
+			continue
+		}
+		w, err := sc.Build(0)
+		if err != nil {
+			continue
+		}
+		got, rigid := 0, 0
+		for _, b := range w.Bodies() {
+			if b.Body.Phase.Dynamic() {
+				got += b.Particles.Len()
+			}
+			if w.RigidBody(b.Entity) != nil {
+				rigid++
+			}
+		}
+		w.Close()
+		checked++
+		if got != want && (rigid == 0 || got > want) {
+			t.Errorf("%s: %d particles built, the reference's block rule gives %d", name, got, want)
+		} else if got != want {
+			t.Logf("%s: %d particles built, %d by the block rule: %d carved out for its %d rigid bodies", name, got, want, want-got, rigid)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d corpus scenes checked", checked)
+	}
+	t.Logf("%d scenes checked", checked)
+}

@@ -48,6 +48,7 @@ func (s *Sim) gatherRigid() {
 			s.moving = true
 		}
 	}
+	s.gatherJoints()
 	st := &s.Settings
 	s.Rigid.Params = rigid.Params{Iterations: st.RigidIterations, Relax: st.RigidRelax, Radius: st.ParticleRadius, Gravity: st.Gravity}
 }
@@ -192,6 +193,7 @@ func (s *Sim) stepRigid(dt float64) {
 		return
 	}
 	s.Rigid.Step(dt)
+	s.substepEvents()
 }
 
 // rigidSpeed is the fastest surface speed of a moving rigid body (m/s), for the CFL substep.
@@ -209,6 +211,7 @@ func (s *Sim) rigidSpeed() float64 {
 // scatterRigid writes the bodies' state back to their components, their samples' positions
 // to their particles, and measures how much of each body is under water.
 func (s *Sim) scatterRigid() {
+	s.scatterJoints()
 	for k := range s.Rigid.Bodies {
 		rb := &s.Rigid.Bodies[k]
 		slot := &s.bodies[s.rigidSlots[k]]
@@ -217,7 +220,9 @@ func (s *Sim) scatterRigid() {
 		for i, p := range rb.Samples {
 			slot.p.X[i] = rb.X.Add(r.MulVec(p))
 		}
+		before := slot.rigid.Submerged
 		slot.rigid.Submerged = s.submerged(rb, slot.rigid)
+		s.fluidEvent(k, slot.body.ID, before, slot.rigid.Submerged)
 		slot.rigid.Contacts = s.Rigid.ContactsOf(k)
 	}
 }

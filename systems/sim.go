@@ -11,6 +11,7 @@
 package systems
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -82,8 +83,22 @@ type Sim struct {
 	gooEdited  []bool
 	gooInv     []int32
 	gooSrc     []int32
-	bInv       []int32 // old → new boundary index after a boundary repack (nil: unchanged)
-	prevIDs    []uint32
+	bInv       []int32  // old → new boundary index after a boundary repack (nil: unchanged)
+	prevIDs    []uint32 // body IDs of the slots of the previous Gather
+	slotIDs    []uint32 // body IDs of the slots of this Gather
+	slotMap    []int32  // remapOwners: old body slot → new
+	queued     []queuedRemoval
+
+	// Joints between rigid bodies (joints.go), in ID order; jointSeq is the last ID given.
+	Joints   []SimJoint
+	jointSeq uint32
+
+	// Events of the step (events.go) and their scratch.
+	events                                    []Event
+	stepImp, prevTouch, curTouch, pairScratch []pairImpulse
+	touches                                   []rigid.Touch
+	impulses                                  []rigid.TouchImpulse
+	impScratch, speedMax                      []float64
 
 	rigidSlots []int          // rigid solver body → slot in bodies
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
@@ -155,10 +170,9 @@ var bodyFilter = generic.NewFilter3[components.Body, components.Material, compon
 // Gather copies the bodies' particles into the packed sets, repacking when bodies or particle
 // counts changed since the last step.
 func (s *Sim) Gather(w *ecs.World) error {
-	s.prevIDs = s.prevIDs[:0]
-	for _, b := range s.bodies {
-		s.prevIDs = append(s.prevIDs, b.body.ID)
-	}
+	// The slots' body pointers of the last Gather may be stale now (the ECS moves components
+	// when an entity is removed): their IDs were copied when they were current.
+	s.prevIDs = append(s.prevIDs[:0], s.slotIDs...)
 	s.bodies = s.bodies[:0]
 	if s.motions == nil {
 		m := generic.NewMap[components.Motion](w.ECS)
@@ -190,6 +204,11 @@ func (s *Sim) Gather(w *ecs.World) error {
 		s.bodies = append(s.bodies, slot)
 	}
 	slices.SortFunc(s.bodies, func(a, b bodySlot) int { return int(a.body.ID) - int(b.body.ID) })
+	s.slotIDs = s.slotIDs[:0]
+	for _, b := range s.bodies {
+		s.slotIDs = append(s.slotIDs, b.body.ID)
+	}
+	s.removeQueuedElastic()
 	var fl, bl []layoutEntry
 	s.moving, s.wallsMove = false, false
 	bLo := 0
@@ -227,6 +246,16 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.validateMaterials(); err != nil {
 		return err
 	}
+	if s.lostBodies() {
+		// The contact solver keys its warm-start impulses by rigid body and wall sample
+		// indices, which shift down past a removed body: start the contacts cold. A removed
+		// solid wall's inside goes with it.
+		s.Rigid.SetCache(nil, nil)
+		s.Solids = slices.DeleteFunc(s.Solids, func(so Solid) bool {
+			_, ok := slices.BinarySearch(s.slotIDs, so.ID)
+			return !ok
+		})
+	}
 	s.gatherRigid()
 	if s.PF != nil {
 		for i := range s.Rigid.Bodies {
@@ -257,6 +286,8 @@ func (s *Sim) Gather(w *ecs.World) error {
 		s.layout = fl
 		repacked = true
 		s.integrated = false // particles were added or removed: not what the last substep left
+	} else {
+		s.remapOwners()
 	}
 	if !s.domainSet {
 		s.autoDomain()
@@ -301,7 +332,154 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.gatherElastic(); err != nil {
 		return err
 	}
-	return s.gatherElastoplastic()
+	if err := s.gatherElastoplastic(); err != nil {
+		return err
+	}
+	s.applyQueuedRemovals()
+	s.beginEvents()
+	return nil
+}
+
+// QueueRemoval asks for particles of the dynamic body with the given ID (indices into its
+// Particles) to be removed by the next Gather, i.e. before the first substep of the next Step;
+// Scatter then takes them out of the body at the end of that Step, as it does for particles
+// that leave the domain (the goo connections and elastic rest shape follow). Indices that no
+// longer exist then (the body was removed or shortened by the caller) are ignored.
+func (s *Sim) QueueRemoval(id uint32, local []int32) {
+	for _, i := range local {
+		s.queued = append(s.queued, queuedRemoval{id, i})
+	}
+}
+
+// queuedRemoval is a particle QueueRemoval was asked to remove: body ID and index in the body.
+type queuedRemoval struct {
+	id    uint32
+	local int32
+}
+
+func cmpQueued(a, b queuedRemoval) int {
+	if a.id != b.id {
+		return cmp.Compare(a.id, b.id)
+	}
+	return cmp.Compare(a.local, b.local)
+}
+
+// removeQueuedElastic takes the queued particles of elastic and elastoplastic bodies out of
+// the bodies before they are packed, and marks the bodies' elastic state for a rebuild from
+// the kept rest positions (an elastoplastic body's: from the kept particles' F and plastic
+// strain): the elastic solve of a step needs every particle of a body it started with, so
+// they cannot leave the packed state mid-step as fluid particles do.
+func (s *Sim) removeQueuedElastic() {
+	if len(s.queued) == 0 {
+		return
+	}
+	slices.SortFunc(s.queued, cmpQueued)
+	s.queued = slices.Compact(s.queued)
+	q := s.queued[:0]
+	for lo := 0; lo < len(s.queued); {
+		hi := lo
+		for hi < len(s.queued) && s.queued[hi].id == s.queued[lo].id {
+			hi++
+		}
+		id := s.queued[lo].id
+		j, ok := slices.BinarySearchFunc(s.bodies, id, func(b bodySlot, id uint32) int { return cmp.Compare(b.body.ID, id) })
+		switch {
+		case !ok: // the body is gone
+		case s.bodies[j].body.Phase == components.Elastic || s.bodies[j].body.Phase == components.Elastoplastic:
+			p := s.bodies[j].p
+			var drop []removal
+			for _, r := range s.queued[lo:hi] {
+				if int(r.local) < p.Len() {
+					drop = append(drop, removal{int32(j), r.local})
+				}
+			}
+			keep, d := 0, 0
+			for i := range p.X {
+				if d < len(drop) && int(drop[d].local) == i {
+					d++
+					continue
+				}
+				p.X[keep] = p.X[i]
+				if len(p.V) > i {
+					p.V[keep] = p.V[i]
+				}
+				if len(p.Density) > i {
+					p.Density[keep] = p.Density[i]
+				}
+				if len(p.Pressure) > i {
+					p.Pressure[keep] = p.Pressure[i]
+				}
+				if len(p.M) > i {
+					p.M[keep] = p.M[i]
+				}
+				keep++
+			}
+			p.X = p.X[:keep]
+			p.V, p.Density, p.Pressure, p.M = p.V[:min(keep, len(p.V))], p.Density[:min(keep, len(p.Density))], p.Pressure[:min(keep, len(p.Pressure))], p.M[:min(keep, len(p.M))]
+			s.dropElastic(id, drop)
+			s.dropElastoplastic(id, drop) // each is a no-op for the other phase's bodies
+		default:
+			q = append(q, s.queued[lo:hi]...)
+		}
+		lo = hi
+	}
+	s.queued = q
+}
+
+// applyQueuedRemovals drops the queued particles of fluid and goo bodies from the packed
+// state; Scatter takes them out of the bodies at the end of the step.
+func (s *Sim) applyQueuedRemovals() {
+	if len(s.queued) == 0 {
+		return
+	}
+	q := s.queued
+	s.dropPacked(func(k int) bool {
+		_, found := slices.BinarySearchFunc(q, queuedRemoval{s.bodies[s.owner[k]].body.ID, s.origin[k]}, cmpQueued)
+		return found
+	})
+	s.queued = s.queued[:0]
+}
+
+// lostBodies reports whether a body of the last Gather is gone (both ID lists are sorted).
+func (s *Sim) lostBodies() bool {
+	j := 0
+	for _, id := range s.prevIDs {
+		for j < len(s.bodies) && s.bodies[j].body.ID < id {
+			j++
+		}
+		if j == len(s.bodies) || s.bodies[j].body.ID != id {
+			return true
+		}
+	}
+	return false
+}
+
+// remapOwners keeps the packed particles' owner slots right when bodies without dynamic
+// particles (walls, rigid bodies, emitters) were added or removed: the dynamic layout is then
+// unchanged, but the slots of s.bodies, sorted by ID, have moved. Old slots map to new ones
+// by body ID; every dynamic body of the old layout is still present, since the layout is equal.
+func (s *Sim) remapOwners() {
+	if len(s.prevIDs) == len(s.bodies) {
+		same := true
+		for i := range s.bodies {
+			if s.bodies[i].body.ID != s.prevIDs[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
+	}
+	slot := s.slotMap[:0]
+	for _, id := range s.prevIDs {
+		j, _ := slices.BinarySearchFunc(s.bodies, id, func(b bodySlot, id uint32) int { return cmp.Compare(b.body.ID, id) })
+		slot = append(slot, int32(j))
+	}
+	s.slotMap = slot
+	for k, o := range s.owner {
+		s.owner[k] = slot[o]
+	}
 }
 
 // repackSource maps the packed fluid order packFluid is about to lay out (bodies in ID order,
@@ -581,6 +759,7 @@ func (s *Sim) Scatter() {
 			}
 		}
 	}
+	s.endContactEvents()
 	s.scatterRigid()
 	if len(s.removed) == 0 {
 		return

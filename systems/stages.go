@@ -2,8 +2,10 @@ package systems
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/par"
@@ -247,12 +249,37 @@ func (e *NonFiniteError) Error() string {
 func (s *Sim) removeOutside(t float64) {
 	f := &s.Fluid
 	lo, hi := s.DomainMin, s.DomainMax
-	keep := s.permI[:0]
-	for k := range f.X {
+	s.dropPacked(func(k int) bool {
 		x := f.X[k]
 		if x[0] < lo[0] || x[1] < lo[1] || x[2] < lo[2] || x[0] > hi[0] || x[1] > hi[1] || x[2] > hi[2] {
-			s.removed = append(s.removed, removal{s.owner[k], s.origin[k]})
+			b := &s.bodies[s.owner[k]]
+			if b.body.Phase == components.Elastic {
+				// The elastic solve of this step needs every particle its body started
+				// with: the particle stays packed (the sparse grid holds it) and leaves
+				// its body at the next Gather.
+				q := queuedRemoval{b.body.ID, s.origin[k]}
+				if !slices.Contains(s.queued, q) {
+					s.queued = append(s.queued, q)
+					s.acc.noteRemoval(b.body.Name, t)
+				}
+				return false
+			}
 			s.acc.noteRemoval(s.BodyName(k), t)
+			return true
+		}
+		return false
+	})
+}
+
+// dropPacked removes the packed particles for which drop is true, recording each for Scatter,
+// which takes them out of their bodies at the end of the step. The others keep their packed
+// order; the goo connections follow them.
+func (s *Sim) dropPacked(drop func(k int) bool) {
+	f := &s.Fluid
+	keep := s.permI[:0]
+	for k := range f.X {
+		if drop(k) {
+			s.removed = append(s.removed, removal{s.owner[k], s.origin[k]})
 			continue
 		}
 		keep = append(keep, int32(k))

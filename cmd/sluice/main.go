@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -37,7 +37,7 @@ import (
 )
 
 const usage = `usage:
-  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv] [--fields a,b,…]
+  sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…]
              [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv]
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
@@ -100,6 +100,8 @@ func splitArgs(args []string) (pos, flags []string) {
 	return
 }
 
+// cmdValidate checks a scene file as run does before simulating: decoding, ranges, and
+// building the world (meshes, particle files, sampling).
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("validate takes one scene file")
@@ -114,6 +116,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	for _, w := range s.Advice() {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+	// Build the world as run would, reading the meshes and particle files and sampling every
+	// body, so that validate fails wherever run would fail before its first step.
+	w, err := s.Build(1)
+	if err != nil {
+		return err
+	}
+	w.Close()
 	goo := 0
 	for _, f := range s.Fluids {
 		if f.Material.Viscoelastic.Enabled {
@@ -145,6 +154,28 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// Limits of the run flags: beyond them a run would print nothing for hours or exhaust memory
+// before its first frame, which is a typing mistake rather than a plan.
+const (
+	maxDuration = 1e6  // s of simulated time
+	maxFPS      = 1e4  // frames per simulated second
+	maxFrames   = 1e7  // frames in one run
+	maxWorkers  = 4096 // worker threads
+)
+
+// makeParent creates the directory a file will be written to when it is missing, and says so.
+func makeParent(path string, stderr io.Writer) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "created directory %s for %s\n", dir, path)
+	return nil
+}
+
 // cmdRun runs a scene (or, with resume, continues a snapshot written by --save).
 func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	pos, flagArgs := splitArgs(args)
@@ -153,7 +184,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	duration := fs.Float64("duration", 0, "simulated time in s (overrides the scene's duration)")
 	out := fs.String("out", "", "directory for exported frames")
 	statsPath := fs.String("stats", "", "file for per-frame statistics (JSON lines)")
-	export := fs.String("export", "", "export format: vtk, ply or csv (default vtk when --out is given)")
+	export := fs.String("export", "", "export format: vtk, ply, csv or bgeo (default vtk when --out is given)")
 	fieldList := fs.String("fields", "", "exported per-particle fields, comma-separated (available: "+strings.Join(scene.FieldNames(), ", ")+"; default "+strings.Join(scene.DefaultFields, ",")+"; position and body are always written)")
 	every := fs.Int("every", 10, "export every N-th frame (the first and last are always written)")
 	exportFPS := fs.Float64("export-fps", 0, "export frames at this rate per simulated second instead of every N-th frame (the first and last are always written)")
@@ -170,8 +201,11 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	if len(pos) != 1 {
 		return errors.New("run takes one scene file")
 	}
-	if *duration < 0 || math.IsNaN(*duration) {
-		return fmt.Errorf("--duration %g must be ≥ 0", *duration)
+	if !(*duration >= 0 && *duration <= maxDuration) {
+		return fmt.Errorf("--duration %g s must be in [0, %g] (0: the scene's)", *duration, float64(maxDuration))
+	}
+	if *workers < 0 || *workers > maxWorkers {
+		return fmt.Errorf("--workers %d must be in [0, %d] (0: all cores)", *workers, maxWorkers)
 	}
 	if *every < 1 {
 		return fmt.Errorf("--every %d must be ≥ 1", *every)
@@ -208,8 +242,35 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			return errors.New("--fields needs --out DIR")
 		}
 	}
-	if *fps < 0 || math.IsNaN(*fps) {
-		return fmt.Errorf("--fps %g must be ≥ 0", *fps)
+	if !(*fps >= 0 && *fps <= maxFPS) {
+		return fmt.Errorf("--fps %g must be in [0, %g] frames per simulated second (0: the scene's)", *fps, float64(maxFPS))
+	}
+	if *exportFPS > maxFPS {
+		return fmt.Errorf("--export-fps %g must be at most %g", *exportFPS, float64(maxFPS))
+	}
+	// Every file the run will write is opened before it starts, so a path that cannot be
+	// written fails now, not after the simulation.
+	for _, o := range []struct{ flag, path string }{{"--stats", *statsPath}, {"--poses", *posesPath}, {"--save", *save}} {
+		if o.path == "" {
+			continue
+		}
+		if err := makeParent(o.path, stderr); err != nil {
+			return fmt.Errorf("%s: %w", o.flag, err)
+		}
+	}
+	var saveFile *os.File
+	if *save != "" {
+		f, err := os.Create(*save)
+		if err != nil {
+			return fmt.Errorf("--save: %w", err)
+		}
+		saveFile = f
+		defer func() {
+			if saveFile != nil { // the run failed before writing it: no empty snapshot left behind
+				saveFile.Close()
+				os.Remove(*save)
+			}
+		}()
 	}
 	var w *sluice.World
 	simDuration, frameRate := *duration, *fps
@@ -254,9 +315,6 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 
 	var stats *bufio.Writer
 	if *statsPath != "" {
-		if err := os.MkdirAll(filepath.Dir(*statsPath), 0o755); err != nil {
-			return err
-		}
 		f, err := os.Create(*statsPath)
 		if err != nil {
 			return err
@@ -267,9 +325,6 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	}
 	var poses *scene.PoseWriter
 	if *posesPath != "" {
-		if err := os.MkdirAll(filepath.Dir(*posesPath), 0o755); err != nil {
-			return err
-		}
 		f, err := os.Create(*posesPath)
 		if err != nil {
 			return err
@@ -298,6 +353,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	}
 	if err := exportFrame(0); err != nil {
 		return err
+	}
+	if n := simDuration * frameRate; n > maxFrames {
+		return fmt.Errorf("%g s at %g frames per second is %.3g frames, more than %g: lower --duration or --fps", simDuration, frameRate, n, float64(maxFrames))
 	}
 	frames := max(1, int(math.Ceil(simDuration*frameRate-1e-9)))
 	frameDt := simDuration / float64(frames)
@@ -358,9 +416,12 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			return fmt.Errorf("--poses: %w", err)
 		}
 	}
-	if *save != "" {
-		if err := saveSnapshot(w, *save); err != nil {
-			return err
+	if saveFile != nil {
+		f := saveFile
+		saveFile = nil
+		if err := writeSnapshot(w, f); err != nil {
+			os.Remove(*save)
+			return fmt.Errorf("--save: %w", err)
 		}
 		fmt.Fprintf(stdout, "snapshot at t = %.6g s written to %s\n", w.Time(), *save)
 	}
@@ -537,16 +598,10 @@ func cmdSchema(stdout io.Writer) error {
 	return enc.Encode(params.Schema(scene.Scene{}, "sluice scene"))
 }
 
-func saveSnapshot(w *sluice.World, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
+// writeSnapshot writes the world's snapshot to f and closes it.
+func writeSnapshot(w *sluice.World, f *os.File) error {
 	bw := bufio.NewWriter(f)
-	err = w.Save(bw)
+	err := w.Save(bw)
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}

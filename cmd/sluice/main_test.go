@@ -106,6 +106,51 @@ func TestRunRejectsBadInput(t *testing.T) {
 	if err := run([]string{"frobnicate"}, &out, &errb); err == nil {
 		t.Fatal("unknown command accepted")
 	}
+	good := filepath.Join(dir, "tiny.json")
+	os.WriteFile(good, []byte(tiny), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--duration", "1e9"}, "--duration 1e+09 s must be in [0, 1e+06]"},
+		{[]string{"--duration", "NaN"}, "--duration NaN s must be in"},
+		{[]string{"--fps", "1e9"}, "--fps 1e+09 must be in [0, 10000]"},
+		{[]string{"--fps", "+Inf"}, "--fps +Inf must be in"},
+		{[]string{"--export-fps", "1e9", "--out", dir}, "--export-fps 1e+09 must be at most 10000"},
+		{[]string{"--workers", "-3"}, "--workers -3 must be in [0, 4096]"},
+		{[]string{"--duration", "1e6", "--fps", "1e4"}, "more than 1e+07: lower --duration or --fps"},
+		{[]string{"--save", "/proc/nope.snap"}, "--save: open /proc/nope.snap"},
+	} {
+		err := run(append([]string{"run", good}, c.args...), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want one saying %q", c.args, err, c.want)
+		}
+	}
+	// A snapshot path that cannot be written fails before the run: no frame is exported.
+	frames := filepath.Join(dir, "frames")
+	if err := run([]string{"run", good, "--out", frames, "--save", "/proc/nope.snap"}, &out, &errb); err == nil {
+		t.Fatal("an unwritable --save path was accepted")
+	}
+	if _, err := os.Stat(frames); err == nil {
+		t.Error("frames were exported before the unwritable --save path was reported")
+	}
+}
+
+func TestRunSaysWhenItCreatesADirectory(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tiny.json")
+	os.WriteFile(good, []byte(tiny), 0o644)
+	stats := filepath.Join(dir, "new", "deeper", "stats.jsonl")
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", good, "--duration", "0.02", "--stats", stats}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "created directory "+filepath.Dir(stats)) {
+		t.Errorf("stderr does not say the directory was created:\n%s", errb.String())
+	}
+	if _, err := os.Stat(stats); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestReadmeParameterTableIsGenerated(t *testing.T) {
@@ -433,5 +478,31 @@ func TestHelpAndWarningsGoWhereTheyBelong(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "warning: fluids[0].material.viscosity") || strings.Contains(out.String(), "warning") {
 		t.Errorf("validate: stdout %q, stderr %q; want the viscosity warning on stderr only", out.String(), errb.String())
+	}
+}
+
+func TestValidateFailsWhereRunFails(t *testing.T) {
+	// Scenes that decode but cannot be built: validate rejects each as run does, naming the
+	// body.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "garbage.bgeo"), []byte("this is not a bgeo file at all"), 0o644)
+	mesh := `"boundaryMeshes": [{"name": "m", "file": "bad.obj"}],`
+	model := `"fluidModels": [{"name": "g", "file": "garbage.bgeo"}],`
+	for _, c := range []struct {
+		name, find, replace, want string
+	}{
+		{"face index out of range", `"boundaries"`, mesh + `"boundaries"`, "boundaryMeshes[0]"},
+		{"garbage particle file", `"boundaries"`, model + `"boundaries"`, "fluidModels[0]"},
+		{"radius larger than the scene", `"particleRadius": 0.05`, `"particleRadius": 5`, "fluids[0]"},
+	} {
+		scene := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".json")
+		os.WriteFile(scene, []byte(strings.Replace(tiny, c.find, c.replace, 1)), 0o644)
+		var out, errb bytes.Buffer
+		verr := run([]string{"validate", scene}, &out, &errb)
+		rerr := run([]string{"run", scene, "--duration", "0.02"}, &out, &errb)
+		if verr == nil || rerr == nil || !strings.Contains(verr.Error(), c.want) {
+			t.Errorf("%s: validate: %v; run: %v (want both to fail naming %s)", c.name, verr, rerr, c.want)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func main() {
 	workers := flag.Int("workers", 0, "worker threads (0: all cores)")
 	maxErr := flag.Float64("maxerror", 0.001, "IISPH average density error η (fraction)")
 	out := flag.String("out", "out/dambreak", "output directory (stats.jsonl and frames)")
-	format := flag.String("format", "vtk", "frame format: vtk, ply or csv")
+	format := flag.String("format", "vtk", "frame format: vtk, ply, csv or bgeo")
 	frames := flag.Int("frames", 5, "number of exported frames besides the first")
 	obstacle := flag.Bool("obstacle", false, "add a static box obstacle in the flow's path")
 	shot := flag.String("screenshot", "", "with -window: render -duration s of frames at 60 Hz, save the last as this PNG and exit")

@@ -143,3 +143,21 @@ func rotateInertia(r *Mat3, i *Mat3) Mat3 {
 	rt := r.Transpose()
 	return ri.Mul(&rt)
 }
+
+// ApplyImpulse changes a body's velocities by the impulse j (N s, world) applied at the world
+// point at: ΔV = j/m and ΔW = I⁻¹ ((at − X) × j), with the world inverse inertia R I_b⁻¹ Rᵀ
+// of the body's present orientation. Static and kinematic bodies have zero inverse mass and
+// inertia and do not change.
+func (b *Body) ApplyImpulse(j, at Vec3) {
+	b.V = add(b.V, scale(j, b.InvMass))
+	b.ApplyAngularImpulse(cross(sub(at, b.X), j))
+}
+
+// ApplyAngularImpulse changes a body's angular velocity by I⁻¹ l for the angular impulse l
+// (N m s, world).
+func (b *Body) ApplyAngularImpulse(l Vec3) {
+	r := b.Q.Matrix()
+	lb := r.MulTVec(l)
+	wb := b.InvInertia.MulVec(lb)
+	b.W = add(b.W, r.MulVec(wb))
+}

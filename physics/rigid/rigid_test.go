@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/sluicephysics/sluice/physics"
 )
 
 // tessellateBox returns the closed, outward-wound triangle mesh of the box [lo, hi].
@@ -214,13 +216,13 @@ func TestPointIndexQuery(t *testing.T) {
 			ids = append(ids, int32(i))
 		}
 	}
-	var pi pointIndex
-	pi.build(x, ids, 0.1)
+	var pi physics.PointIndex
+	pi.Build(x, ids, 0.1)
 	for q := 0; q < 50; q++ {
 		c := Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1}
 		rad := 0.05 + 0.3*rng.Float64()
 		got := map[int32]bool{}
-		for _, i := range pi.query(c, rad, x, nil) {
+		for _, i := range pi.Query(c, rad, x, nil) {
 			got[i] = true
 		}
 		n := 0

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/sluicephysics/sluice/physics"
 )
 
 // Motion says how a body moves.
@@ -48,8 +50,14 @@ type Body struct {
 	AngDamping  float64 // 1/s
 	Friction    float64 // Coulomb μ
 	Restitution float64
-	Force       Vec3 // applied force (N, world, through the centre of mass), held until changed
-	Torque      Vec3 // applied torque (N m, world)
+	// With Filter, Layers and Mask filter contacts: bodies a and b touch when a.Layers&b.Mask
+	// and b.Layers&a.Mask are both non-zero (a body without Filter is on every layer and
+	// touches every layer); a body touches the static walls (layer bit 0) when Mask&1 is
+	// non-zero.
+	Filter       bool
+	Layers, Mask uint32
+	Force        Vec3 // applied force (N, world, through the centre of mass), held until changed
+	Torque       Vec3 // applied torque (N m, world)
 
 	// FluidForce and FluidTorque are the fluid's pressure force on the body's samples in the
 	// current substep (about the centre of mass), set by PressureForces.
@@ -134,9 +142,11 @@ type contact struct {
 type Solver struct {
 	Params
 	Bodies []Body
+	// Joints between Bodies (joint.go), solved with the contacts.
+	Joints []Joint
 
 	staticX, staticV []Vec3
-	static           pointIndex
+	static           physics.PointIndex
 	contacts         []contact
 	cache            []cached
 	scratch          []int32
@@ -166,7 +176,7 @@ func (s *Solver) ContactsOf(k int) int {
 // size. Call it again when the walls move.
 func (s *Solver) SetStatic(x, v []Vec3, ids []int32, cell float64) {
 	s.staticX, s.staticV = x, v
-	s.static.build(x, ids, cell)
+	s.static.Build(x, ids, cell)
 }
 
 // Step advances every body by dt: forces, contacts, positions (see the package comment).
@@ -183,7 +193,9 @@ func (s *Solver) Step(dt float64) {
 	}
 	s.collide(dt)
 	s.prepare(dt)
+	s.prepareJoints()
 	for it := 0; it < s.Iterations; it++ {
+		s.solveJoints(dt, true)
 		s.solve(dt, true)
 	}
 	for i := range s.Bodies {
@@ -199,6 +211,7 @@ func (s *Solver) Step(dt float64) {
 		}
 	}
 	for it := 0; it < s.Relax; it++ {
+		s.solveJoints(dt, false)
 		s.solve(dt, false)
 	}
 	s.restitution()
@@ -231,12 +244,12 @@ func (s *Solver) collide(dt float64) {
 	r := s.Radius
 	for i := range s.Bodies {
 		a := &s.Bodies[i]
-		if a.Motion != Dynamic {
+		if a.Motion != Dynamic || a.mask()&1 == 0 {
 			continue
 		}
 		margin := s.margin(a, nil, dt)
 		reach := a.Reach + r + margin
-		s.scratch = s.static.query(a.X, reach, s.staticX, s.scratch[:0])
+		s.scratch = s.static.Query(a.X, reach, s.staticX, s.scratch[:0])
 		for _, k := range s.scratch {
 			p := s.staticX[k]
 			pb := a.r.MulTVec(sub(p, a.X))
@@ -265,6 +278,12 @@ func (s *Solver) collide(dt float64) {
 			b := &s.Bodies[j]
 			if a.Motion != Dynamic && b.Motion != Dynamic {
 				continue
+			}
+			if s.joined(i, j) {
+				continue // jointed bodies do not collide with each other (a hub and its paddles)
+			}
+			if a.layers()&b.mask() == 0 || b.layers()&a.mask() == 0 {
+				continue // their collision layers keep them apart
 			}
 			margin := s.margin(a, b, dt)
 			if norm(sub(a.X, b.X)) > a.Reach+b.Reach+2*r+margin {
@@ -496,79 +515,55 @@ func (s *Solver) SetCache(keys []uint64, impulses []float64) {
 	}
 }
 
-// pointIndex finds the points within a distance of a position: points sorted by cell, with
-// the sorted list of occupied cells.
-type pointIndex struct {
-	cell  float64
-	keys  []uint64 // occupied cells, sorted
-	start []int32  // points of keys[c] are idx[start[c]:start[c+1]]
-	idx   []int32
-	kps   []keyedPoint
-}
+// Touch is a pair of bodies that pushed on each other: body indices A and B, or A < 0 for a
+// static wall sample (its index Sample) against body B.
+type Touch struct{ A, B, Sample int32 }
 
-const cellBias = 1 << 20
-
-func cellKey(x, y, z int64) uint64 {
-	return uint64(x+cellBias)<<42 | uint64(y+cellBias)<<21 | uint64(z+cellBias)
-}
-
-// keyedPoint is a point's cell key and index, sorted by key to build the index.
-type keyedPoint struct {
-	k uint64
-	i int32
-}
-
-func cmpKeyed(a, b keyedPoint) int { return cmp.Compare(a.k, b.k) }
-
-func (pi *pointIndex) build(x []Vec3, ids []int32, cell float64) {
-	pi.cell = cell
-	pi.idx = pi.idx[:0]
-	if cap(pi.kps) < len(ids) {
-		pi.kps = make([]keyedPoint, len(ids))
-	}
-	kps := pi.kps[:len(ids)]
-	for n, i := range ids {
-		p := x[i]
-		kps[n] = keyedPoint{cellKey(int64(math.Floor(p[0]/cell)), int64(math.Floor(p[1]/cell)), int64(math.Floor(p[2]/cell))), i}
-	}
-	slices.SortStableFunc(kps, cmpKeyed)
-	pi.keys, pi.start = pi.keys[:0], pi.start[:0]
-	for n, e := range kps {
-		if n == 0 || e.k != kps[n-1].k {
-			pi.keys = append(pi.keys, e.k)
-			pi.start = append(pi.start, int32(n))
+// Touching appends to out the pairs of the last substep's contacts that carried a normal
+// impulse (speculative contacts that did not close carry none), read from the warm-start
+// cache, so that it also answers right after SetCache; in key order, one entry per contact.
+func (s *Solver) Touching(out []Touch) []Touch {
+	for _, c := range s.cache {
+		if c.ln <= 0 {
+			continue
 		}
-		pi.idx = append(pi.idx, e.i)
-	}
-	pi.start = append(pi.start, int32(len(kps)))
-}
-
-// query appends the points within rad of c, in cell order.
-func (pi *pointIndex) query(c Vec3, rad float64, x []Vec3, out []int32) []int32 {
-	if len(pi.keys) == 0 {
-		return out
-	}
-	var lo, hi [3]int64
-	for d := 0; d < 3; d++ {
-		lo[d] = int64(math.Floor((c[d] - rad) / pi.cell))
-		hi[d] = int64(math.Floor((c[d] + rad) / pi.cell))
-	}
-	r2 := rad * rad
-	for ix := lo[0]; ix <= hi[0]; ix++ {
-		for iy := lo[1]; iy <= hi[1]; iy++ {
-			// the cells of one (x, y) column are contiguous in key order
-			k0, k1 := cellKey(ix, iy, lo[2]), cellKey(ix, iy, hi[2])
-			a, _ := slices.BinarySearch(pi.keys, k0)
-			for q := a; q < len(pi.keys) && pi.keys[q] <= k1; q++ {
-				for _, i := range pi.idx[pi.start[q]:pi.start[q+1]] {
-					p := x[i]
-					dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
-					if dx*dx+dy*dy+dz*dz <= r2 {
-						out = append(out, i)
-					}
-				}
-			}
-		}
+		a, sample, b := int32(c.key>>52)-1, int32(c.key>>16&(1<<36-1)), int32(c.key&0xffff)-1
+		out = append(out, Touch{a, b, sample})
 	}
 	return out
+}
+
+// Impulses appends the normal impulse (N s) of every contact of the last substep, with its
+// pair, to out.
+func (s *Solver) Impulses(out []TouchImpulse) []TouchImpulse {
+	for k := range s.contacts {
+		c := &s.contacts[k]
+		if c.ln <= 0 {
+			continue
+		}
+		out = append(out, TouchImpulse{Touch{c.a, c.b, int32(c.key >> 16 & (1<<36 - 1))}, c.ln})
+	}
+	return out
+}
+
+// TouchImpulse is a contact's pair and its normal impulse.
+type TouchImpulse struct {
+	Touch
+	Impulse float64
+}
+
+// layers returns the collision layers a body is on (all without Filter).
+func (b *Body) layers() uint32 {
+	if !b.Filter {
+		return ^uint32(0)
+	}
+	return b.Layers
+}
+
+// mask returns the collision layers a body touches (all without Filter).
+func (b *Body) mask() uint32 {
+	if !b.Filter {
+		return ^uint32(0)
+	}
+	return b.Mask
 }

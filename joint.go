@@ -1,0 +1,201 @@
+package sluice
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/systems"
+)
+
+// JointDef describes a joint between two rigid bodies, or a rigid body and the world, as the
+// bodies stand when it is added.
+type JointDef struct {
+	// Kind is "ball" (the bodies turn freely about the anchor), "hinge" (they turn about
+	// Axis through the anchor only) or "fixed" (they move as one).
+	Kind string
+	// Anchor is the world point joined (m); each body keeps it at the place of its own frame
+	// where it is now.
+	Anchor mgl64.Vec3
+	// Axis is the hinge's axis in world axes now (any length but zero); each body keeps it
+	// in its own frame.
+	Axis mgl64.Vec3
+	// MotorSpeed (rad/s) and MotorMaxTorque (N m ≥ 0; 0: no motor): a hinge's velocity motor
+	// drives body A's spin relative to B about the axis (right-handed) to MotorSpeed with at
+	// most MotorMaxTorque.
+	MotorSpeed, MotorMaxTorque float64
+}
+
+// JointID names a joint of a World.
+type JointID uint32
+
+// AddJoint joins rigid body a to rigid body b, or to the world when b is the zero Entity. At
+// least one of the bodies must be dynamic, and a and b must differ. The joint is solved with
+// the contacts (see physics/rigid.Joint); it goes when either body is removed.
+func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
+	const op = "add joint"
+	ba, err := w.body(a, op)
+	if err != nil {
+		return 0, err
+	}
+	ra := w.RigidBody(a)
+	if ra == nil {
+		return 0, fmt.Errorf("%s: body %q is a %s body, not a rigid body", op, ba.Name, ba.Phase)
+	}
+	var rb *rigid.Body
+	idB := uint32(0)
+	nameB := "the world"
+	if b != (Entity{}) {
+		bb, err := w.body(b, op)
+		if err != nil {
+			return 0, err
+		}
+		if b == a {
+			return 0, fmt.Errorf("%s: body %q is joined to itself", op, ba.Name)
+		}
+		r := w.RigidBody(b)
+		if r == nil {
+			return 0, fmt.Errorf("%s: body %q is a %s body, not a rigid body", op, bb.Name, bb.Phase)
+		}
+		rb, idB, nameB = &r.State, bb.ID, fmt.Sprintf("%q", bb.Name)
+	}
+	if ra.State.Motion != rigid.Dynamic && (rb == nil || rb.Motion != rigid.Dynamic) {
+		return 0, fmt.Errorf("%s: neither %q nor %s is dynamic: the joint would hold nothing", op, ba.Name, nameB)
+	}
+	path := fmt.Sprintf("joint of %q and %s", ba.Name, nameB)
+	j := rigid.Joint{}
+	switch def.Kind {
+	case "ball":
+		j.Kind = rigid.Ball
+	case "hinge":
+		j.Kind = rigid.Hinge
+	case "fixed":
+		j.Kind = rigid.Fixed
+	default:
+		return 0, fmt.Errorf("%s: kind %q is not a joint (ball, hinge or fixed)", path, def.Kind)
+	}
+	if !physics.Finite(def.Anchor) {
+		return 0, fmt.Errorf("%s: anchor %v is not finite", path, def.Anchor)
+	}
+	if !finite(def.MotorSpeed) || !finite(def.MotorMaxTorque) || def.MotorMaxTorque < 0 {
+		return 0, fmt.Errorf("%s: motor speed %g rad/s and max torque %g N m must be finite, the torque ≥ 0", path, def.MotorSpeed, def.MotorMaxTorque)
+	}
+	if def.MotorMaxTorque > 0 && j.Kind != rigid.Hinge {
+		return 0, fmt.Errorf("%s: a motor (max torque %g N m) drives a hinge only, this joint is a %s", path, def.MotorMaxTorque, def.Kind)
+	}
+	// Anchors and axes in each body's frame: r_body = Rᵀ (p − x).
+	sa := &ra.State
+	qa := sa.Q.Matrix()
+	j.AnchorA = qa.MulTVec(def.Anchor.Sub(sa.X))
+	j.AnchorB = def.Anchor
+	var qb rigid.Mat3
+	if rb != nil {
+		qb = rb.Q.Matrix()
+		j.AnchorB = qb.MulTVec(def.Anchor.Sub(rb.X))
+	}
+	if j.Kind == rigid.Hinge {
+		l := def.Axis.Len()
+		if !physics.Finite(def.Axis) || !(l > 0) {
+			return 0, fmt.Errorf("%s: hinge axis %v must be finite and not zero", path, def.Axis)
+		}
+		ax := def.Axis.Mul(1 / l)
+		j.AxisA, j.AxisB = qa.MulTVec(ax), ax
+		if rb != nil {
+			j.AxisB = qb.MulTVec(ax)
+		}
+		j.MotorSpeed, j.MotorMaxTorque = def.MotorSpeed, def.MotorMaxTorque
+	}
+	if j.Kind == rigid.Fixed {
+		// q_A⁻¹ q_B at rest
+		q := sa.Q
+		inv := rigid.Quat{q[0], -q[1], -q[2], -q[3]}
+		j.RelQ = inv
+		if rb != nil {
+			j.RelQ = inv.Mul(rb.Q)
+		}
+	}
+	if math.IsNaN(j.AnchorA[0]) {
+		return 0, fmt.Errorf("%s: the body's pose is not finite", path)
+	}
+	return JointID(w.sim.AddJoint(ba.ID, idB, j)), nil
+}
+
+// RemoveJoint removes a joint; an ID that names no joint (removed, or gone with its body) is
+// an error.
+func (w *World) RemoveJoint(id JointID) error {
+	if !w.sim.RemoveJoint(uint32(id)) {
+		return fmt.Errorf("remove joint: no joint %d (removed, or gone with one of its bodies)", id)
+	}
+	return nil
+}
+
+// JointCount returns the number of joints.
+func (w *World) JointCount() int { return len(w.sim.Joints) }
+
+// saveJoints writes the joints: the sequence of IDs, then per joint its ID, body IDs, kind,
+// anchors, axes, rest orientation, motor and accumulated impulses (the warm start), so a
+// restored world continues bit-identically.
+func (w *World) saveJoints(e *enc) {
+	s := w.sim
+	e.u32(s.JointSeq())
+	e.u64(uint64(len(s.Joints)))
+	for _, sj := range s.Joints {
+		j := &sj.J
+		e.u32(sj.ID)
+		e.u32(sj.A)
+		e.u32(sj.B)
+		e.u32(uint32(j.Kind))
+		e.vecs([]mgl64.Vec3{j.AnchorA, j.AnchorB, j.AxisA, j.AxisB})
+		e.floats(j.RelQ[:])
+		e.floats([]float64{j.MotorSpeed, j.MotorMaxTorque, j.Motor})
+		e.floats(j.Lambda[:])
+	}
+}
+
+// readJoints reads what saveJoints wrote.
+func readJoints(d *dec) ([]systems.SimJoint, uint32, error) {
+	seq := d.u32()
+	n := d.count(4)
+	var joints []systems.SimJoint
+	for i := 0; i < n && d.err == nil; i++ {
+		sj := systems.SimJoint{ID: d.u32(), A: d.u32(), B: d.u32()}
+		j := &sj.J
+		j.Kind = rigid.JointKind(d.u32())
+		v := d.vecs(4)
+		q := d.floats(4)
+		m := d.floats(3)
+		l := d.floats(6)
+		if d.err != nil {
+			break
+		}
+		j.AnchorA, j.AnchorB, j.AxisA, j.AxisB = v[0], v[1], v[2], v[3]
+		copy(j.RelQ[:], q)
+		j.MotorSpeed, j.MotorMaxTorque, j.Motor = m[0], m[1], m[2]
+		copy(j.Lambda[:], l)
+		if j.Kind < rigid.Ball || j.Kind > rigid.Fixed {
+			return nil, 0, fmt.Errorf("%w: joint %d has kind %d", ErrSnapshot, sj.ID, j.Kind)
+		}
+		joints = append(joints, sj)
+	}
+	return joints, seq, d.err
+}
+
+// restoreJoints gives a restored world its joints, once its bodies are there; a joint whose
+// bodies are not rigid bodies of the snapshot is an error.
+func (w *World) restoreJoints(joints []systems.SimJoint, seq uint32) error {
+	ids := map[uint32]bool{}
+	for _, b := range w.Bodies() {
+		if w.RigidBody(b.Entity) != nil {
+			ids[b.Body.ID] = true
+		}
+	}
+	for _, sj := range joints {
+		if !ids[sj.A] || (sj.B != 0 && !ids[sj.B]) {
+			return fmt.Errorf("%w: joint %d joins bodies %d and %d, which are not both rigid bodies of the snapshot", ErrSnapshot, sj.ID, sj.A, sj.B)
+		}
+	}
+	w.sim.RestoreJoints(joints, seq)
+	return nil
+}

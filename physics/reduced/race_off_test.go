@@ -1,0 +1,5 @@
+//go:build !race
+
+package reduced
+
+const raceEnabled = false

@@ -1,0 +1,332 @@
+package rigid
+
+import "math"
+
+// JointKind is what a joint keeps fixed between two bodies (or a body and the world).
+type JointKind uint8
+
+const (
+	// Ball joins two points: the bodies turn freely about it.
+	Ball JointKind = iota + 1
+	// Hinge joins two points and keeps two axes aligned: the bodies turn about the axis only,
+	// optionally driven by a velocity motor.
+	Hinge
+	// Fixed joins two points and keeps the relative orientation: the bodies move as one.
+	Fixed
+)
+
+// String returns the kind's scene name.
+func (k JointKind) String() string {
+	switch k {
+	case Ball:
+		return "ball"
+	case Hinge:
+		return "hinge"
+	case Fixed:
+		return "fixed"
+	}
+	return "unknown"
+}
+
+// jointBaumgarte is the fraction of a joint's position error removed per substep by the bias
+// velocity of the first solver phase (Baumgarte stabilisation, the rate the contacts use).
+const jointBaumgarte = 0.2
+
+// Joint constrains body A to body B, or to the world when B < 0. Anchors and axes are in the
+// bodies' own frames (the world's when B < 0); the Solver keeps the accumulated impulses from
+// substep to substep to warm-start the next (they are state, saved with snapshots).
+//
+// The constraints are solved at the velocity level in the same sequential-impulse passes as
+// the contacts (Catto 2005, "Iterative dynamics with temporal coherence"), each joint's rows
+// together as one block (Gauss-Seidel between joints and contacts, a direct solve within a
+// joint, since the point and angular rows of a hinge with a long lever arm are too strongly
+// coupled to converge row by row): the point rows
+// e_k·(v_B + ω_B × r_B − v_A − ω_A × r_A) = 0, the hinge's two rows (ω_B − ω_A)·u = 0 across
+// the axis, the fixed joint's three, with the effective mass K = J M⁻¹ Jᵀ of the rows'
+// Jacobian J; a bias of jointBaumgarte × the position error per substep in the first phase
+// only; and before the block a motor row (ω_A − ω_B)·a = MotorSpeed with its impulse clamped
+// to MotorMaxTorque·Δt.
+type Joint struct {
+	Kind             JointKind
+	A, B             int
+	AnchorA, AnchorB Vec3
+	AxisA, AxisB     Vec3    // Hinge: unit axes
+	RelQ             Quat    // Fixed: q_A⁻¹ q_B at rest
+	MotorSpeed       float64 // rad/s: A's spin relative to B about the axis (right hand)
+	MotorMaxTorque   float64 // N m; 0: no motor
+
+	// Lambda holds the accumulated impulses of the rows of the last substep (point rows first,
+	// N s, then angular, N m s) and Motor the motor's (N m s).
+	Lambda [6]float64
+	Motor  float64
+
+	ra, rb Vec3 // world anchor offsets from the centres of mass
+	axis   Vec3 // hinge axis (world, A's)
+	n      int  // rows
+	rows   [6]jointRow
+	kinv   [36]float64 // K⁻¹, n x n
+	err    [6]float64  // position error per row
+	kmot   float64
+}
+
+// jointRow is one row of a joint's Jacobian: the linear and angular parts for A and B.
+type jointRow struct{ la, aa, lb, ab Vec3 }
+
+func invMass(b *Body) (float64, Mat3) {
+	if b == nil || b.Motion != Dynamic {
+		return 0, Mat3{}
+	}
+	return b.InvMass, b.invI
+}
+
+// jointBodies returns the bodies of a joint, b nil for the world.
+func (s *Solver) jointBodies(j *Joint) (a, b *Body) {
+	a = &s.Bodies[j.A]
+	if j.B >= 0 {
+		b = &s.Bodies[j.B]
+	}
+	return a, b
+}
+
+// prepareJoints builds each joint's rows, errors and block effective mass for this substep
+// and applies last substep's impulses (warm start).
+func (s *Solver) prepareJoints() {
+	for k := range s.Joints {
+		j := &s.Joints[k]
+		a, b := s.jointBodies(j)
+		j.ra = a.r.MulVec(j.AnchorA)
+		pa := add(a.X, j.ra)
+		pb := j.AnchorB
+		if b != nil {
+			j.rb = b.r.MulVec(j.AnchorB)
+			pb = add(b.X, j.rb)
+		} else {
+			j.rb = Vec3{}
+		}
+		e := sub(pb, pa)
+		j.n = 0
+		for d := 0; d < 3; d++ {
+			var ek Vec3
+			ek[d] = 1
+			j.rows[j.n] = jointRow{la: scale(ek, -1), aa: scale(cross(j.ra, ek), -1), lb: ek, ab: cross(j.rb, ek)}
+			j.err[j.n] = e[d]
+			j.n++
+		}
+		switch j.Kind {
+		case Hinge:
+			j.axis = a.r.MulVec(j.AxisA)
+			ab := j.AxisB
+			if b != nil {
+				ab = b.r.MulVec(j.AxisB)
+			}
+			u1 := cross(j.axis, Vec3{1, 0, 0})
+			if norm(u1) < 0.5 {
+				u1 = cross(j.axis, Vec3{0, 1, 0})
+			}
+			u1 = scale(u1, 1/norm(u1))
+			u2 := cross(j.axis, u1)
+			// a_A × a_B = sin θ u for B's axis turned by θ about u relative to A's
+			ea := cross(j.axis, ab)
+			for _, u := range []Vec3{u1, u2} {
+				j.rows[j.n] = jointRow{aa: scale(u, -1), ab: u}
+				j.err[j.n] = dot(ea, u)
+				j.n++
+			}
+			_, ia := invMass(a)
+			_, ib := invMass(b)
+			iab := addM(ia, ib)
+			if km := dot(j.axis, iab.MulVec(j.axis)); km > 0 {
+				j.kmot = 1 / km
+			} else {
+				j.kmot = 0
+			}
+		case Fixed:
+			qb := QuatIdentity
+			if b != nil {
+				qb = b.Q
+			}
+			// the rotation that takes A's orientation composed with the rest relation to B's
+			qa := a.Q.Mul(j.RelQ)
+			q := qb.Mul(Quat{qa[0], -qa[1], -qa[2], -qa[3]})
+			if q[0] < 0 {
+				q = Quat{-q[0], -q[1], -q[2], -q[3]}
+			}
+			for d := 0; d < 3; d++ {
+				var ek Vec3
+				ek[d] = 1
+				j.rows[j.n] = jointRow{aa: scale(ek, -1), ab: ek}
+				j.err[j.n] = 2 * q[1+d]
+				j.n++
+			}
+		}
+		s.jointMass(j, a, b)
+		s.applyRows(j, a, b, j.Lambda[:j.n])
+		if j.Kind == Hinge && j.Motor != 0 {
+			s.applyAngular(a, b, scale(j.axis, j.Motor))
+		}
+	}
+}
+
+func addM(a, b Mat3) Mat3 {
+	for i := range a {
+		a[i] += b[i]
+	}
+	return a
+}
+
+// jointMass computes K = J M⁻¹ Jᵀ and stores its inverse (a singular K, both bodies
+// immovable, gives a zero inverse: the joint then does nothing).
+func (s *Solver) jointMass(j *Joint, a, b *Body) {
+	ma, ia := invMass(a)
+	mb, ib := invMass(b)
+	n := j.n
+	var m [36]float64
+	for r := 0; r < n; r++ {
+		ri := &j.rows[r]
+		iaa, ibb := ia.MulVec(ri.aa), ib.MulVec(ri.ab)
+		for c := 0; c < n; c++ {
+			rc := &j.rows[c]
+			m[r*n+c] = ma*dot(ri.la, rc.la) + dot(iaa, rc.aa) + mb*dot(ri.lb, rc.lb) + dot(ibb, rc.ab)
+		}
+	}
+	if !invert(m[:n*n], j.kinv[:n*n], n) {
+		clear(j.kinv[:])
+	}
+}
+
+// invert writes the inverse of the n x n matrix m (row-major) to out by Gauss-Jordan
+// elimination with partial pivoting; false when m is singular.
+func invert(m, out []float64, n int) bool {
+	var a [72]float64 // [m | 1], n x 2n
+	w := 2 * n
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			a[r*w+c] = m[r*n+c]
+			a[r*w+n+c] = 0
+		}
+		a[r*w+n+r] = 1
+	}
+	scaleN := 0.0
+	for _, v := range m {
+		scaleN = max(scaleN, math.Abs(v))
+	}
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(a[r*w+c]) > math.Abs(a[p*w+c]) {
+				p = r
+			}
+		}
+		if !(math.Abs(a[p*w+c]) > 1e-12*scaleN) {
+			return false
+		}
+		if p != c {
+			for k := 0; k < w; k++ {
+				a[c*w+k], a[p*w+k] = a[p*w+k], a[c*w+k]
+			}
+		}
+		inv := 1 / a[c*w+c]
+		for k := 0; k < w; k++ {
+			a[c*w+k] *= inv
+		}
+		for r := 0; r < n; r++ {
+			if r == c || a[r*w+c] == 0 {
+				continue
+			}
+			f := a[r*w+c]
+			for k := 0; k < w; k++ {
+				a[r*w+k] -= f * a[c*w+k]
+			}
+		}
+	}
+	for r := 0; r < n; r++ {
+		copy(out[r*n:r*n+n], a[r*w+n:r*w+2*n])
+	}
+	return true
+}
+
+// applyRows adds the impulses λ of the rows to the bodies: Δv = m⁻¹ Σ λ l, Δω = I⁻¹ Σ λ a.
+func (s *Solver) applyRows(j *Joint, a, b *Body, lambda []float64) {
+	var la, aa, lb, ab Vec3
+	for r, l := range lambda {
+		if l == 0 {
+			continue
+		}
+		ro := &j.rows[r]
+		la, aa = add(la, scale(ro.la, l)), add(aa, scale(ro.aa, l))
+		lb, ab = add(lb, scale(ro.lb, l)), add(ab, scale(ro.ab, l))
+	}
+	if a.Motion == Dynamic {
+		a.V = add(a.V, scale(la, a.InvMass))
+		a.W = add(a.W, a.invI.MulVec(aa))
+	}
+	if b != nil && b.Motion == Dynamic {
+		b.V = add(b.V, scale(lb, b.InvMass))
+		b.W = add(b.W, b.invI.MulVec(ab))
+	}
+}
+
+// applyAngular adds the angular impulse l to A and −l to B.
+func (s *Solver) applyAngular(a, b *Body, l Vec3) {
+	if a.Motion == Dynamic {
+		a.W = add(a.W, a.invI.MulVec(l))
+	}
+	if b != nil && b.Motion == Dynamic {
+		b.W = sub(b.W, b.invI.MulVec(l))
+	}
+}
+
+// solveJoints makes one Gauss-Seidel pass over the joints: each joint's motor, then its
+// block of rows solved exactly for the bodies' present velocities.
+func (s *Solver) solveJoints(dt float64, bias bool) {
+	for k := range s.Joints {
+		j := &s.Joints[k]
+		a, b := s.jointBodies(j)
+		if j.Kind == Hinge && j.MotorMaxTorque > 0 {
+			wrel := a.W
+			if b != nil {
+				wrel = sub(a.W, b.W)
+			}
+			dl := -j.kmot * (dot(j.axis, wrel) - j.MotorSpeed)
+			lim := j.MotorMaxTorque * dt
+			m := math.Max(-lim, math.Min(lim, j.Motor+dl))
+			dl, j.Motor = m-j.Motor, m
+			s.applyAngular(a, b, scale(j.axis, dl))
+		}
+		var c [6]float64
+		for r := 0; r < j.n; r++ {
+			ro := &j.rows[r]
+			v := dot(ro.la, a.V) + dot(ro.aa, a.W)
+			if b != nil {
+				v += dot(ro.lb, b.V) + dot(ro.ab, b.W)
+			}
+			if bias {
+				v += jointBaumgarte * j.err[r] / dt
+			}
+			c[r] = v
+		}
+		var dl [6]float64
+		for r := 0; r < j.n; r++ {
+			x := 0.0
+			for q := 0; q < j.n; q++ {
+				x -= j.kinv[r*j.n+q] * c[q]
+			}
+			dl[r] = x
+			j.Lambda[r] += x
+		}
+		s.applyRows(j, a, b, dl[:j.n])
+	}
+}
+
+// joined reports whether a joint connects bodies i and j: their contacts with each other are
+// not generated, so bodies welded or hinged where their shapes overlap (a wheel's hub and
+// paddles) do not push apart.
+func (s *Solver) joined(i, j int) bool {
+	for k := range s.Joints {
+		a, b := s.Joints[k].A, s.Joints[k].B
+		if (a == i && b == j) || (a == j && b == i) {
+			return true
+		}
+	}
+	return false
+}
