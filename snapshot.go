@@ -32,10 +32,12 @@ import (
 // versions are refused. Version 6 added the insides of solid walls (box or mesh); a version-4
 // or -5 snapshot has none, and its obstacle boxes and meshes are walls of samples only, as they
 // were when it was written. Version 7 added the joints between rigid bodies with their
-// accumulated impulses.
+// accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
+// plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
+// older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 7
+	snapshotVersion = 8
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -153,6 +155,7 @@ func (w *World) Save(out io.Writer) error {
 	}
 	w.saveSolids(&e)
 	w.saveJoints(&e)
+	w.saveElastoplastic(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -368,6 +371,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var eps []savedElastoplastic
+	if version >= 8 {
+		eps = loadElastoplastic(d)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -450,6 +457,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 		}
 		w.sim.ElasticByID(se.id).Body.SetQuaternions(se.q)
+	}
+	if err := w.restoreElastoplastic(bodies, eps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()

@@ -28,11 +28,15 @@ const (
 	// fluid ones, which the pressure solve keeps incompressible and in contact with everything
 	// else, plus the implicit elastic forces of the ElasticSolve stage (Material.Elastic).
 	Elastic
+	// Elastoplastic particles are a point-based elastoplastic solid (Gerszewski et al. 2009):
+	// dynamic SPH particles like fluid ones, plus the explicit elastoplastic forces of the
+	// ElastoplasticForces stage (Material.Elastoplastic).
+	Elastoplastic
 )
 
 // Dynamic reports whether the phase's particles are integrated by the solver (packed into
-// physics.FluidSet): fluid and elastic, not boundary.
-func (p Phase) Dynamic() bool { return p == Fluid || p == Elastic }
+// physics.FluidSet): fluid, elastic and elastoplastic, not boundary.
+func (p Phase) Dynamic() bool { return p == Fluid || p == Elastic || p == Elastoplastic }
 
 // String returns the phase name used in stats and exports.
 func (p Phase) String() string {
@@ -43,6 +47,8 @@ func (p Phase) String() string {
 		return "boundary"
 	case Elastic:
 		return "elastic"
+	case Elastoplastic:
+		return "elastoplastic"
 	}
 	return fmt.Sprintf("phase(%d)", uint8(p))
 }
@@ -63,6 +69,8 @@ type Material struct {
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
 	// Elastic applies to elastic bodies.
 	Elastic ElasticSolid `json:"elastic" doc:"elastic solid (Peer et al. 2018); used by elastic bodies only"`
+	// Elastoplastic applies to elastoplastic bodies.
+	Elastoplastic ElastoplasticSolid `json:"elastoplastic" doc:"point-based elastoplastic solid (Gerszewski et al. 2009): dough, clay, snow; used by elastoplastic bodies only"`
 	// Surface applies to boundary bodies.
 	Surface
 }
@@ -178,6 +186,9 @@ func (m *Material) Validate(path string) error {
 		return err
 	}
 	if err := m.Elastic.Validate(pathJoin(path, "elastic")); err != nil {
+		return err
+	}
+	if err := m.Elastoplastic.Validate(pathJoin(path, "elastoplastic")); err != nil {
 		return err
 	}
 	if m.Viscoelastic.Enabled {

@@ -26,6 +26,8 @@ var PhaseStyles = map[components.Phase]PhaseStyle{
 	components.Boundary: {Color: Color{0.80, 0.76, 0.66, 0.35}, RadiusScale: 0.45},
 	// Elastic solids: jelly green, full-size spheres.
 	components.Elastic: {Color: Color{0.35, 0.80, 0.30, 1}, RadiusScale: 1},
+	// Elastoplastic solids (dough, clay, snow): dough beige, full-size spheres.
+	components.Elastoplastic: {Color: Color{0.93, 0.80, 0.58, 1}, RadiusScale: 1},
 }
 
 // RigidColors is the colour of rigid bodies' meshes by kind of motion: dynamic bodies in a warm

@@ -73,6 +73,11 @@ func ReloadMaterials(w *sluice.World, path string) (Reload, error) {
 			return Reload{}, err
 		}
 	}
+	for i, b := range sc.Elastoplastic {
+		if err := add(fmt.Sprintf("elastoplasticBodies[%d]", i), b.Name, b.Material, components.Elastoplastic); err != nil {
+			return Reload{}, err
+		}
+	}
 	for i, f := range sc.Spheres {
 		if err := add(fmt.Sprintf("fluidSpheres[%d]", i), f.Name, f.Material, components.Fluid); err != nil {
 			return Reload{}, err

@@ -32,6 +32,8 @@ type Scene struct {
 	// FluidMeshes are fluid bodies sampled inside closed OBJ meshes.
 	FluidMeshes []FluidMesh   `json:"fluidMeshes" doc:"fluid bodies filling closed OBJ meshes"`
 	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
+	// Elastoplastic are point-based elastoplastic solids (scene/elastoplastic.go).
+	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -272,8 +274,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter or elastic body is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -411,6 +413,11 @@ func (s *Scene) Validate() error {
 			return &params.Error{Path: path + ".shape", Msg: fmt.Sprintf("%q is not an elastic body shape (box or sphere)", b.Shape)}
 		}
 		if err := b.Material.Validate(path + ".material"); err != nil {
+			return err
+		}
+	}
+	for i := range s.Elastoplastic {
+		if err := s.Elastoplastic[i].validate(fmt.Sprintf("elastoplasticBodies[%d]", i), s.Solver.Spacing(), unique); err != nil {
 			return err
 		}
 	}
@@ -557,6 +564,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Elastic[i].add(w); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("elasticBodies[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Elastoplastic {
+		if err := s.Elastoplastic[i].add(w); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("elastoplasticBodies[%d]: %w", i, err)
 		}
 	}
 	for i := range s.Rigid {

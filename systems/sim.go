@@ -42,6 +42,8 @@ type Sim struct {
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
 	// Elastic holds the elastic bodies' rest state and solver, in body ID order.
 	Elastic []*ElasticBody
+	// Elastoplastic holds the elastoplastic bodies' per-particle state, in body ID order.
+	Elastoplastic []*ElastoplasticBody
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -330,6 +332,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.gatherElastic(); err != nil {
 		return err
 	}
+	if err := s.gatherElastoplastic(); err != nil {
+		return err
+	}
 	s.applyQueuedRemovals()
 	s.beginEvents()
 	return nil
@@ -359,9 +364,10 @@ func cmpQueued(a, b queuedRemoval) int {
 	return cmp.Compare(a.local, b.local)
 }
 
-// removeQueuedElastic takes the queued particles of elastic bodies out of the bodies before
-// they are packed, and marks the bodies' elastic state for a rebuild from the kept rest
-// positions: the elastic solve of a step needs every particle of a body it started with, so
+// removeQueuedElastic takes the queued particles of elastic and elastoplastic bodies out of
+// the bodies before they are packed, and marks the bodies' elastic state for a rebuild from
+// the kept rest positions (an elastoplastic body's: from the kept particles' F and plastic
+// strain): the elastic solve of a step needs every particle of a body it started with, so
 // they cannot leave the packed state mid-step as fluid particles do.
 func (s *Sim) removeQueuedElastic() {
 	if len(s.queued) == 0 {
@@ -379,7 +385,7 @@ func (s *Sim) removeQueuedElastic() {
 		j, ok := slices.BinarySearchFunc(s.bodies, id, func(b bodySlot, id uint32) int { return cmp.Compare(b.body.ID, id) })
 		switch {
 		case !ok: // the body is gone
-		case s.bodies[j].body.Phase == components.Elastic:
+		case s.bodies[j].body.Phase == components.Elastic || s.bodies[j].body.Phase == components.Elastoplastic:
 			p := s.bodies[j].p
 			var drop []removal
 			for _, r := range s.queued[lo:hi] {
@@ -411,6 +417,7 @@ func (s *Sim) removeQueuedElastic() {
 			p.X = p.X[:keep]
 			p.V, p.Density, p.Pressure, p.M = p.V[:min(keep, len(p.V))], p.Density[:min(keep, len(p.Density))], p.Pressure[:min(keep, len(p.Pressure))], p.M[:min(keep, len(p.M))]
 			s.dropElastic(id, drop)
+			s.dropElastoplastic(id, drop) // each is a no-op for the other phase's bodies
 		default:
 			q = append(q, s.queued[lo:hi]...)
 		}
@@ -572,7 +579,8 @@ func (s *Sim) validateMaterials() error {
 // creation) and applies a rest-density edit: when the material's rest density differs from the
 // one the masses were made with, every mass is scaled by the ratio so each particle keeps its
 // rest volume (the equal-volume formulation of the pressure solve, iisph's package comment).
-// An elastic body's particles must share one mass: its solve takes one mass per body.
+// An elastic or elastoplastic body's particles must share one mass: their solvers take one
+// mass per body.
 func checkMasses(b bodySlot) error {
 	p := b.p
 	if len(p.M) != p.Len() {
@@ -592,8 +600,8 @@ func checkMasses(b bodySlot) error {
 		if !(m > 0) || math.IsInf(m, 0) {
 			return fmt.Errorf("body %q particle %d: mass %g kg is not positive and finite", b.body.Name, i, m)
 		}
-		if b.body.Phase == components.Elastic && m != p.M[0] {
-			return fmt.Errorf("elastic body %q particle %d: mass %g kg differs from particle 0's %g kg (an elastic body's particles share one mass)", b.body.Name, i, m, p.M[0])
+		if (b.body.Phase == components.Elastic || b.body.Phase == components.Elastoplastic) && m != p.M[0] {
+			return fmt.Errorf("%s body %q particle %d: mass %g kg differs from particle 0's %g kg (an %s body's particles share one mass)", b.body.Phase, b.body.Name, i, m, p.M[0], b.body.Phase)
 		}
 	}
 	return nil
@@ -777,6 +785,7 @@ func (s *Sim) Scatter() {
 		}
 		p.X, p.V, p.Density, p.Pressure, p.M = p.X[:keep], p.V[:keep], p.Density[:keep], p.Pressure[:keep], p.M[:keep]
 		s.dropElastic(s.bodies[s.removed[lo].slot].body.ID, drop)
+		s.dropElastoplastic(s.bodies[s.removed[lo].slot].body.ID, drop)
 		lo = hi
 	}
 	// The packed particles that stay keep their packed order (and so their z-order and goo
@@ -806,8 +815,9 @@ func cmpRemoval(a, b removal) int {
 // NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), and
 // never above the explicit viscosity's stability limit (physics.Kernel.ViscousDtLimit: a von
 // Neumann bound on the Laplacian viscosity of the largest ν and the walls' largest drag), so
-// any viscosity at any dtMax is stable, for a scene file and a Go program alike. This limit
-// may fall below dtMin: stability wins over the user's floor.
+// any viscosity at any dtMax is stable, for a scene file and a Go program alike, and never
+// above the explicit elastoplastic forces' limit (elastoplasticDt). These limits may fall
+// below dtMin: stability wins over the user's floor.
 func (s *Sim) NextDt() float64 {
 	s.partial = par.Grow(s.partial, par.Blocks(s.Fluid.Len()))
 	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
@@ -823,7 +833,7 @@ func (s *Sim) NextDt() float64 {
 		lam := s.numax*s.viscLam + s.nubmax*s.dragLam
 		dt = min(dt, physics.ViscositySafety*2/lam)
 	}
-	return dt
+	return min(dt, s.elastoplasticDt())
 }
 
 // BodyName returns the name of the body owning packed fluid particle k.

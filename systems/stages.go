@@ -22,8 +22,8 @@ const (
 )
 
 // DefaultSchedule fills sched with the stages of a substep: the five of IISPH and, between
-// advection and the pressure solve, the implicit elastic solve and the goo's velocity
-// corrections (each a no-op without such bodies).
+// advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
+// forces and the goo's velocity corrections (each a no-op without such bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 	for _, st := range []struct {
 		name string
@@ -33,6 +33,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageDensity, Density{s}},
 		{StageAdvectionForces, AdvectionForces{s}},
 		{StageElasticSolve, ElasticSolve{s}},
+		{StageElastoplasticForces, ElastoplasticForces{s}},
 		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},

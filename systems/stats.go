@@ -51,6 +51,19 @@ type StepStats struct {
 	solves                  int
 	errSum                  float64
 	measSum                 float64
+
+	// The elastoplastic bodies' substeps (Gerszewski et al. 2009; systems/elastoplastic.go):
+	// how often the guards of ch. 4 §4.4 held a particle's F back, how many particles flowed
+	// plastically, and the extreme singular values of F (principal stretches; below 1
+	// compressed).
+	ElastoplasticSteps          int     `json:"elastoplasticSteps,omitempty"`          // elastoplastic body updates of the step (bodies × substeps)
+	ElastoplasticFewNeighbors   int     `json:"elastoplasticFewNeighbors,omitempty"`   // particle updates skipped for fewer than 6 neighbours
+	ElastoplasticIllConditioned int     `json:"elastoplasticIllConditioned,omitempty"` // particle updates skipped for an ill-conditioned moment matrix
+	ElastoplasticInverted       int     `json:"elastoplasticInverted,omitempty"`       // particle updates refused because they would invert F
+	ElastoplasticYielded        int     `json:"elastoplasticYielded,omitempty"`        // particle updates with plastic flow
+	ElastoplasticMinSigma       float64 `json:"elastoplasticMinSigma,omitempty"`       // smallest singular value of any F in the step
+	ElastoplasticMaxSigma       float64 `json:"elastoplasticMaxSigma,omitempty"`       // largest singular value of any F in the step (the max stretch)
+	ElastoplasticPaused         int     `json:"elastoplasticPaused,omitempty"`         // body updates skipped because the body lost particles earlier in the step
 }
 
 // BodyStats is a body's particle count and bounding box.

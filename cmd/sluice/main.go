@@ -149,8 +149,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			goo++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d elastic bodies; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
-		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Elastic), len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
+	fmt.Fprintf(stdout, "%s: valid (%d fluid blocks, %d fluid spheres, %d fluid models, %d fluid meshes, %d emitters, %d of them goo; %d elastic bodies, %d elastoplastic bodies; %d boundary boxes, %d boundary meshes, %d rigid bodies; r = %g m, %g s)\n",
+		args[0], len(s.Fluids), len(s.Spheres), len(s.Models), len(s.FluidMeshes), len(s.Emitters), goo, len(s.Elastic), len(s.Elastoplastic), len(s.Boundaries), len(s.Meshes), len(s.Rigid), s.Solver.ParticleRadius, s.Duration)
 	return nil
 }
 
@@ -527,9 +527,11 @@ func cmdParams(stdout io.Writer) error {
 		{"emitters[i]", scene.Emitter{}},
 		{"fluidMeshes[i]", scene.FluidMesh{}},
 		{"elasticBodies[i]", scene.ElasticBody{}},
-		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material, elasticBodies[i].material", components.Material{}},
+		{"elastoplasticBodies[i]", scene.ElastoplasticBody{}},
+		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material, elasticBodies[i].material, elastoplasticBodies[i].material", components.Material{}},
 		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
 		{"….material.elastic (elastic solids, Peer et al. 2018)", components.ElasticSolid{}},
+		{"….material.elastoplastic (elastoplastic solids, Gerszewski et al. 2009)", components.ElastoplasticSolid{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
 		{"boundaries[i].motion[k]", components.MotionKey{}},
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
@@ -579,6 +581,10 @@ func cmdPresets(args []string, stdout io.Writer) error {
 		if json.Unmarshal(raw, &keys) == nil && keys["elastic"] != nil {
 			g, k := m.Elastic.Moduli()
 			kind = fmt.Sprintf("elastic solid for elasticBodies (G = %g Pa, K = %g Pa)", g, k)
+		}
+		if json.Unmarshal(raw, &keys) == nil && keys["elastoplastic"] != nil {
+			ep := &m.Elastoplastic
+			kind = fmt.Sprintf("elastoplastic solid for elastoplasticBodies (E = %g Pa, yield stress %g Pa, flow rate %g 1/s)", ep.YoungsModulus, ep.YieldStress, ep.FlowRate)
 		}
 		fmt.Fprintf(stdout, "  %-8s ρ0 = %g kg/m^3, ν = %g m^2/s, %s\n", n, m.RestDensity, m.Viscosity, kind)
 	}

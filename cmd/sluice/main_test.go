@@ -270,7 +270,7 @@ func TestPresetsCommand(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m["viscosity"] == nil {
 		t.Errorf("presets honey printed %q (%v), want the preset's JSON", out.String(), err)
 	}
-	if err := run([]string{"presets", "hony"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "known: honey") {
+	if err := run([]string{"presets", "hony"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "known: clay, dough, honey") {
 		t.Errorf("unknown preset error %v, want one listing the presets", err)
 	}
 }

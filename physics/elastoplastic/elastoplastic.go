@@ -12,9 +12,14 @@
 // and f_ji are averaged so every pair's two forces cancel exactly (linear momentum is kept to
 // round-off). The averaged pair force is not along the pair's offset (M_i and F_i⁻¹ turn it),
 // so as printed Eq. 4.10 does not conserve angular momentum; with the kernel-gradient
-// correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4 skip a particle's update of F when it has fewer than six
-// neighbours, an ill-conditioned moment matrix XXᵀ, or when the update would leave a singular
-// value ≤ 0.
+// correction of Bonet and Lok (1999; see correct) it does, to round-off. The guards of §4.4
+// skip a particle's update of F when it has fewer than six neighbours, an ill-conditioned
+// moment matrix XXᵀ, or when the update would leave a singular value ≤ 0. A particle whose fit
+// the first two guards reject (detached: fewer than six neighbours, or a neighbourhood flatter
+// than 1 : 10 — splashed off, or a thin tip) also exerts no stress: its F no longer describes
+// a neighbourhood, its gradient correction is near-singular, and its stale stress acting on
+// the few particles near it made a splashing dough block and a dough star's thin points blow
+// up in the world (TestDetachedParticleCarriesNoStress).
 //
 // The forces are explicit: Step adds Δt·f/m to the velocities, and StableDt gives the
 // elastic wave-speed limit Δt ≤ C·spacing/c, c = √((λ+2μ)/ρ), that a caller's substep
@@ -45,11 +50,13 @@ const MinNeighbors = 6
 
 // MinMomentRatio is the smallest ratio of the least to the largest eigenvalue of the weighted
 // moment matrix XXᵀ (Eq. 4.5) for which the fit is trusted (§4.4: "if XXᵀ is ill-conditioned").
-// The eigenvalues scale with the squared extent of the neighbourhood along their axes, so 1e-4
-// rejects neighbourhoods that are flatter than 1 : 100, where the fit's out-of-plane column is
-// round-off amplified 10⁴-fold; every neighbourhood of a volume sampling, corners included,
-// is far above it.
-const MinMomentRatio = 1e-4
+// The eigenvalues scale with the squared extent of the neighbourhood along their axes, so 1e-2
+// rejects neighbourhoods that are flatter than 1 : 10, where the fit's out-of-plane column
+// amplifies round-off and the non-affine part of the motion more than 100-fold. 1e-4 (flatter
+// than 1 : 100) let the one-particle-wide points of a dough star (examples/dough) through, and
+// their fitted F grew a stretch of 12 within a frame and burst the star; every neighbourhood
+// of a volume sampling, corners included, is above 1e-2 (TestBodyAtRest: no guard fires).
+const MinMomentRatio = 1e-2
 
 // Material is the constitutive model of one body.
 type Material struct {
@@ -150,6 +157,7 @@ type Body struct {
 	vol  float64 // particle rest volume v (m³), Eq. 4.10
 	mat  Material
 	solC float64 // c of Eq. 4.13
+	piH  float64 // π/(2h): the kernel's derivative is −c·cos(ρ·piH) (cosQuarter)
 	// noCorrection leaves out the gradient correction (correct): the ablation that shows
 	// what it is for.
 	noCorrection bool
@@ -158,6 +166,11 @@ type Body struct {
 	alpha   []float64 // accumulated plastic strain
 	xPrev   []Vec3
 	hasPrev bool
+	// dtPrev is the time between xPrev and the positions of the next Step: the Δt of the
+	// last Step, which the caller then integrated over (plus any time it let pass without a
+	// Step, see Elapse). The zero-mode damping divides the residual motion over that
+	// interval by it.
+	dtPrev float64
 
 	// Scratch of one step.
 	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
@@ -165,6 +178,11 @@ type Body struct {
 	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
 	grid physics.Grid
 	nb   physics.Neighbors
+	// ps holds, per block and neighbour entry (aligned with the block's J), the scalar
+	// s_ij = W'(|u|)/|u| of the Solenthaler kernel at u = F_i⁻¹(y_i − y_j) (0 outside the
+	// support): pass 1 computes it once per ordered pair for the gradient correction, pass 2
+	// reuses it for particle i's own term of Eq. 4.10.
+	ps   [][]float64
 	kr   physics.Kernel
 	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
 	pmin []float64
@@ -192,6 +210,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	}
 	b := &Body{n: n, h: h, mass: mass, vol: vol, mat: mat}
 	b.solC = math.Pi / (8 * h * h * h * h * (math.Pi/3 - 8/math.Pi + 16/(math.Pi*math.Pi)))
+	b.piH = math.Pi / (2 * h)
 	b.f = make([]mat3, n)
 	b.alpha = make([]float64, n)
 	for i := range b.f {
@@ -203,11 +222,17 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.finc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
+	b.ps = make([][]float64, nb)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
 	b.kr = physics.NewKernel(physics.CubicSpline, h)
 	b.fnDeform, b.fnForce = b.deformBlock, b.forceBlock
 	return b, nil
 }
+
+// Elapse records that the caller let d seconds pass without a Step (it integrated the
+// particles without the elastoplastic forces), so the next Step's fit and zero-mode damping
+// span the whole interval since the last Step.
+func (b *Body) Elapse(d float64) { b.dtPrev += d }
 
 // Len returns the number of particles.
 func (b *Body) Len() int { return b.n }
@@ -247,6 +272,7 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 	b.x, b.v = nil, nil
 	copy(b.xPrev, x)
 	b.hasPrev = true
+	b.dtPrev = dt
 	var st Stats
 	st.MinSigma, st.MaxSigma = math.Inf(1), math.Inf(-1)
 	for k := range b.part {
@@ -317,6 +343,7 @@ func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason in
 // deformBlock is pass 1 of Step for particles [lo, hi).
 func (b *Body) deformBlock(lo, hi, blk int) {
 	nb := &b.nb.Blocks[blk]
+	b.ps[blk] = par.Grow(b.ps[blk], len(nb.J))
 	var cnt [5]float64
 	smin, smax := math.Inf(1), math.Inf(-1)
 	for i := lo; i < hi; i++ {
@@ -324,7 +351,7 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		fi := b.f[i]
 		b.finc[i] = identity()
 		var s SVD3
-		decomposed := false
+		decomposed, detached := false, false
 		if b.hasPrev {
 			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
 			if ok {
@@ -339,6 +366,7 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 				}
 			} else {
 				cnt[reason]++
+				detached = true
 			}
 		}
 		if !decomposed {
@@ -352,8 +380,12 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
-		if !b.noCorrection {
-			b.correct(i, nbr)
+		ps := b.ps[blk][nb.Start[i-lo]:nb.Start[i-lo+1]]
+		b.pairScalars(i, nbr, ps)
+		if detached {
+			b.m[i] = mat3{}
+		} else if !b.noCorrection {
+			b.correct(i, nbr, ps)
 		}
 		smin = min(smin, s.S[2])
 		smax = max(smax, s.S[0])
@@ -369,8 +401,27 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 	return [3]float64{2*mu*(s[0]-1) + tr, 2*mu*(s[1]-1) + tr, 2*mu*(s[2]-1) + tr}
 }
 
+// pairScalars fills ps[n] with s_ij = W'(|u|)/|u|, u = F_i⁻¹(y_i − y_j), for the neighbours
+// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u.
+func (b *Body) pairScalars(i int, nbr []int32, ps []float64) {
+	x := b.x
+	a := &b.finv[i]
+	for n, j := range nbr {
+		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
+		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
+		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
+		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
+		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
+		ps[n] = 0
+		if rho < b.h && rho != 0 {
+			ps[n] = -b.solC * cosQuarter(rho*b.piH) / rho
+		}
+	}
+}
+
 // gradW returns M ∇W(A r) for the Solenthaler kernel of Eq. 4.12-4.13 with support h:
-// W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), so dW/dρ = −c sin((ρ+h)π/(2h)) and ∇W(q) = W'(|q|) q/|q|.
+// W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), so dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h)) for
+// 0 ≤ ρ < h (evaluated by cosQuarter) and ∇W(q) = W'(|q|) q/|q|.
 func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
 	q0 := a[0]*r0 + a[1]*r1 + a[2]*r2
 	q1 := a[3]*r0 + a[4]*r1 + a[5]*r2
@@ -379,7 +430,7 @@ func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
 	if rho >= b.h || rho == 0 {
 		return 0, 0, 0
 	}
-	s := -b.solC * math.Sin((rho+b.h)*math.Pi/(2*b.h)) / rho
+	s := -b.solC * cosQuarter(rho*b.piH) / rho
 	q0, q1, q2 = s*q0, s*q1, s*q2
 	return mm[0]*q0 + mm[1]*q1 + mm[2]*q2, mm[3]*q0 + mm[4]*q1 + mm[5]*q2, mm[6]*q0 + mm[7]*q1 + mm[8]*q2
 }
@@ -399,17 +450,29 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 	x, v, xp := b.x, b.v, b.xPrev
 	k := b.vol * b.vol * b.dt / b.mass
 	damp := 0.0
-	if b.hasPrev {
-		damp = b.mat.ZeroModeDamping * b.vol / b.dt
+	if b.hasPrev && b.dtPrev > 0 {
+		// The residual r_ij is the motion over the interval since xPrev, so r/dtPrev is a
+		// velocity; dividing by the present Δt instead would damp by ε·dtPrev/Δt, more
+		// than the whole residual after a substep much shorter than the last one (as a
+		// fast particle makes the CFL step).
+		damp = b.mat.ZeroModeDamping * b.vol / b.dtPrev
 	}
 	for i := lo; i < hi; i++ {
 		nbr, w, _ := nb.RowW(i - lo)
+		ps := b.ps[blk][nb.Start[i-lo]:nb.Start[i-lo+1]]
 		var f0, f1, f2, d0, d1, d2 float64
 		xi, xpi := x[i], xp[i]
 		mi, ai, fi := &b.m[i], &b.finv[i], &b.finc[i]
 		for n, j := range nbr {
 			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-			a0, a1, a2 := b.gradW(mi, ai, r0, r1, r2)
+			// particle i's term, M_i ∇W(F_i⁻¹ r) = M_i (s_ij F_i⁻¹ r) with pass 1's s_ij
+			sq := ps[n]
+			q0 := sq * (ai[0]*r0 + ai[1]*r1 + ai[2]*r2)
+			q1 := sq * (ai[3]*r0 + ai[4]*r1 + ai[5]*r2)
+			q2 := sq * (ai[6]*r0 + ai[7]*r1 + ai[8]*r2)
+			a0 := mi[0]*q0 + mi[1]*q1 + mi[2]*q2
+			a1 := mi[3]*q0 + mi[4]*q1 + mi[5]*q2
+			a2 := mi[6]*q0 + mi[7]*q1 + mi[8]*q2
 			c0, c1, c2 := b.gradW(&b.m[j], &b.finv[j], -r0, -r1, -r2)
 			f0 += a0 - c0
 			f1 += a1 - c1
@@ -454,20 +517,19 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 // M_i C_i⁻¹ ∇W(u_j): M_i is simply multiplied by C_i⁻¹. The inverse is the pseudo-inverse
 // over eigenvalues above 1e-8 of the largest (a flat neighbourhood's missing direction carries
 // no information; the guards already keep F from updating there).
-func (b *Body) correct(i int, nbr []int32) {
+func (b *Body) correct(i int, nbr []int32, ps []float64) {
 	x := b.x
 	a := &b.finv[i]
 	var c mat3
-	for _, j := range nbr {
+	for n, j := range nbr {
+		if ps[n] == 0 {
+			continue
+		}
 		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
 		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
 		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
 		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
-		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
-		if rho >= b.h || rho == 0 {
-			continue
-		}
-		w := b.vol * b.solC * math.Sin((rho+b.h)*math.Pi/(2*b.h)) / rho
+		w := -b.vol * ps[n] // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
 		c[0] += w * u0 * u0
 		c[1] += w * u0 * u1
 		c[2] += w * u0 * u2
