@@ -47,7 +47,7 @@ func (w *World) Remove(e Entity) error {
 	return nil
 }
 
-// RemoveParticles removes particles of a fluid, goo or elastic body, by their indices in its
+// RemoveParticles removes particles of a fluid, goo, elastic or elastoplastic body, by their indices in its
 // Particles (a game that drinks or evaporates water). Repeated indices count once. The
 // particles leave before the first substep of the next Step and are gone from the body's
 // slices after it (until then Particles still lists them); the remaining particles keep
@@ -59,7 +59,7 @@ func (w *World) RemoveParticles(e Entity, indices []int) error {
 		return err
 	}
 	if !b.Phase.Dynamic() {
-		return fmt.Errorf("remove particles: body %q is a %s body; particles are removed from fluid, goo and elastic bodies (remove the whole body with Remove)", b.Name, b.Phase)
+		return fmt.Errorf("remove particles: body %q is a %s body; particles are removed from fluid, goo, elastic and elastoplastic bodies (remove the whole body with Remove)", b.Name, b.Phase)
 	}
 	n := w.Particles(e).Len()
 	local := make([]int32, 0, len(indices))
@@ -73,8 +73,9 @@ func (w *World) RemoveParticles(e Entity, indices []int) error {
 	return nil
 }
 
-// RemoveParticlesInBox removes, as RemoveParticles does, every particle of a fluid, goo or
-// elastic body inside the axis-aligned box [lo, hi] (m), and returns how many that is.
+// RemoveParticlesInBox removes, as RemoveParticles does, every particle of a fluid, goo,
+// elastic or elastoplastic body inside the axis-aligned box [lo, hi] (m), and returns how
+// many that is.
 func (w *World) RemoveParticlesInBox(e Entity, lo, hi mgl64.Vec3) (int, error) {
 	b, err := w.body(e, "remove particles")
 	if err != nil {

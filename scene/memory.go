@@ -25,7 +25,7 @@ const (
 	gcHeadroom = 2
 )
 
-// Estimate returns the fluid (and goo and elastic) particles and the wall samples the scene
+// Estimate returns the fluid (and goo, elastic and elastoplastic) particles and the wall samples the scene
 // will have, from the geometry of its blocks, balls and walls (volume or surface over the
 // spacing's cube or square) and what its emitters add over the scene's duration. Bodies read from files (particle models, fluid
 // and wall meshes, mesh rigid bodies) are not counted: their size is known once read.
@@ -58,6 +58,13 @@ func (s *Scene) Estimate() (fluid, wall float64) {
 		fluid += math.Min(float64(e.Budget), layers*per)
 	}
 	for _, e := range s.Elastic {
+		if e.Shape == "sphere" {
+			fluid += ball(e.Radius) / (sp * sp * sp)
+		} else {
+			fluid += vol(e.Min, e.Max) / (sp * sp * sp)
+		}
+	}
+	for _, e := range s.Elastoplastic {
 		if e.Shape == "sphere" {
 			fluid += ball(e.Radius) / (sp * sp * sp)
 		} else {
