@@ -158,26 +158,7 @@ func WriteBGEO(w io.Writer, fr *Frame) error {
 		}
 	}
 	attr("body", 1, bgeoInt)
-	for bi := range fr.Bodies {
-		b := &fr.Bodies[bi]
-		for i, x := range b.X {
-			bw.f32(x[0])
-			bw.f32(x[1])
-			bw.f32(x[2])
-			bw.f32(1)
-			for _, f := range sel {
-				if f.vec != nil {
-					v := f.vec(b, i)
-					bw.f32(v[0])
-					bw.f32(v[1])
-					bw.f32(v[2])
-				} else {
-					bw.f32(f.scalar(b, i))
-				}
-			}
-			bw.i32(bi)
-		}
-	}
+	bw.points(fr, sel, true)
 	bw.Write([]byte{0x00, 0xff})
 	return bw.Flush()
 }

@@ -355,12 +355,22 @@ func WritePLY(w io.Writer, fr *Frame) error {
 		fmt.Fprintf(bw, "property float %s\n", p)
 	}
 	bw.WriteString("property int body\nend_header\n")
+	bw.points(fr, sel, false)
+	return bw.Flush()
+}
+
+// points writes every particle as float32 words: x, y, z, then w = 1 when homogeneous (BGEO),
+// then the selected fields (a vector as three words), then the body index as an int32.
+func (bw *binWriter) points(fr *Frame, sel []exportField, homogeneous bool) {
 	for bi := range fr.Bodies {
 		b := &fr.Bodies[bi]
 		for i, x := range b.X {
 			bw.f32(x[0])
 			bw.f32(x[1])
 			bw.f32(x[2])
+			if homogeneous {
+				bw.f32(1)
+			}
 			for _, f := range sel {
 				if f.vec != nil {
 					v := f.vec(b, i)
@@ -374,7 +384,6 @@ func WritePLY(w io.Writer, fr *Frame) error {
 			bw.i32(bi)
 		}
 	}
-	return bw.Flush()
 }
 
 // columns names the PLY properties and CSV columns of the selected fields after x, y, z: a
