@@ -16,6 +16,15 @@ import (
 // are built here, so a particle without neighbours or a pinned box that selects nothing is
 // reported now, naming the body.
 func (w *World) AddElasticParticles(name string, mat components.Material, x, v []mgl64.Vec3) (Entity, error) {
+	return w.addSolid(name, components.Elastic, mat, x, v,
+		func(id uint32, m *components.Material) error { return w.sim.InitElastic(id, name, m, x) },
+		w.sim.RemoveElastic)
+}
+
+// addSolid checks and adds a body of particles whose solver keeps per-particle state (an
+// elastic or elastoplastic solid): init builds that state for the body ID the body will get
+// (reporting a bad body before it exists), undo drops it if adding the body then fails.
+func (w *World) addSolid(name string, phase components.Phase, mat components.Material, x, v []mgl64.Vec3, init func(id uint32, m *components.Material) error, undo func(id uint32)) (Entity, error) {
 	if name == "" {
 		return Entity{}, fmt.Errorf("body name must not be empty")
 	}
@@ -37,15 +46,15 @@ func (w *World) AddElasticParticles(name string, mat components.Material, x, v [
 		return Entity{}, err
 	}
 	id := w.nextID + 1
-	if err := w.sim.InitElastic(id, name, &mat, x); err != nil {
+	if err := init(id, &mat); err != nil {
 		return Entity{}, err
 	}
 	p := components.Particles{X: slices.Clone(x), V: make([]mgl64.Vec3, len(x)),
 		Density: make([]float64, len(x)), Pressure: make([]float64, len(x))}
 	copy(p.V, v)
-	e, err := w.add(name, components.Elastic, mat, p)
+	e, err := w.add(name, phase, mat, p)
 	if err != nil {
-		w.sim.RemoveElastic(id)
+		undo(id)
 		return Entity{}, err
 	}
 	return e, nil

@@ -2,7 +2,6 @@ package sluice
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
@@ -16,36 +15,11 @@ import (
 // parameters, mat.RestDensity its density. A body too small to fit an affine motion (fewer
 // than 7 particles) or parameters out of range are reported now, naming the body and the key.
 func (w *World) AddElastoplasticParticles(name string, mat components.Material, x, v []mgl64.Vec3) (Entity, error) {
-	if name == "" {
-		return Entity{}, fmt.Errorf("body name must not be empty")
-	}
-	if w.names[name] {
-		return Entity{}, fmt.Errorf("body %q: a body of that name exists already", name)
-	}
-	if v != nil && len(v) != len(x) {
-		return Entity{}, fmt.Errorf("body %q: %d velocities for %d positions", name, len(v), len(x))
-	}
-	for i := range x {
-		if !physics.Finite(x[i]) || (v != nil && !physics.Finite(v[i])) {
-			return Entity{}, fmt.Errorf("body %q: particle %d has a non-finite position or velocity", name, i)
-		}
-	}
-	if err := mat.Validate(fmt.Sprintf("bodies[%q].material", name)); err != nil {
-		return Entity{}, err
-	}
-	id := w.nextID + 1
-	if err := w.sim.InitElastoplastic(id, name, &mat, len(x), mat.RestDensity*w.sim.Volume0); err != nil {
-		return Entity{}, err
-	}
-	p := components.Particles{X: slices.Clone(x), V: make([]mgl64.Vec3, len(x)),
-		Density: make([]float64, len(x)), Pressure: make([]float64, len(x))}
-	copy(p.V, v)
-	e, err := w.add(name, components.Elastoplastic, mat, p)
-	if err != nil {
-		w.sim.RemoveElastoplastic(id)
-		return Entity{}, err
-	}
-	return e, nil
+	return w.addSolid(name, components.Elastoplastic, mat, x, v,
+		func(id uint32, m *components.Material) error {
+			return w.sim.InitElastoplastic(id, name, m, len(x), m.RestDensity*w.sim.Volume0)
+		},
+		w.sim.RemoveElastoplastic)
 }
 
 // AddElastoplasticBlock fills the box [lo, hi] with elastoplastic particles at spacing 2r (the
@@ -72,5 +46,9 @@ func (w *World) AddElastoplasticSphere(name string, mat components.Material, cen
 // accumulated plastic strain and the last substep's guard counts), or nil for a body that is
 // not elastoplastic.
 func (w *World) ElastoplasticState(e Entity) *systems.ElastoplasticBody {
-	return w.sim.ElastoplasticByID(w.Body(e).ID)
+	b := w.Body(e)
+	if b == nil {
+		return nil
+	}
+	return w.sim.ElastoplasticByID(b.ID)
 }
