@@ -117,7 +117,8 @@ func (s *Sim) substepEvents() {
 		s.touches = append(s.touches, ti.Touch)
 		s.impScratch = append(s.impScratch, ti.Impulse)
 	}
-	s.stepImp = append(s.stepImp, s.touchIDs(s.touches, s.impScratch, s.pairScratch)...)
+	s.pairScratch = s.touchIDs(s.touches, s.impScratch, s.pairScratch)
+	s.stepImp = append(s.stepImp, s.pairScratch...)
 	for k := range s.Rigid.Bodies {
 		if k < len(s.speedMax) {
 			s.speedMax[k] = max(s.speedMax[k], s.Rigid.Bodies[k].V.Len())
