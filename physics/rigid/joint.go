@@ -67,6 +67,7 @@ type Joint struct {
 	kinv   [36]float64 // K⁻¹, n x n
 	err    [6]float64  // position error per row
 	kmot   float64
+	off    int // first row in its island's system
 }
 
 // jointRow is one row of a joint's Jacobian: the linear and angular parts for A and B.
@@ -159,12 +160,12 @@ func (s *Solver) prepareJoints() {
 				j.n++
 			}
 		}
-		s.jointMass(j, a, b)
 		s.applyRows(j, a, b, j.Lambda[:j.n])
 		if j.Kind == Hinge && j.Motor != 0 {
 			s.applyAngular(a, b, scale(j.axis, j.Motor))
 		}
 	}
+	s.buildIslands()
 }
 
 func addM(a, b Mat3) Mat3 {
@@ -276,46 +277,68 @@ func (s *Solver) applyAngular(a, b *Body, l Vec3) {
 	}
 }
 
-// solveJoints makes one Gauss-Seidel pass over the joints: each joint's motor, then its
-// block of rows solved exactly for the bodies' present velocities.
+// solveJoints makes one Gauss-Seidel pass over the joint islands (island.go): each joint's
+// motor, then the island's rows solved together for the bodies' present velocities (one block
+// per joint when the island is too large).
 func (s *Solver) solveJoints(dt float64, bias bool) {
-	for k := range s.Joints {
-		j := &s.Joints[k]
-		a, b := s.jointBodies(j)
-		if j.Kind == Hinge && j.MotorMaxTorque > 0 {
-			wrel := a.W
-			if b != nil {
-				wrel = sub(a.W, b.W)
-			}
-			dl := -j.kmot * (dot(j.axis, wrel) - j.MotorSpeed)
-			lim := j.MotorMaxTorque * dt
-			m := math.Max(-lim, math.Min(lim, j.Motor+dl))
-			dl, j.Motor = m-j.Motor, m
-			s.applyAngular(a, b, scale(j.axis, dl))
+	for i := range s.islands {
+		is := &s.islands[i]
+		for _, k := range s.islandJoints[is.first : is.first+is.count] {
+			s.solveMotor(&s.Joints[k], dt)
 		}
-		var c [6]float64
-		for r := 0; r < j.n; r++ {
-			ro := &j.rows[r]
-			v := dot(ro.la, a.V) + dot(ro.aa, a.W)
-			if b != nil {
-				v += dot(ro.lb, b.V) + dot(ro.ab, b.W)
-			}
-			if bias {
-				v += jointBaumgarte * j.err[r] / dt
-			}
-			c[r] = v
+		if is.n > 0 {
+			s.solveIsland(is, dt, bias)
+			continue
 		}
-		var dl [6]float64
-		for r := 0; r < j.n; r++ {
-			x := 0.0
-			for q := 0; q < j.n; q++ {
-				x -= j.kinv[r*j.n+q] * c[q]
-			}
-			dl[r] = x
-			j.Lambda[r] += x
+		for _, k := range s.islandJoints[is.first : is.first+is.count] {
+			s.solveBlock(&s.Joints[k], dt, bias)
 		}
-		s.applyRows(j, a, b, dl[:j.n])
 	}
+}
+
+// solveMotor drives a hinge's relative spin towards its MotorSpeed with an impulse clamped to
+// MotorMaxTorque·Δt in all.
+func (s *Solver) solveMotor(j *Joint, dt float64) {
+	if j.Kind != Hinge || j.MotorMaxTorque <= 0 {
+		return
+	}
+	a, b := s.jointBodies(j)
+	wrel := a.W
+	if b != nil {
+		wrel = sub(a.W, b.W)
+	}
+	dl := -j.kmot * (dot(j.axis, wrel) - j.MotorSpeed)
+	lim := j.MotorMaxTorque * dt
+	m := math.Max(-lim, math.Min(lim, j.Motor+dl))
+	dl, j.Motor = m-j.Motor, m
+	s.applyAngular(a, b, scale(j.axis, dl))
+}
+
+// solveBlock solves one joint's rows exactly for the bodies' present velocities.
+func (s *Solver) solveBlock(j *Joint, dt float64, bias bool) {
+	a, b := s.jointBodies(j)
+	var c [6]float64
+	for r := 0; r < j.n; r++ {
+		ro := &j.rows[r]
+		v := dot(ro.la, a.V) + dot(ro.aa, a.W)
+		if b != nil {
+			v += dot(ro.lb, b.V) + dot(ro.ab, b.W)
+		}
+		if bias {
+			v += jointBaumgarte * j.err[r] / dt
+		}
+		c[r] = v
+	}
+	var dl [6]float64
+	for r := 0; r < j.n; r++ {
+		x := 0.0
+		for q := 0; q < j.n; q++ {
+			x -= j.kinv[r*j.n+q] * c[q]
+		}
+		dl[r] = x
+		j.Lambda[r] += x
+	}
+	s.applyRows(j, a, b, dl[:j.n])
 }
 
 // joined reports whether a joint connects bodies i and j: their contacts with each other are

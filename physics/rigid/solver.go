@@ -150,6 +150,12 @@ type Solver struct {
 	contacts         []contact
 	cache            []cached
 	scratch          []int32
+
+	// joint islands (island.go), rebuilt every substep in reused storage
+	islands                            []jointIsland
+	parent, islandOf, jointIsland      []int32
+	islandJoints                       []int32
+	islandFactor, islandRHS, islandTmp []float64
 }
 
 type cached struct {

@@ -1,0 +1,306 @@
+package rigid
+
+import "math"
+
+// maxIslandRows bounds the rows of a joint island that is solved directly: its dense factor
+// costs n³/6 multiply-adds per substep and n² per iteration, 0.15 M and 9 k at 96 rows (a
+// wheel of 15 welded paddles on a hinge). Larger islands fall back to one block per joint.
+const maxIslandRows = 96
+
+// pivotTol is the relative size below which a pivot of an island's factor marks its row as
+// dependent on the rows before it (a closed loop of joints, or a body welded to the world by
+// two joints): the row's impulse is then left at zero, which solves the consistent system.
+const pivotTol = 1e-10
+
+// jointIsland is a set of joints connected through dynamic bodies. Its rows are solved as one
+// system, K λ = −c with K = J M⁻¹ Jᵀ over all its rows, because Gauss-Seidel between joints
+// does not converge when a light body is held between heavy ones (a hub with welded paddles:
+// each joint's correction undoes the others', and the error grows).
+type jointIsland struct {
+	first, count int // joints: s.islandJoints[first : first+count]
+	n            int // rows; 0 when the island is too large and solved joint by joint
+	factor       int // offset of its n x n factor in s.islandFactor
+}
+
+// buildIslands groups the joints into islands (union-find over the dynamic bodies they join;
+// static, kinematic and world ends do not connect), numbered in the order of their first
+// joint, and factors each island's K. The joints' rows must be prepared.
+func (s *Solver) buildIslands() {
+	nb := len(s.Bodies)
+	s.parent = resize(s.parent, nb)
+	s.islandOf = resize(s.islandOf, nb)
+	for i := range s.parent {
+		s.parent[i] = int32(i)
+		s.islandOf[i] = -1
+	}
+	dyn := func(i int) bool { return i >= 0 && s.Bodies[i].Motion == Dynamic }
+	for k := range s.Joints {
+		j := &s.Joints[k]
+		if dyn(j.A) && dyn(j.B) {
+			ra, rb := s.find(int32(j.A)), s.find(int32(j.B))
+			if ra != rb {
+				s.parent[max(ra, rb)] = min(ra, rb)
+			}
+		}
+	}
+	s.islands = s.islands[:0]
+	s.jointIsland = resize(s.jointIsland, len(s.Joints))
+	for k := range s.Joints {
+		j := &s.Joints[k]
+		root := int32(-1)
+		if dyn(j.A) {
+			root = s.find(int32(j.A))
+		} else if dyn(j.B) {
+			root = s.find(int32(j.B))
+		}
+		if root >= 0 && s.islandOf[root] >= 0 {
+			s.jointIsland[k] = s.islandOf[root]
+			s.islands[s.islandOf[root]].count++
+			continue
+		}
+		if root >= 0 {
+			s.islandOf[root] = int32(len(s.islands))
+		}
+		s.jointIsland[k] = int32(len(s.islands))
+		s.islands = append(s.islands, jointIsland{count: 1})
+	}
+	off := 0
+	for i := range s.islands {
+		s.islands[i].first = off
+		off += s.islands[i].count
+		s.islands[i].count = 0
+	}
+	s.islandJoints = resize(s.islandJoints, len(s.Joints))
+	for k := range s.Joints {
+		is := &s.islands[s.jointIsland[k]]
+		s.islandJoints[is.first+is.count] = int32(k)
+		is.count++
+	}
+	size := 0
+	for i := range s.islands {
+		is := &s.islands[i]
+		n := 0
+		for _, k := range s.islandJoints[is.first : is.first+is.count] {
+			s.Joints[k].off = n
+			n += s.Joints[k].n
+		}
+		if n > maxIslandRows {
+			n = 0
+		}
+		is.n, is.factor = n, size
+		size += n * n
+	}
+	s.islandFactor = resize(s.islandFactor, size)
+	for i := range s.islands {
+		if is := &s.islands[i]; is.n > 0 {
+			s.factorIsland(is)
+			for _, k := range s.islandJoints[is.first : is.first+is.count] {
+				if j := &s.Joints[k]; j.Kind == Hinge && j.MotorMaxTorque > 0 {
+					s.motorMass(is, j)
+				}
+			}
+		} else {
+			for _, k := range s.islandJoints[is.first : is.first+is.count] {
+				j := &s.Joints[k]
+				a, b := s.jointBodies(j)
+				s.jointMass(j, a, b)
+			}
+		}
+	}
+}
+
+// find returns the root of body i's set, halving the path on the way.
+func (s *Solver) find(i int32) int32 {
+	for s.parent[i] != i {
+		s.parent[i] = s.parent[s.parent[i]]
+		i = s.parent[i]
+	}
+	return i
+}
+
+// side is one body's part of a joint row: its index (−1 for the world), linear and angular
+// Jacobian.
+type side struct {
+	body   int
+	la, aa Vec3
+}
+
+// factorIsland assembles the island's K = J M⁻¹ Jᵀ (lower triangle) and factors it in place,
+// K = L Lᵀ, leaving dependent rows (pivot below pivotTol of their diagonal) out.
+func (s *Solver) factorIsland(is *jointIsland) {
+	n := is.n
+	k := s.islandFactor[is.factor : is.factor+n*n]
+	joints := s.islandJoints[is.first : is.first+is.count]
+	for _, ka := range joints {
+		ja := &s.Joints[ka]
+		for r := 0; r < ja.n; r++ {
+			ra := &ja.rows[r]
+			sr := [2]side{{ja.A, ra.la, ra.aa}, {ja.B, ra.lb, ra.ab}}
+			row := ja.off + r
+			for _, kb := range joints {
+				jb := &s.Joints[kb]
+				if jb.off > row {
+					break
+				}
+				for c := 0; c < jb.n && jb.off+c <= row; c++ {
+					rb := &jb.rows[c]
+					sc := [2]side{{jb.A, rb.la, rb.aa}, {jb.B, rb.lb, rb.ab}}
+					v := 0.0
+					for _, p := range sr {
+						if p.body < 0 || s.Bodies[p.body].Motion != Dynamic {
+							continue
+						}
+						b := &s.Bodies[p.body]
+						ia := b.invI.MulVec(p.aa)
+						for _, q := range sc {
+							if q.body == p.body {
+								v += b.InvMass*dot(p.la, q.la) + dot(ia, q.aa)
+							}
+						}
+					}
+					k[row*n+jb.off+c] = v
+				}
+			}
+		}
+	}
+	for c := 0; c < n; c++ {
+		d := k[c*n+c]
+		diag := d
+		for q := 0; q < c; q++ {
+			d -= k[c*n+q] * k[c*n+q]
+		}
+		if !(d > pivotTol*diag) {
+			for r := c; r < n; r++ {
+				k[r*n+c] = 0
+			}
+			continue
+		}
+		d = math.Sqrt(d)
+		k[c*n+c] = d
+		for r := c + 1; r < n; r++ {
+			v := k[r*n+c]
+			for q := 0; q < c; q++ {
+				v -= k[r*n+q] * k[c*n+q]
+			}
+			k[r*n+c] = v / d
+		}
+	}
+}
+
+// solveIsland solves the island's rows together for the bodies' present velocities: the
+// impulses Δλ = −K⁻¹ c that make every row's velocity c (plus the position bias) zero at
+// once, added to the accumulated impulses and applied.
+func (s *Solver) solveIsland(is *jointIsland, dt float64, bias bool) {
+	n := is.n
+	s.islandRHS = resize(s.islandRHS, n)
+	x := s.islandRHS
+	joints := s.islandJoints[is.first : is.first+is.count]
+	for _, kj := range joints {
+		j := &s.Joints[kj]
+		a, b := s.jointBodies(j)
+		for r := 0; r < j.n; r++ {
+			ro := &j.rows[r]
+			v := dot(ro.la, a.V) + dot(ro.aa, a.W)
+			if b != nil {
+				v += dot(ro.lb, b.V) + dot(ro.ab, b.W)
+			}
+			if bias {
+				v += jointBaumgarte * j.err[r] / dt
+			}
+			x[j.off+r] = -v
+		}
+	}
+	s.backsolve(is, x)
+	for _, kj := range joints {
+		j := &s.Joints[kj]
+		a, b := s.jointBodies(j)
+		dl := x[j.off : j.off+j.n]
+		for r, v := range dl {
+			j.Lambda[r] += v
+		}
+		s.applyRows(j, a, b, dl)
+	}
+}
+
+// backsolve overwrites x with K⁻¹ x for the island's factor K = L Lᵀ (dependent rows get 0).
+func (s *Solver) backsolve(is *jointIsland, x []float64) {
+	n := is.n
+	l := s.islandFactor[is.factor : is.factor+n*n]
+	for c := 0; c < n; c++ {
+		d := l[c*n+c]
+		if d == 0 {
+			x[c] = 0
+			continue
+		}
+		v := x[c]
+		for q := 0; q < c; q++ {
+			v -= l[c*n+q] * x[q]
+		}
+		x[c] = v / d
+	}
+	for c := n - 1; c >= 0; c-- {
+		d := l[c*n+c]
+		if d == 0 {
+			x[c] = 0
+			continue
+		}
+		v := x[c]
+		for r := c + 1; r < n; r++ {
+			v -= l[r*n+c] * x[r]
+		}
+		x[c] = v / d
+	}
+}
+
+// motorMass sets a hinge motor's effective mass to the one the island leaves its row: with
+// the island's rows held, an angular impulse Λ along the axis changes the relative spin by
+// (Jm M⁻¹ Jmᵀ − yᵀ K⁻¹ y) Λ, y = J M⁻¹ Jmᵀ, where Jm is the motor's row. A hub's own inertia
+// would be the wrong mass when paddles are welded to it: the motor would overshoot on every
+// pass and its Gauss-Seidel exchange with the island converge slowly.
+func (s *Solver) motorMass(is *jointIsland, j *Joint) {
+	a, b := s.jointBodies(j)
+	_, ia := invMass(a)
+	_, ib := invMass(b)
+	ma, mb := ia.MulVec(j.axis), ib.MulVec(j.axis)
+	eff := dot(j.axis, ma) + dot(j.axis, mb)
+	s.islandTmp = resize(s.islandTmp, is.n)
+	y := s.islandTmp
+	for _, kj := range s.islandJoints[is.first : is.first+is.count] {
+		jr := &s.Joints[kj]
+		for r := 0; r < jr.n; r++ {
+			ro := &jr.rows[r]
+			v := 0.0
+			for _, p := range [2]side{{jr.A, ro.la, ro.aa}, {jr.B, ro.lb, ro.ab}} {
+				if p.body < 0 {
+					continue
+				}
+				if p.body == j.A {
+					v += dot(p.aa, ma)
+				}
+				if p.body == j.B {
+					v -= dot(p.aa, mb)
+				}
+			}
+			y[jr.off+r] = v
+		}
+	}
+	s.islandRHS = resize(s.islandRHS, is.n)
+	z := s.islandRHS
+	copy(z, y)
+	s.backsolve(is, z)
+	for r := range y {
+		eff -= y[r] * z[r]
+	}
+	j.kmot = 0
+	if eff > pivotTol*(dot(j.axis, ma)+dot(j.axis, mb)) {
+		j.kmot = 1 / eff
+	}
+}
+
+// resize returns s with length n, reusing its storage when it is large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
