@@ -14,7 +14,9 @@ import (
 // bodies stand when it is added.
 type JointDef struct {
 	// Kind is "ball" (the bodies turn freely about the anchor), "hinge" (they turn about
-	// Axis through the anchor only) or "fixed" (they move as one).
+	// Axis through the anchor only), "fixed" (they move as one) or "slider" (they keep their
+	// relative orientation, and a's anchor point moves along Axis, carried by a, relative to
+	// b's: a piston, a lift).
 	Kind string
 	// Anchor is the world point joined (m); each body keeps it at the place of its own frame
 	// where it is now.
@@ -22,10 +24,17 @@ type JointDef struct {
 	// Axis is the hinge's axis in world axes now (any length but zero); each body keeps it
 	// in its own frame.
 	Axis mgl64.Vec3
-	// MotorSpeed (rad/s) and MotorMaxTorque (N m ≥ 0; 0: no motor): a hinge's velocity motor
-	// drives body A's spin relative to B about the axis (right-handed) to MotorSpeed with at
-	// most MotorMaxTorque.
-	MotorSpeed, MotorMaxTorque float64
+	// MotorSpeed and MotorMaxTorque (N m ≥ 0; 0: no motor) or MotorMaxForce (N ≥ 0; 0: no
+	// motor): a hinge's velocity motor drives body a's spin relative to b about the axis
+	// (right-handed) to MotorSpeed (rad/s) with at most MotorMaxTorque; a slider's drives a's
+	// speed along the axis relative to b to MotorSpeed (m/s) with at most MotorMaxForce.
+	MotorSpeed, MotorMaxTorque, MotorMaxForce float64
+	// Limited bounds a hinge's angle (a's turn relative to b about the axis, right-handed,
+	// from where they are when joined; rad, −π ≤ Lower ≤ Upper ≤ π) or a slider's offset
+	// (a's anchor point along the axis from b's, from where they are when joined; m) to
+	// [Lower, Upper]. The joint's pose when added must lie within them.
+	Limited      bool
+	Lower, Upper float64
 }
 
 // JointID names a joint of a World.
@@ -73,17 +82,33 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 		j.Kind = rigid.Hinge
 	case "fixed":
 		j.Kind = rigid.Fixed
+	case "slider":
+		j.Kind = rigid.Slider
 	default:
-		return 0, fmt.Errorf("%s: kind %q is not a joint (ball, hinge or fixed)", path, def.Kind)
+		return 0, fmt.Errorf("%s: kind %q is not a joint (ball, hinge, fixed or slider)", path, def.Kind)
 	}
 	if !physics.Finite(def.Anchor) {
 		return 0, fmt.Errorf("%s: anchor %v is not finite", path, def.Anchor)
 	}
-	if !finite(def.MotorSpeed) || !finite(def.MotorMaxTorque) || def.MotorMaxTorque < 0 {
-		return 0, fmt.Errorf("%s: motor speed %g rad/s and max torque %g N m must be finite, the torque ≥ 0", path, def.MotorSpeed, def.MotorMaxTorque)
+	if !finite(def.MotorSpeed) || !finite(def.MotorMaxTorque) || def.MotorMaxTorque < 0 || !finite(def.MotorMaxForce) || def.MotorMaxForce < 0 {
+		return 0, fmt.Errorf("%s: motor speed %g, max torque %g N m and max force %g N must be finite, the torque and force ≥ 0", path, def.MotorSpeed, def.MotorMaxTorque, def.MotorMaxForce)
 	}
 	if def.MotorMaxTorque > 0 && j.Kind != rigid.Hinge {
-		return 0, fmt.Errorf("%s: a motor (max torque %g N m) drives a hinge only, this joint is a %s", path, def.MotorMaxTorque, def.Kind)
+		return 0, fmt.Errorf("%s: a torque motor (max torque %g N m) drives a hinge only, this joint is a %s", path, def.MotorMaxTorque, def.Kind)
+	}
+	if def.MotorMaxForce > 0 && j.Kind != rigid.Slider {
+		return 0, fmt.Errorf("%s: a force motor (max force %g N) drives a slider only, this joint is a %s", path, def.MotorMaxForce, def.Kind)
+	}
+	if def.Limited {
+		switch {
+		case j.Kind != rigid.Hinge && j.Kind != rigid.Slider:
+			return 0, fmt.Errorf("%s: limits apply to a hinge or a slider, this joint is a %s", path, def.Kind)
+		case !finite(def.Lower) || !finite(def.Upper) || def.Lower > 0 || def.Upper < 0:
+			return 0, fmt.Errorf("%s: limits [%g, %g] must be finite and contain 0, the pose the joint is added in", path, def.Lower, def.Upper)
+		case j.Kind == rigid.Hinge && (def.Lower < -math.Pi || def.Upper > math.Pi):
+			return 0, fmt.Errorf("%s: hinge limits [%g, %g] rad must lie within [−π, π]", path, def.Lower, def.Upper)
+		}
+		j.Limited, j.Lower, j.Upper = true, def.Lower, def.Upper
 	}
 	// Anchors and axes in each body's frame: r_body = Rᵀ (p − x).
 	sa := &ra.State
@@ -95,19 +120,26 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 		qb = rb.Q.Matrix()
 		j.AnchorB = qb.MulTVec(def.Anchor.Sub(rb.X))
 	}
-	if j.Kind == rigid.Hinge {
+	if j.Kind == rigid.Hinge || j.Kind == rigid.Slider {
 		l := def.Axis.Len()
 		if !physics.Finite(def.Axis) || !(l > 0) {
-			return 0, fmt.Errorf("%s: hinge axis %v must be finite and not zero", path, def.Axis)
+			return 0, fmt.Errorf("%s: %s axis %v must be finite and not zero", path, def.Kind, def.Axis)
 		}
 		ax := def.Axis.Mul(1 / l)
-		j.AxisA, j.AxisB = qa.MulTVec(ax), ax
-		if rb != nil {
-			j.AxisB = qb.MulTVec(ax)
+		// a unit vector across the axis, kept by each body: the hinge's angle is zero now
+		ref := ax.Cross(mgl64.Vec3{1, 0, 0})
+		if ref.Len() < 0.5 {
+			ref = ax.Cross(mgl64.Vec3{0, 1, 0})
 		}
-		j.MotorSpeed, j.MotorMaxTorque = def.MotorSpeed, def.MotorMaxTorque
+		ref = ref.Normalize()
+		j.AxisA, j.AxisB = qa.MulTVec(ax), ax
+		j.RefA, j.RefB = qa.MulTVec(ref), ref
+		if rb != nil {
+			j.AxisB, j.RefB = qb.MulTVec(ax), qb.MulTVec(ref)
+		}
+		j.MotorSpeed, j.MotorMax = def.MotorSpeed, def.MotorMaxTorque+def.MotorMaxForce
 	}
-	if j.Kind == rigid.Fixed {
+	if j.Kind == rigid.Fixed || j.Kind == rigid.Slider {
 		// q_A⁻¹ q_B at rest
 		q := sa.Q
 		inv := rigid.Quat{q[0], -q[1], -q[2], -q[3]}
@@ -149,9 +181,39 @@ func (w *World) saveJoints(e *enc) {
 		e.u32(uint32(j.Kind))
 		e.vecs([]mgl64.Vec3{j.AnchorA, j.AnchorB, j.AxisA, j.AxisB})
 		e.floats(j.RelQ[:])
-		e.floats([]float64{j.MotorSpeed, j.MotorMaxTorque, j.Motor})
+		e.floats([]float64{j.MotorSpeed, j.MotorMax, j.Motor})
 		e.floats(j.Lambda[:])
 	}
+}
+
+// saveJointLimits writes what version 9 added to the joints, in saveJoints' order: per joint
+// its reference vectors across the axis, whether it is limited, its limits and their
+// accumulated impulses.
+func (w *World) saveJointLimits(e *enc) {
+	for _, sj := range w.sim.Joints {
+		j := &sj.J
+		e.vecs([]mgl64.Vec3{j.RefA, j.RefB})
+		lim := 0.0
+		if j.Limited {
+			lim = 1
+		}
+		e.floats([]float64{lim, j.Lower, j.Upper, j.LimitLower, j.LimitUpper})
+	}
+}
+
+// readJointLimits reads what saveJointLimits wrote into joints.
+func readJointLimits(d *dec, joints []systems.SimJoint) error {
+	for k := range joints {
+		j := &joints[k].J
+		v := d.vecs(2)
+		f := d.floats(5)
+		if d.err != nil {
+			return d.err
+		}
+		j.RefA, j.RefB = v[0], v[1]
+		j.Limited, j.Lower, j.Upper, j.LimitLower, j.LimitUpper = f[0] != 0, f[1], f[2], f[3], f[4]
+	}
+	return nil
 }
 
 // readJoints reads what saveJoints wrote.
@@ -172,9 +234,9 @@ func readJoints(d *dec) ([]systems.SimJoint, uint32, error) {
 		}
 		j.AnchorA, j.AnchorB, j.AxisA, j.AxisB = v[0], v[1], v[2], v[3]
 		copy(j.RelQ[:], q)
-		j.MotorSpeed, j.MotorMaxTorque, j.Motor = m[0], m[1], m[2]
+		j.MotorSpeed, j.MotorMax, j.Motor = m[0], m[1], m[2]
 		copy(j.Lambda[:], l)
-		if j.Kind < rigid.Ball || j.Kind > rigid.Fixed {
+		if j.Kind < rigid.Ball || j.Kind > rigid.Slider {
 			return nil, 0, fmt.Errorf("%w: joint %d has kind %d", ErrSnapshot, sj.ID, j.Kind)
 		}
 		joints = append(joints, sj)

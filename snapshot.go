@@ -34,10 +34,11 @@ import (
 // were when it was written. Version 7 added the joints between rigid bodies with their
 // accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
-// older versions have none.
+// older versions have none. Version 9 added the joints' limits, their accumulated impulses and
+// the hinges' reference directions (older joints are unlimited).
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 8
+	snapshotVersion = 9
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -156,6 +157,7 @@ func (w *World) Save(out io.Writer) error {
 	w.saveSolids(&e)
 	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
+	w.saveJointLimits(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -374,6 +376,11 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	var eps []savedElastoplastic
 	if version >= 8 {
 		eps = loadElastoplastic(d)
+	}
+	if version >= 9 {
+		if err := readJointLimits(d, joints); err != nil {
+			return nil, err
+		}
 	}
 	if d.err != nil {
 		return nil, d.err

@@ -51,7 +51,8 @@ func (s *Sim) gatherJoints() {
 func (s *Sim) scatterJoints() {
 	for k := range s.Joints {
 		if k < len(s.Rigid.Joints) {
-			s.Joints[k].J.Lambda, s.Joints[k].J.Motor = s.Rigid.Joints[k].Lambda, s.Rigid.Joints[k].Motor
+			sj, rj := &s.Joints[k].J, &s.Rigid.Joints[k]
+			sj.Lambda, sj.Motor, sj.LimitLower, sj.LimitUpper = rj.Lambda, rj.Motor, rj.LimitLower, rj.LimitUpper
 		}
 	}
 }
