@@ -381,6 +381,15 @@ type Emitter struct {
 	Emitted int `json:"-"`
 }
 
+// DefaultEmitter returns the declared defaults (a box nozzle emitting along +x from t = 0 with
+// a budget of 100,000 particles); Center, Width and Speed, which have none, are zero and must be
+// set.
+func DefaultEmitter() Emitter {
+	var e Emitter
+	params.Defaults(&e)
+	return e
+}
+
 // Active reports whether the body has an emitter (every body carries the component; a zero
 // one, with no speed, is none).
 func (e *Emitter) Active() bool { return e.Speed > 0 }
