@@ -2,6 +2,8 @@ package sluice
 
 import (
 	"fmt"
+
+	"github.com/sluicephysics/sluice/components"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -199,6 +201,69 @@ func (w *World) saveJointLimits(e *enc) {
 		}
 		e.floats([]float64{lim, j.Lower, j.Upper, j.LimitLower, j.LimitUpper})
 	}
+}
+
+// saveRigidSleep writes what version 9 added to the rigid bodies, in saveRigid's order: per
+// body its ID, whether it sleeps, how long it has been at rest, its island and the fluid load
+// it fell asleep with.
+func (w *World) saveRigidSleep(e *enc) {
+	var n uint64
+	for _, b := range w.Bodies() {
+		if w.RigidBody(b.Entity) != nil {
+			n++
+		}
+	}
+	e.u64(n)
+	for _, b := range w.Bodies() {
+		rb := w.RigidBody(b.Entity)
+		if rb == nil {
+			continue
+		}
+		st := &rb.State
+		e.u32(b.Body.ID)
+		asleep := 0.0
+		if st.Asleep {
+			asleep = 1
+		}
+		e.floats([]float64{asleep, st.SlowTime, float64(st.SleepIsland)})
+		e.vecs([]mgl64.Vec3{st.SleepForce, st.SleepTorque})
+	}
+}
+
+// savedSleep is one rigid body's sleep state read from a snapshot.
+type savedSleep struct {
+	id uint32
+	f  []float64
+	v  []mgl64.Vec3
+}
+
+// readRigidSleep reads what saveRigidSleep wrote.
+func readRigidSleep(d *dec) []savedSleep {
+	n := d.count(4 + 3*8 + 6*8)
+	out := make([]savedSleep, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		out = append(out, savedSleep{id: d.u32(), f: d.floats(3), v: d.vecs(2)})
+	}
+	return out
+}
+
+// restoreRigidSleep gives the restored rigid bodies their sleep state.
+func (w *World) restoreRigidSleep(saved []savedSleep) error {
+	for _, ss := range saved {
+		var rb *components.RigidBody
+		for _, b := range w.Bodies() {
+			if b.Body.ID == ss.id {
+				rb = w.RigidBody(b.Entity)
+			}
+		}
+		if rb == nil {
+			return fmt.Errorf("%w: sleep state of body ID %d matches no rigid body", ErrSnapshot, ss.id)
+		}
+		st := &rb.State
+		st.Asleep, st.SlowTime, st.SleepIsland = ss.f[0] != 0, ss.f[1], int32(ss.f[2])
+		st.SleepForce, st.SleepTorque = ss.v[0], ss.v[1]
+	}
+	return nil
 }
 
 // readJointLimits reads what saveJointLimits wrote into joints.

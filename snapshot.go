@@ -158,6 +158,7 @@ func (w *World) Save(out io.Writer) error {
 	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
 	w.saveJointLimits(&e)
+	w.saveRigidSleep(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -377,10 +378,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 8 {
 		eps = loadElastoplastic(d)
 	}
+	var sleeps []savedSleep
 	if version >= 9 {
 		if err := readJointLimits(d, joints); err != nil {
 			return nil, err
 		}
+		sleeps = readRigidSleep(d)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -430,6 +433,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	if err := w.restoreRigidSleep(sleeps); err != nil {
+		w.Close()
+		return nil, err
+	}
 	if err := w.restoreJoints(joints, jointSeq); err != nil {
 		w.Close()
 		return nil, err
