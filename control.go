@@ -252,10 +252,14 @@ type Event struct {
 	// Speed (m/s): for EnterFluid the body's largest speed during the step, its impact
 	// speed when it fell in; for LeaveFluid its speed at the step's end.
 	Speed float64
+	// Sensor is the sensor of SensorBegin and SensorEnd (A is the body; the zero Entity
+	// when the body was removed).
+	Sensor SensorID
 }
 
 // Events returns what happened during the last Step, in a fixed order (contacts begun and
-// ended by pair, then bodies entering and leaving the water by body), the same for any
+// ended by pair, then bodies entering and leaving the water by body, then sensor events by
+// sensor and body: SensorBegin, SensorEnd), the same for any
 // number of workers: ContactBegin and ContactEnd between rigid bodies and between a rigid
 // body and a wall (two bodies touch when a contact between them carried an impulse in the
 // step's last substep), EnterFluid and LeaveFluid when a rigid body's submerged fraction
@@ -263,16 +267,19 @@ type Event struct {
 // After Remove, contacts of the remaining bodies begin anew at the next Step.
 func (w *World) Events() []Event {
 	evs := w.sim.Events()
-	if len(evs) == 0 {
+	if len(evs) == 0 && len(w.sensorEvents) == 0 {
 		return nil
 	}
 	ents := map[uint32]Entity{}
 	for _, b := range w.Bodies() {
 		ents[b.Body.ID] = b.Entity
 	}
-	out := make([]Event, 0, len(evs))
+	out := make([]Event, 0, len(evs)+len(w.sensorEvents))
 	for _, e := range evs {
 		out = append(out, Event{Kind: e.Kind, A: ents[e.A], B: ents[e.B], Impulse: e.Impulse, Speed: e.Speed})
+	}
+	for _, e := range w.sensorEvents {
+		out = append(out, Event{Kind: e.kind, A: ents[e.body], Sensor: e.sensor})
 	}
 	return out
 }

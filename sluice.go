@@ -53,6 +53,11 @@ type World struct {
 	held    []heldLoad
 
 	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+
+	// The sensors (sensor.go), the last ID given and the last step's sensor events.
+	sensors      []sensor
+	sensorSeq    uint32
+	sensorEvents []sensorEvent
 	gen   uint64     // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
@@ -516,6 +521,9 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.Emitted = emitted
+	if err == nil && len(w.sensors) > 0 {
+		w.updateSensors()
+	}
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }

@@ -159,6 +159,9 @@ func (w *World) Save(out io.Writer) error {
 	w.saveElastoplastic(&e)
 	w.saveJointLimits(&e)
 	w.saveRigidSleep(&e)
+	if err := w.saveSensors(&e); err != nil {
+		return err
+	}
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -379,11 +382,13 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		eps = loadElastoplastic(d)
 	}
 	var sleeps []savedSleep
+	var sensors savedSensors
 	if version >= 9 {
 		if err := readJointLimits(d, joints); err != nil {
 			return nil, err
 		}
 		sleeps = readRigidSleep(d)
+		sensors = readSensors(d)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -434,6 +439,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
 	if err := w.restoreRigidSleep(sleeps); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.restoreSensors(sensors); err != nil {
 		w.Close()
 		return nil, err
 	}

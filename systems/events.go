@@ -22,6 +22,11 @@ const (
 	EnterFluid
 	// LeaveFluid: its submerged fraction fell to 0. Speed is its speed at the step's end.
 	LeaveFluid
+	// SensorBegin: a body reaches into a sensor's region at the end of this step and did not
+	// at the end of the last one (the World's sensors).
+	SensorBegin
+	// SensorEnd: a body that reached into a sensor's region no longer does, or was removed.
+	SensorEnd
 )
 
 // String names the kind.
@@ -35,6 +40,10 @@ func (k EventKind) String() string {
 		return "enterFluid"
 	case LeaveFluid:
 		return "leaveFluid"
+	case SensorBegin:
+		return "sensorBegin"
+	case SensorEnd:
+		return "sensorEnd"
 	}
 	return "unknown"
 }
