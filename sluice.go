@@ -58,7 +58,7 @@ type World struct {
 	sensors      []sensor
 	sensorSeq    uint32
 	sensorEvents []sensorEvent
-	gen   uint64     // counts additions and removals of bodies (Generation)
+	gen          uint64 // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
