@@ -2,42 +2,19 @@ package sluice
 
 import (
 	"fmt"
-
-	"github.com/sluicephysics/sluice/components"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
 
 // JointDef describes a joint between two rigid bodies, or a rigid body and the world, as the
-// bodies stand when it is added.
-type JointDef struct {
-	// Kind is "ball" (the bodies turn freely about the anchor), "hinge" (they turn about
-	// Axis through the anchor only), "fixed" (they move as one) or "slider" (they keep their
-	// relative orientation, and a's anchor point moves along Axis, carried by a, relative to
-	// b's: a piston, a lift).
-	Kind string
-	// Anchor is the world point joined (m); each body keeps it at the place of its own frame
-	// where it is now.
-	Anchor mgl64.Vec3
-	// Axis is the hinge's axis in world axes now (any length but zero); each body keeps it
-	// in its own frame.
-	Axis mgl64.Vec3
-	// MotorSpeed and MotorMaxTorque (N m ≥ 0; 0: no motor) or MotorMaxForce (N ≥ 0; 0: no
-	// motor): a hinge's velocity motor drives body a's spin relative to b about the axis
-	// (right-handed) to MotorSpeed (rad/s) with at most MotorMaxTorque; a slider's drives a's
-	// speed along the axis relative to b to MotorSpeed (m/s) with at most MotorMaxForce.
-	MotorSpeed, MotorMaxTorque, MotorMaxForce float64
-	// Limited bounds a hinge's angle (a's turn relative to b about the axis, right-handed,
-	// from where they are when joined; rad, −π ≤ Lower ≤ Upper ≤ π) or a slider's offset
-	// (a's anchor point along the axis from b's, from where they are when joined; m) to
-	// [Lower, Upper]. The joint's pose when added must lie within them.
-	Limited      bool
-	Lower, Upper float64
-}
+// bodies stand when it is added: components.Joint, where its parameters are declared.
+type JointDef = components.Joint
 
 // JointID names a joint of a World.
 type JointID uint32
@@ -101,6 +78,14 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 	if def.MotorMaxForce > 0 && j.Kind != rigid.Slider {
 		return 0, fmt.Errorf("%s: a force motor (max force %g N) drives a slider only, this joint is a %s", path, def.MotorMaxForce, def.Kind)
 	}
+	for k, key := range def.MotorSchedule {
+		if !finite(key.Time) || !finite(key.Speed) || key.Time < 0 || (k > 0 && !(key.Time > def.MotorSchedule[k-1].Time)) {
+			return 0, fmt.Errorf("%s: motorSchedule[%d] (time %g s, speed %g) must be finite, its time ≥ 0 and after the key before", path, k, key.Time, key.Speed)
+		}
+	}
+	if len(def.MotorSchedule) > 0 && def.MotorMaxTorque == 0 && def.MotorMaxForce == 0 {
+		return 0, fmt.Errorf("%s: a motorSchedule needs a motor: give motorMaxTorque (hinge) or motorMaxForce (slider)", path)
+	}
 	if def.Limited {
 		switch {
 		case j.Kind != rigid.Hinge && j.Kind != rigid.Slider:
@@ -153,7 +138,10 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 	if math.IsNaN(j.AnchorA[0]) {
 		return 0, fmt.Errorf("%s: the body's pose is not finite", path)
 	}
-	return JointID(w.sim.AddJoint(ba.ID, idB, j)), nil
+	if len(def.MotorSchedule) > 0 {
+		j.MotorSpeed = components.ScheduledSpeed(def.MotorSchedule, def.RepeatSchedule, w.Time())
+	}
+	return JointID(w.sim.AddJoint(ba.ID, idB, j, slices.Clone(def.MotorSchedule), def.RepeatSchedule)), nil
 }
 
 // RemoveJoint removes a joint; an ID that names no joint (removed, or gone with its body) is
@@ -190,7 +178,7 @@ func (w *World) saveJoints(e *enc) {
 
 // saveJointLimits writes what version 9 added to the joints, in saveJoints' order: per joint
 // its reference vectors across the axis, whether it is limited, its limits and their
-// accumulated impulses.
+// accumulated impulses, and its motor schedule.
 func (w *World) saveJointLimits(e *enc) {
 	for _, sj := range w.sim.Joints {
 		j := &sj.J
@@ -200,6 +188,15 @@ func (w *World) saveJointLimits(e *enc) {
 			lim = 1
 		}
 		e.floats([]float64{lim, j.Lower, j.Upper, j.LimitLower, j.LimitUpper})
+		rep := 0.0
+		if sj.Repeat {
+			rep = 1
+		}
+		e.u64(uint64(len(sj.Schedule)))
+		for _, k := range sj.Schedule {
+			e.floats([]float64{k.Time, k.Speed})
+		}
+		e.f64(rep)
 	}
 }
 
@@ -268,8 +265,8 @@ func (w *World) restoreRigidSleep(saved []savedSleep) error {
 
 // readJointLimits reads what saveJointLimits wrote into joints.
 func readJointLimits(d *dec, joints []systems.SimJoint) error {
-	for k := range joints {
-		j := &joints[k].J
+	for k0 := range joints {
+		j := &joints[k0].J
 		v := d.vecs(2)
 		f := d.floats(5)
 		if d.err != nil {
@@ -277,6 +274,17 @@ func readJointLimits(d *dec, joints []systems.SimJoint) error {
 		}
 		j.RefA, j.RefB = v[0], v[1]
 		j.Limited, j.Lower, j.Upper, j.LimitLower, j.LimitUpper = f[0] != 0, f[1], f[2], f[3], f[4]
+		n := d.count(16)
+		for i := 0; i < n && d.err == nil; i++ {
+			k := d.floats(2)
+			if d.err == nil {
+				joints[k0].Schedule = append(joints[k0].Schedule, components.MotorKey{Time: k[0], Speed: k[1]})
+			}
+		}
+		joints[k0].Repeat = d.f64() != 0
+		if d.err != nil {
+			return d.err
+		}
 	}
 	return nil
 }

@@ -201,11 +201,12 @@ func (s *Sim) rigidIndex(slot int) int {
 	return -1
 }
 
-// stepRigid advances the rigid bodies over the substep.
-func (s *Sim) stepRigid(dt float64) {
+// stepRigid advances the rigid bodies over the substep [t, t+dt].
+func (s *Sim) stepRigid(t, dt float64) {
 	if len(s.Rigid.Bodies) == 0 {
 		return
 	}
+	s.scheduleMotors(t)
 	s.Rigid.Step(dt)
 	s.substepEvents()
 }

@@ -537,6 +537,8 @@ func cmdParams(stdout io.Writer) error {
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
 		{"rigidBodies[i]", scene.RigidBody{}},
 		{"rigidBodies[i].motion[k]", components.MotionKey{}},
+		{"joints[i]", scene.Joint{}},
+		{"joints[i].motorSchedule[k]", components.MotorKey{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {
