@@ -136,7 +136,6 @@ func (w *World) worldShape(s *sensor) (OverlapShape, bool) {
 // updateSensors evaluates every sensor after a Step and records its begin and end events, in
 // sensor order, then body ID order.
 func (w *World) updateSensors() {
-	w.sensorEvents = w.sensorEvents[:0]
 	keep := w.sensors[:0]
 	for _, s := range w.sensors {
 		sh, ok := w.worldShape(&s)
@@ -154,10 +153,10 @@ func (w *World) updateSensors() {
 		for i < len(s.inside) || j < len(ids) {
 			switch {
 			case j == len(ids) || (i < len(s.inside) && s.inside[i] < ids[j]):
-				w.sensorEvents = append(w.sensorEvents, sensorEvent{kind: systems.SensorEnd, sensor: s.id, body: s.inside[i]})
+				w.worldEvents = append(w.worldEvents, worldEvent{kind: systems.SensorEnd, sensor: s.id, body: s.inside[i]})
 				i++
 			case i == len(s.inside) || ids[j] < s.inside[i]:
-				w.sensorEvents = append(w.sensorEvents, sensorEvent{kind: systems.SensorBegin, sensor: s.id, body: ids[j]})
+				w.worldEvents = append(w.worldEvents, worldEvent{kind: systems.SensorBegin, sensor: s.id, body: ids[j]})
 				j++
 			default:
 				i++
@@ -170,11 +169,13 @@ func (w *World) updateSensors() {
 	w.sensors = keep
 }
 
-// sensorEvent is a sensor's begin or end event of the last step.
-type sensorEvent struct {
+// worldEvent is an event the World itself raised in the last step: particles that left the
+// domain, an emitter done, a sensor's begin or end.
+type worldEvent struct {
 	kind   systems.EventKind
 	sensor SensorID
 	body   uint32
+	count  int
 }
 
 // saveSensors writes the sensors (version 9): the last ID given, then per sensor its ID,

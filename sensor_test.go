@@ -139,3 +139,56 @@ func TestSensorsReportAndExertNoForce(t *testing.T) {
 		}
 	}
 }
+
+func TestLeftDomainAndEmitterDoneEvents(t *testing.T) {
+	// An emitter with a budget of 5 layers raises one EmitterDone, at the step its last layer
+	// leaves the nozzle; its stream falls out of the domain's bottom and every particle that
+	// goes raises LeftDomain counts that add up to the removals the stats report and to the
+	// particles the body lost.
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.02
+	s.DomainMin, s.DomainMax = mgl64.Vec3{-0.5, 0, -0.5}, mgl64.Vec3{0.5, 1, 0.5}
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	em := components.DefaultEmitter()
+	em.Center, em.Direction, em.Up = mgl64.Vec3{0, 0.5, 0}, mgl64.Vec3{0, -1, 0}, mgl64.Vec3{1, 0, 0}
+	em.Width, em.Speed = 0.12, 1
+	layer := len(em.Layer(s.Spacing()))
+	em.Budget = 5 * layer
+	jet, err := w.AddEmitter("jet", components.DefaultMaterial(), em)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, left, removed := 0, 0, 0
+	var doneAt float64
+	for f := 0; f < 60; f++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range st.Removed {
+			removed += r.Count
+		}
+		for _, e := range w.Events() {
+			switch {
+			case e.Kind == systems.EmitterDone && e.A == jet:
+				done++
+				doneAt = w.Time()
+			case e.Kind == systems.LeftDomain && e.A == jet:
+				left += e.Count
+			}
+		}
+	}
+	// the 5th layer (k = 4) is due at 4·2r/speed = 0.16 s and emitted at the start of the
+	// first step starting after it (10/60 s), which ends at 11/60 s
+	if start := doneAt - 1.0/60; done != 1 || start < 0.16 || start > 0.16+1.0/60 {
+		t.Errorf("EmitterDone raised %d times, in the step ending at t = %.3f s (want once, in the first step starting after 0.16 s)", done, doneAt)
+	}
+	n := len(w.Particles(jet).X)
+	if left == 0 || left != removed || left+n != 5*layer {
+		t.Errorf("LeftDomain counted %d, the stats %d removals; %d particles remain of %d emitted", left, removed, n, 5*layer)
+	}
+}

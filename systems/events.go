@@ -27,6 +27,12 @@ const (
 	SensorBegin
 	// SensorEnd: a body that reached into a sensor's region no longer does, or was removed.
 	SensorEnd
+	// LeftDomain: particles of a body left the simulation domain during the step and were
+	// removed (the World's event; Count says how many).
+	LeftDomain
+	// EmitterDone: an emitter emitted its last particles: its budget is spent or its stop
+	// time has passed (the World's event).
+	EmitterDone
 )
 
 // String names the kind.
@@ -44,6 +50,10 @@ func (k EventKind) String() string {
 		return "sensorBegin"
 	case SensorEnd:
 		return "sensorEnd"
+	case LeftDomain:
+		return "leftDomain"
+	case EmitterDone:
+		return "emitterDone"
 	}
 	return "unknown"
 }
