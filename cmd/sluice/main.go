@@ -192,6 +192,8 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	save := fs.String("save", "", "write a snapshot of the final state to this file (continue it with sluice resume)")
 	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; when resuming, the saved run's)")
 	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
+	surfaceFmt := fs.String("export-surface", "", "also write each fluid body's surface as a triangle mesh on the exported frames: obj or ply (needs --out)")
+	surfaceCell := fs.Float64("surface-cell", 0, "grid cell of the surface meshes in m (0: the particle radius r)")
 	if err := fs.Parse(flagArgs); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the flag set printed the usage: asking for it is not a failure
@@ -241,6 +243,19 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		if *out == "" {
 			return errors.New("--fields needs --out DIR")
 		}
+	}
+	var surf scene.SurfaceFormat
+	if *surfaceFmt != "" {
+		var err error
+		if surf, err = scene.ParseSurfaceFormat(*surfaceFmt); err != nil {
+			return fmt.Errorf("--export-surface: %w", err)
+		}
+		if *out == "" {
+			return errors.New("--export-surface needs --out DIR")
+		}
+	}
+	if !(*surfaceCell >= 0 && *surfaceCell <= 1e3) {
+		return fmt.Errorf("--surface-cell %g m must be in [0, 1000] (0: the particle radius)", *surfaceCell)
 	}
 	if !(*fps >= 0 && *fps <= maxFPS) {
 		return fmt.Errorf("--fps %g must be in [0, %g] frames per simulated second (0: the scene's)", *fps, float64(maxFPS))
@@ -353,6 +368,11 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		}
 	}
 	exportFrame := func(i int) error {
+		if surf != "" {
+			if _, err := scene.WriteSurfaceFiles(*out, prefix, cont.Frame+i, surf, w, *surfaceCell); err != nil {
+				return fmt.Errorf("--export-surface: %w", err)
+			}
+		}
 		if format == "" {
 			return nil
 		}

@@ -507,3 +507,33 @@ func TestValidateFailsWhereRunFails(t *testing.T) {
 		}
 	}
 }
+
+func TestRunExportsSurfaces(t *testing.T) {
+	// --export-surface obj writes one mesh per fluid body on the exported frames (the first
+	// and the last here), next to the particle files; a bad format or no --out is an error.
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	os.WriteFile(scenePath, []byte(tiny), 0o644)
+	var out, errb bytes.Buffer
+	frames := filepath.Join(dir, "frames")
+	if err := run([]string{"run", scenePath, "--duration", "0.04", "--out", frames, "--export-surface", "obj"}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	for _, f := range []string{"tiny_water_000000.obj", "tiny_water_000002.obj", "tiny_000002.vtk"} {
+		if fi, err := os.Stat(filepath.Join(frames, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", scenePath, "--out", frames, "--export-surface", "stl"}, "surface format"},
+		{[]string{"run", scenePath, "--export-surface", "obj"}, "--out"},
+		{[]string{"run", scenePath, "--out", frames, "--export-surface", "obj", "--surface-cell", "-1"}, "--surface-cell"},
+	} {
+		if err := run(c.args, &out, &errb); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error naming %s", c.args, err, c.want)
+		}
+	}
+}
