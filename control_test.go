@@ -733,10 +733,10 @@ func TestRandomChurnFor1000Steps(t *testing.T) {
 	// The test: bodies of every kind added, removed, pushed and thinned at random for
 	// 1,000 steps. Nothing panics; the mass of water, goo and elastic bodies changes by exactly
 	// what each removal took and, over each step, by what emitters added minus what left the
-	// domain (churn); the run is bit-identical on 1 and 3 workers and through a snapshot taken
-	// at step 500.
+	// domain (churn); a run on 1 worker through a snapshot taken at step 500 is bit-identical
+	// to one on 3 workers without.
 	if raceEnabled {
-		t.Skip("1,000 steps three times; too slow under the race detector")
+		t.Skip("1,000 steps twice; too slow under the race detector")
 	}
 	const steps, cut = 1000, 500
 	run := func(workers int, snap bool) [32]byte {
@@ -766,11 +766,9 @@ func TestRandomChurnFor1000Steps(t *testing.T) {
 		t.Logf("%d workers: %d bodies after %d steps, %.3f kg of particles", workers, len(w.Bodies()), steps, dynamicMass(w))
 		return worldHash(w)
 	}
-	h1 := run(1, false)
-	if h3 := run(3, false); h1 != h3 {
-		t.Errorf("1 and 3 workers differ: %x vs %x", h1[:8], h3[:8])
-	}
-	if hs := run(1, true); h1 != hs {
-		t.Errorf("through a snapshot at step %d the run differs: %x vs %x", cut, hs[:8], h1[:8])
+	// one run on 1 worker through a snapshot, one on 3 workers without: equal only if both
+	// the worker count and the snapshot leave the run unchanged
+	if h1, h3 := run(1, true), run(3, false); h1 != h3 {
+		t.Errorf("1 worker through a snapshot at step %d and 3 workers uninterrupted differ: %x vs %x", cut, h1[:8], h3[:8])
 	}
 }
