@@ -107,17 +107,28 @@ const (
 	// cgForcing is the inexact-Newton forcing term of the global step: CG stops once the
 	// linear residual is this fraction of the outer residual it started from (the next local
 	// step re-linearises, so solving further buys little), ...
-	cgForcing = 0.1
+	cgForcing = 0.3
 	// cgTolFrac: ... but never before the linear residual is below this fraction of the outer
 	// tolerance, so that the last global step can meet it.
 	cgTolFrac = 0.5
+	// activeMargin: a constraint with −activeMargin < C ≤ ε exerts no force (μ = 0) but keeps
+	// its row in the global matrix, so the Newton step does not compress it blindly; without
+	// the margin the active set of a resting column flips between iterations (particles at
+	// C ≈ 0) and the residual rises every other iteration. The matrix only sets the path, the
+	// fixed point (zero residual) does not depend on it.
+	activeMargin = 1e-5
+	// maxHalvings caps the line search of a global step: a step that still raises the energy
+	// after this many halvings is taken (the projection of Algorithm 1 is not exactly the
+	// closest point, so the step is a descent direction only approximately).
+	maxHalvings = 4
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
 )
 
 // Result describes one solve.
 type Result struct {
-	Iterations   int     // global steps (local steps: one more, the last at the final positions)
+	Iterations   int     // global steps (local steps: one more plus Backtracks, the last at the final positions)
+	Backtracks   int     // halvings of a global step that raised the energy of Eq. 4
 	CGIterations int     // CG iterations summed over the global steps
 	AvgError     float64 // average compression max(0, ρ/ρ0 − 1) at the final positions
 	MaxError     float64 // largest compression at the final positions
@@ -149,6 +160,8 @@ type Solver struct {
 	dx      []physics.Vec3 // CG solution (correction of x)
 	cSum    []float64      // per block: Σ max(C, 0)
 	cMax    []float64      // per block: max C
+	energy  []float64      // per block: the energy of Eq. 4 at the iterate (inertia + constraint terms)
+	eProj   []float64      // per block: w/2 Σ ‖Δp‖² of the local step
 	red     []float64      // per block: reductions of the CG and the stop test
 	red2    []float64
 
@@ -197,10 +210,21 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	nb := par.Blocks(n)
 	tol2 := s.Tolerance * spacing * s.Tolerance * spacing * float64(n)
 	omega, start, prevE2 := 1.0, 2, math.Inf(1)
-	for it := 0; ; it++ {
+	prevE, step, halvings := math.Inf(1), 1.0, 0
+	for it := 0; ; {
 		pool.For(n, s.fnLocal)
-		pool.For(n, s.fnResid) // r = b − A x, the diagonal, and Σ (Δt² r/m)² per block
+		pool.For(n, s.fnResid) // r = b − A x, the diagonal, Σ (Δt² r/m)² and the energy per block
 		e2 := par.Sum(s.red[:nb])
+		e := par.Sum(s.energy[:nb])
+		if e > prevE && halvings < maxHalvings {
+			// the Newton step raised Eq. 4's energy (an active set changed): halve it
+			halvings++
+			res.Backtracks++
+			step *= 0.5
+			s.stepBlock(n, step, pool)
+			continue
+		}
+		halvings, prevE = 0, e
 		if e2 <= tol2 {
 			res.Converged = true
 			break
@@ -213,7 +237,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 			break
 		}
 		res.Iterations++
-		copy(s.xk, s.x[:n]) // x⁽ᵏ⁾, which becomes x⁽ᵏ⁻¹⁾ of the next iteration
+		copy(s.xk, s.x[:n]) // x⁽ᵏ⁾, the base of the line search and x⁽ᵏ⁻¹⁾ of the next iteration
 		res.CGIterations += s.cg(n, nb, max(tol2*cgTolFrac*cgTolFrac, e2*cgForcing*cgForcing), pool)
 		if s.Chebyshev > 0 && it >= start {
 			if it == start {
@@ -221,12 +245,18 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 			} else {
 				omega = 4 / (4 - s.Chebyshev*s.Chebyshev*omega)
 			}
+			// the extrapolated point x⁽ᵏ⁻¹⁾ + ω(x̂ − x⁽ᵏ⁻¹⁾) as a step from x⁽ᵏ⁾
 			for i := range s.x[:n] {
-				x, m := &s.x[i], &s.xm1[i]
-				s.x[i] = physics.Vec3{m[0] + omega*(x[0]-m[0]), m[1] + omega*(x[1]-m[1]), m[2] + omega*(x[2]-m[2])}
+				xk, m, d := &s.xk[i], &s.xm1[i], &s.dx[i]
+				for c := 0; c < 3; c++ {
+					d[c] = m[c] + omega*(xk[c]+d[c]-m[c]) - xk[c]
+				}
 			}
 		}
-		s.xm1, s.xk = s.xk, s.xm1
+		s.xm1, s.xk = s.xk, s.xm1 // xm1: the base x⁽ᵏ⁾ of the line search
+		step = 1
+		s.stepBlock(n, step, pool)
+		it++
 	}
 	res.AvgError = par.Sum(s.cSum[:nb]) / float64(n)
 	res.MaxError = par.Max(s.cMax[:nb])
@@ -265,6 +295,7 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	}
 	s.cSum, s.cMax = par.Grow(s.cSum, nb), par.Grow(s.cMax, nb)
 	s.red, s.red2 = par.Grow(s.red, nb), par.Grow(s.red2, nb)
+	s.energy, s.eProj = par.Grow(s.energy, nb), par.Grow(s.eProj, nb)
 	pool.For(n, s.fnInit)
 }
 
@@ -272,12 +303,10 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 // x = s + Δt² a_p with a_p the previous solve's constraint acceleration, and V_i.
 func (s *Solver) initBlock(lo, hi, _ int) {
 	f, dt := s.f, s.dt
-	dt2 := dt * dt
 	for i := lo; i < hi; i++ {
-		x, v, a := &f.X[i], &f.VStar[i], &f.AP[i]
+		x, v := &f.X[i], &f.VStar[i]
 		p := physics.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
-		s.s[i] = p
-		s.x[i] = physics.Vec3{p[0] + dt2*a[0], p[1] + dt2*a[1], p[2] + dt2*a[2]}
+		s.s[i], s.x[i] = p, p
 		s.vol[i] = f.M[i] / f.Rho0[i]
 	}
 }
@@ -300,7 +329,7 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 	w0 := kr.W0()
 	kern := s.kern
 	cubic := kern.cubic
-	var csum, cmax float64
+	var csum, cmax, ep float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
@@ -369,6 +398,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 				cmax = max(cmax, cp)
 				g0, gn0 = physics.Vec3{gx, gy, gz}, gn
 				active = c > projEps && gn > 0
+				if !active {
+					s.self[i], s.gself[i], s.mu[i], s.ginv[i] = physics.Vec3{}, g0, 0, 0
+					if c > -activeMargin && gn > 0 {
+						s.ginv[i] = 1 / gn
+					}
+					break
+				}
 			}
 			if c <= projEps || gn == 0 || step == maxProjSteps {
 				break
@@ -385,21 +421,25 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 				dj[2] += g * rz
 			}
 		}
-		s.self[i], s.gself[i] = d0, g0
 		if !active {
-			s.ginv[i], s.mu[i] = 0, 0
 			continue
 		}
-		// μ = ∇C·Δp/‖∇C‖², ∇C at the iterate: the component of the projection along D_i's normal
+		s.self[i], s.gself[i] = d0, g0
+		// μ = ∇C·Δp/‖∇C‖², ∇C at the iterate: the component of the projection along D_i's
+		// normal; and ‖Δp‖² for the energy
 		dot := g0[0]*d0[0] + g0[1]*d0[1] + g0[2]*d0[2]
+		dd := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
 		for e := range js {
 			g, d := &gvs[e], &dps[e]
 			dot -= vi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2])
+			dd += d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
 		}
+		ep += dd
 		s.ginv[i] = 1 / gn0
 		s.mu[i] = dot / gn0
 	}
 	s.cSum[blk], s.cMax[blk] = csum, cmax
+	s.eProj[blk] = 0.5 * s.Stiffness * ep
 }
 
 // residBlock forms the residual of Eq. 5 at the iterate, r = b − A x. With D_i = n_i n_iᵀ,
@@ -414,7 +454,7 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 	w := s.Stiffness
 	fbk := &s.ff.Blocks[blk]
 	of := s.offF[blk]
-	var e2 float64
+	var e2, en float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
@@ -430,7 +470,7 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 			}
 			g := &gvs[e]
 			vj := s.vol[j]
-			c := s.mu[j] * vj
+			c := s.mu[j] * vj // zero for a constraint in the margin
 			d[0] += c * g[0]
 			d[1] += c * g[1]
 			d[2] += c * g[2]
@@ -448,14 +488,17 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 		// inertia term alone: Δt² r/m
 		id := 1 / m
 		e2 += id * id * (r[0]*r[0] + r[1]*r[1] + r[2]*r[2])
+		dx, dy, dz := xi[0]-si[0], xi[1]-si[1], xi[2]-si[2]
+		en += 0.5 * m * (dx*dx + dy*dy + dz*dz)
 	}
 	s.red[blk] = e2
+	s.energy[blk] = en + s.eProj[blk]
 }
 
 // cg solves A δ = r for the correction δ of x by Jacobi-preconditioned conjugate gradients
 // with the matrix-free product of Algorithm 2 (MATRIXFREEATIMES), stopping when the linear
-// residual, in the metric of the outer stop test (Σ (Δt² r/m)²), is below target2, and adds δ
-// to x. It returns the iterations made.
+// residual, in the metric of the outer stop test (Σ (Δt² r/m)²), is below target2, leaving δ in
+// dx. It returns the iterations made.
 func (s *Solver) cg(n, nb int, target2 float64, pool *par.Pool) int {
 	// δ = 0, residual r = rhs, z = D⁻¹ r, d = z
 	clear(s.dx[:n])
@@ -479,13 +522,16 @@ func (s *Solver) cg(n, nb int, target2 float64, pool *par.Pool) int {
 		rz = rzNew
 		pool.For(n, s.fnUpdateD) // d = z + β d
 	}
-	for i := range s.x[:n] {
-		x, d := &s.x[i], &s.dx[i]
-		x[0] += d[0]
-		x[1] += d[1]
-		x[2] += d[2]
-	}
 	return it
+}
+
+// stepBlock sets x = x⁽ᵏ⁾ + t δ, the trial point of the line search along the global step's
+// correction δ.
+func (s *Solver) stepBlock(n int, t float64, _ *par.Pool) {
+	for i := range s.x[:n] {
+		x, b, d := &s.x[i], &s.xm1[i], &s.dx[i]
+		*x = physics.Vec3{b[0] + t*d[0], b[1] + t*d[1], b[2] + t*d[2]}
+	}
 }
 
 // apply computes q = A d for the global matrix of Eq. 5 without assembling it (Algorithm 2,
@@ -632,7 +678,7 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 	ob := s.offB[blk]
 	w := s.Stiffness
 	for i := lo; i < hi; i++ {
-		if s.ginv[i] == 0 {
+		if s.mu[i] == 0 {
 			continue
 		}
 		c := -w * s.mu[i]

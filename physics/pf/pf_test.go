@@ -451,8 +451,8 @@ func TestTallColumnSettlesWithoutEnergyGain(t *testing.T) {
 		weightTol    = 0.02
 		// loadTol: the tank's load from the solve (Loads) carries the weight within 2 %, the
 		// issue's figure; the column still moves by a few mm/s, as for the constraint force
-		loadTol = 0.02
-		maxCompress  = 1e-3
+		loadTol     = 0.02
+		maxCompress = 1e-3
 	)
 	if raceEnabled {
 		t.Skip("300 substeps of 720 particles take minutes under the race detector")
