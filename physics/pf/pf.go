@@ -36,13 +36,20 @@
 // Newton step). The local/global iteration then converges in a few outer iterations, each
 // with a CG solve of the conditioning of an implicit pressure Poisson system.
 //
+// The restriction to compression makes the potential only piecewise quadratic: a constraint
+// inactive at the iterate (C ≤ 0) is missing from the matrix and may be compressed by the
+// step, and with w large against m/Δt² that raises the force residual many times over. Each
+// global step is therefore a trial step of a backtracking line search on the energy of Eq. 4,
+// ½Δt⁻²‖M^½(x − s)‖² + Σ_i w/2 ‖Δp_i‖² (the local step at the trial point evaluates it): a step
+// that raises it is halved, at most maxHalvings times.
+//
 // The alternation stops when the residual force r of Eq. 5, expressed as the position error
 // Δt² r_l/m_l it causes through the inertia term in one step, has an RMS below
 // Tolerance·spacing, or after MaxIterations global steps (the paper uses 30). The solver then
 // reports the constraint force as the pressure acceleration a_p = (x − s)/Δt², so the common
 // integration v = v* + Δt a_p, x += Δt v lands exactly on the final iterate. Each solve starts
-// from x = s + Δt² a_p of the previous solve (the previous constraint force per unit mass),
-// which for resting or slowly varying flow is close to the solution.
+// from x = s, as the paper's; the state saved by snapshots (positions, velocities, pressures)
+// then determines the solve completely.
 //
 // Density and boundaries follow the rest of sluice: ρ_i = m_i(W(0) + Σ_j W_ij) + ρ0_i Σ_b V_b
 // W_ib (physics.Density, Akinci et al. 2012 boundary samples; the paper also uses them, Sec. 4).
@@ -147,6 +154,7 @@ type Solver struct {
 	ginv    []float64      // 1/‖∇C_i‖² over the movable particles; 0 for an inactive constraint
 	mu      []float64      // μ_i = ∇C_i·Δp_i/‖∇C_i‖², the constraint's force per w along ∇C_i
 	y       []float64      // per constraint: ginv_i ∇C_i·d (first half of the matrix product)
+	yv      []float64      // y_i V_i
 	self    []physics.Vec3 // Δp of particle i in its own constraint
 	pairDp  []physics.Vec3 // Δp of neighbour J[e] in constraint i, per fluid pair e (flat)
 	pairG   []float64      // kernel gradient factor of the current Newton step per fluid pair
@@ -196,7 +204,7 @@ func NewSolver(p Params) *Solver {
 
 // Solve computes the end-of-step positions of the fluid from its positions X and predicted
 // velocities VStar and writes them as the pressure acceleration AP (see the package comment).
-// AP on entry (the previous solve's) sets the initial guess. P is set to zero: Projective
+// P is set to zero: Projective
 // Fluids has no pressure field. spacing is the particle spacing (the unit of Tolerance).
 func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, kr *physics.Kernel, dt, spacing float64, pool *par.Pool) Result {
 	n := f.Len()
@@ -281,7 +289,7 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	for _, p := range []*[]physics.Vec3{&s.xk, &s.xm1, &s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx, &s.diag, &s.gself} {
 		*p = par.Grow(*p, n)
 	}
-	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.y} {
+	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.y, &s.yv} {
 		*p = par.Grow(*p, n)
 	}
 	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
@@ -299,8 +307,8 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	pool.For(n, s.fnInit)
 }
 
-// initBlock sets s = x⁽ⁿ⁾ + Δt v* (Eq. 2; v* carries Δt M⁻¹ f_ext), the initial guess
-// x = s + Δt² a_p with a_p the previous solve's constraint acceleration, and V_i.
+// initBlock sets s = x⁽ⁿ⁾ + Δt v* (Eq. 2; v* carries Δt M⁻¹ f_ext), the initial guess x = s,
+// and V_i.
 func (s *Solver) initBlock(lo, hi, _ int) {
 	f, dt := s.f, s.dt
 	for i := lo; i < hi; i++ {
@@ -561,7 +569,7 @@ func (s *Solver) jdBlock(lo, hi, blk int) {
 	for i := lo; i < hi; i++ {
 		gi := s.ginv[i]
 		if gi == 0 {
-			s.y[i] = 0
+			s.y[i], s.yv[i] = 0, 0
 			continue
 		}
 		k := i - lo
@@ -573,11 +581,13 @@ func (s *Solver) jdBlock(lo, hi, blk int) {
 			sum += g[0]*d[0] + g[1]*d[1] + g[2]*d[2]
 		}
 		g, d := &s.gself[i], &s.d[i]
-		s.y[i] = gi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2] - s.vol[i]*sum)
+		y := gi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2] - s.vol[i]*sum)
+		s.y[i], s.yv[i] = y, y*s.vol[i]
 	}
 }
 
 // applyBlock is the second gather: q_l = m_l/Δt² d_l + w (y_l ∇_l C_l + Σ_k y_k V_k ∇W(x_l − x_k)),
+// with y_k V_k precomputed by jdBlock,
 // and d·q per block.
 func (s *Solver) applyBlock(lo, hi, blk int) {
 	f := s.f
@@ -593,12 +603,9 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 		g := &s.gself[i]
 		yi := s.y[i]
 		a := physics.Vec3{yi * g[0], yi * g[1], yi * g[2]}
+		yv := s.yv
 		for e, j := range fbk.J[f0:f1] {
-			c := s.y[j]
-			if c == 0 {
-				continue
-			}
-			c *= s.vol[j]
+			c := yv[j]
 			gv := &gvs[e]
 			a[0] += c * gv[0]
 			a[1] += c * gv[1]
