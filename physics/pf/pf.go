@@ -48,8 +48,10 @@
 // Tolerance·spacing, or after MaxIterations global steps (the paper uses 30). The solver then
 // reports the constraint force as the pressure acceleration a_p = (x − s)/Δt², so the common
 // integration v = v* + Δt a_p, x += Δt v lands exactly on the final iterate. Each solve starts
-// from x = s, as the paper's; the state saved by snapshots (positions, velocities, pressures)
-// then determines the solve completely.
+// from x = s, as the paper's, and takes as its first global step the previous solve's
+// constraint forces, carried between solves as the pressure P_i = −w μ_i/V_i (the pressure
+// is saved with the particles, so snapshots restore it), with the gradients at s; the line
+// search checks that step like any other.
 //
 // Density and boundaries follow the rest of sluice: ρ_i = m_i(W(0) + Σ_j W_ij) + ρ0_i Σ_b V_b
 // W_ib (physics.Density, Akinci et al. 2012 boundary samples; the paper also uses them, Sec. 4).
@@ -153,6 +155,7 @@ type Solver struct {
 	gself   []physics.Vec3 // ∇_i C_i at the local step's iterate (fluid and boundary terms)
 	ginv    []float64      // 1/‖∇C_i‖² over the movable particles; 0 for an inactive constraint
 	mu      []float64      // μ_i = ∇C_i·Δp_i/‖∇C_i‖², the constraint's force per w along ∇C_i
+	mu0     []float64      // μ_i of the previous solve, from the pressure P_i (warm start)
 	y       []float64      // per constraint: ginv_i ∇C_i·d (first half of the matrix product)
 	yv      []float64      // y_i V_i
 	self    []physics.Vec3 // Δp of particle i in its own constraint
@@ -181,7 +184,8 @@ type Solver struct {
 	dt     float64
 	alpha  float64
 
-	fnInit, fnLocal, fnResid, fnPrecond, fnJd, fnApply, fnUpdate, fnUpdateD, fnAccel func(lo, hi, block int)
+	fnInit, fnLocal, fnResid, fnPrecond, fnJd, fnApply, fnUpdate, fnUpdateD, fnAccel, fnWarm func(lo, hi, block int)
+	warm                                                                                     bool // some P_i ≠ 0 on entry
 
 	// Force and Torque are the boundary loads per body after Loads.
 	Force, Torque []physics.Vec3
@@ -198,14 +202,15 @@ func NewSolver(p Params) *Solver {
 	s.fnInit, s.fnLocal, s.fnResid = s.initBlock, s.localBlock, s.residBlock
 	s.fnPrecond, s.fnJd, s.fnApply = s.precondBlock, s.jdBlock, s.applyBlock
 	s.fnUpdate, s.fnUpdateD = s.updateBlock, s.updateDBlock
-	s.fnAccel, s.fnLoads = s.accelBlock, s.loadsBlock
+	s.fnAccel, s.fnLoads, s.fnWarm = s.accelBlock, s.loadsBlock, s.warmBlock
 	return s
 }
 
 // Solve computes the end-of-step positions of the fluid from its positions X and predicted
 // velocities VStar and writes them as the pressure acceleration AP (see the package comment).
-// P is set to zero: Projective
-// Fluids has no pressure field. spacing is the particle spacing (the unit of Tolerance).
+// P on entry (the previous solve's) warm-starts the solve, and on return holds each
+// constraint's pressure equivalent (accelBlock). spacing is the particle spacing (the unit of
+// Tolerance).
 func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, kr *physics.Kernel, dt, spacing float64, pool *par.Pool) Result {
 	n := f.Len()
 	var res Result
@@ -236,6 +241,17 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		if e2 <= tol2 {
 			res.Converged = true
 			break
+		}
+		if it == 0 && s.warm && s.MaxIterations > 0 {
+			// warm start: the previous solve's constraint forces, with the gradients at s, as
+			// the first global step (checked by the line search like any other)
+			res.Iterations++
+			copy(s.xm1, s.x[:n])
+			pool.For(n, s.fnWarm)
+			step = 1
+			s.stepBlock(n, step, pool)
+			it++
+			continue
 		}
 		if e2 > prevE2 {
 			start = it + 2
@@ -289,7 +305,7 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	for _, p := range []*[]physics.Vec3{&s.xk, &s.xm1, &s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx, &s.diag, &s.gself} {
 		*p = par.Grow(*p, n)
 	}
-	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.y, &s.yv} {
+	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.mu0, &s.y, &s.yv} {
 		*p = par.Grow(*p, n)
 	}
 	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
@@ -305,6 +321,13 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	s.red, s.red2 = par.Grow(s.red, nb), par.Grow(s.red2, nb)
 	s.energy, s.eProj = par.Grow(s.energy, nb), par.Grow(s.eProj, nb)
 	pool.For(n, s.fnInit)
+	s.warm = false
+	for _, p := range f.P[:n] {
+		if p != 0 {
+			s.warm = true
+			break
+		}
+	}
 }
 
 // initBlock sets s = x⁽ⁿ⁾ + Δt v* (Eq. 2; v* carries Δt M⁻¹ f_ext), the initial guess x = s,
@@ -315,7 +338,9 @@ func (s *Solver) initBlock(lo, hi, _ int) {
 		x, v := &f.X[i], &f.VStar[i]
 		p := physics.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 		s.s[i], s.x[i] = p, p
-		s.vol[i] = f.M[i] / f.Rho0[i]
+		vi := f.M[i] / f.Rho0[i]
+		s.vol[i] = vi
+		s.mu0[i] = -f.P[i] * vi / s.Stiffness
 	}
 }
 
@@ -649,15 +674,44 @@ func (s *Solver) updateDBlock(lo, hi, _ int) {
 	}
 }
 
+// warmBlock sets the step δ_l = Δt²/m_l w Σ_k μ⁰_k ∇_l C_k of the warm start, μ⁰ the previous
+// solve's multipliers and the gradients those of the local step at s.
+func (s *Solver) warmBlock(lo, hi, blk int) {
+	f := s.f
+	fbk := &s.ff.Blocks[blk]
+	of := s.offF[blk]
+	c0 := s.Stiffness * s.dt * s.dt
+	for i := lo; i < hi; i++ {
+		k := i - lo
+		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
+		gvs := s.gv[of+f0 : of+f1]
+		g := &s.gself[i]
+		m := s.mu0[i]
+		d := physics.Vec3{m * g[0], m * g[1], m * g[2]}
+		for e, j := range fbk.J[f0:f1] {
+			c := s.mu0[j] * s.vol[j]
+			gv := &gvs[e]
+			d[0] += c * gv[0]
+			d[1] += c * gv[1]
+			d[2] += c * gv[2]
+		}
+		c := c0 / f.M[i]
+		s.dx[i] = physics.Vec3{c * d[0], c * d[1], c * d[2]}
+	}
+}
+
 // accelBlock writes a_p = (x − s)/Δt²: the constraint force per unit mass that takes the
-// common integration v = v* + Δt a_p, x += Δt v to the minimiser x.
+// common integration v = v* + Δt a_p, x += Δt v to the minimiser x, and the pressure
+// P_i = −w μ_i/V_i of constraint i (Pa): the SPH pressure whose force on a neighbour l,
+// P_i V_i V_l ∇W(x_i − x_l), equals the constraint's, w μ_i ∇_l C_i, for V_l = V_i. The next
+// solve starts from it (the pressure is saved with the particles).
 func (s *Solver) accelBlock(lo, hi, _ int) {
 	f := s.f
 	idt2 := 1 / (s.dt * s.dt)
 	for i := lo; i < hi; i++ {
 		x, p := &s.x[i], &s.s[i]
 		f.AP[i] = physics.Vec3{(x[0] - p[0]) * idt2, (x[1] - p[1]) * idt2, (x[2] - p[2]) * idt2}
-		f.P[i] = 0
+		f.P[i] = -s.Stiffness * s.mu[i] / s.vol[i]
 	}
 }
 

@@ -508,3 +508,45 @@ func TestTallColumnSettlesWithoutEnergyGain(t *testing.T) {
 		t.Errorf("largest compression %.4f %% over the last 0.2 s, want ≤ %.2f %%", 100*worst, 100*maxCompress)
 	}
 }
+
+func TestWarmStartReachesTheSameSolution(t *testing.T) {
+	// The solve writes the pressure P_i = −w μ_i/V_i, and the next solve takes the constraint
+	// forces it implies as its first global step. The initial guess only sets the path: the same
+	// substep solved cold (P = 0) and warm (P from the cold solve) must land on the same
+	// positions within what the two stop tests allow. Each result's residual has an RMS of
+	// Δt² r/m below Tolerance·2r, and the global matrix is at least M/Δt², so their positions
+	// differ by at most twice that in RMS.
+	pool := par.NewPool(1)
+	defer pool.Close()
+	sc := newScene(t, pool, 3, 3, 3, physics.Vec3{0.3, 0.3, 0.3}, 0.95)
+	s := NewSolver(DefaultParams())
+	sc.search(t, pool)
+	physics.Density(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, pool)
+	const dt = 0.002
+	physics.Advect(sc.f, &sc.ff, &sc.kr, physics.Vec3{0, -9.81, 0}, 0, dt, pool)
+	n := sc.f.Len()
+	cold := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, sc.sp, pool)
+	x1 := append([]physics.Vec3(nil), s.x[:n]...)
+	warmUsed := false
+	for _, p := range sc.f.P {
+		warmUsed = warmUsed || p != 0
+	}
+	if !warmUsed {
+		t.Fatal("the solve left no pressure to start the next one from")
+	}
+	warm := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, sc.sp, pool)
+	if !cold.Converged || !warm.Converged {
+		t.Fatalf("cold %+v, warm %+v", cold, warm)
+	}
+	var d2 float64
+	for i := 0; i < n; i++ {
+		d2 += physics.Dist2(x1[i], s.x[i])
+	}
+	rms := math.Sqrt(d2 / float64(n))
+	bound := 2 * s.Tolerance * sc.sp
+	t.Logf("cold: %d global steps, %d CG; warm: %d global steps, %d CG; positions differ by %.3g m RMS (bound %.3g m)",
+		cold.Iterations, cold.CGIterations, warm.Iterations, warm.CGIterations, rms, bound)
+	if rms > bound {
+		t.Fatalf("cold and warm solutions differ by %g m RMS, more than %g m", rms, bound)
+	}
+}
