@@ -138,6 +138,7 @@ const (
 type Result struct {
 	Iterations   int     // global steps (local steps: one more plus Backtracks, the last at the final positions)
 	Backtracks   int     // halvings of a global step that raised the energy of Eq. 4
+	WarmStart    bool    // the solve took the previous solve's constraint forces as its first step
 	CGIterations int     // CG iterations summed over the global steps
 	AvgError     float64 // average compression max(0, ρ/ρ0 − 1) at the final positions
 	MaxError     float64 // largest compression at the final positions
@@ -242,15 +243,16 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 			res.Converged = true
 			break
 		}
-		if it == 0 && s.warm && s.MaxIterations > 0 {
+		if it == 0 && s.warm {
 			// warm start: the previous solve's constraint forces, with the gradients at s, as
-			// the first global step (checked by the line search like any other)
-			res.Iterations++
+			// a first step without CG (checked by the line search like a global step, not
+			// counted as one)
+			s.warm = false
+			res.WarmStart = true
 			copy(s.xm1, s.x[:n])
 			pool.For(n, s.fnWarm)
 			step = 1
 			s.stepBlock(n, step, pool)
-			it++
 			continue
 		}
 		if e2 > prevE2 {

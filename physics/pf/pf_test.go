@@ -535,7 +535,7 @@ func TestWarmStartReachesTheSameSolution(t *testing.T) {
 		t.Fatal("the solve left no pressure to start the next one from")
 	}
 	warm := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, sc.sp, pool)
-	if !cold.Converged || !warm.Converged {
+	if !cold.Converged || !warm.Converged || cold.WarmStart || !warm.WarmStart {
 		t.Fatalf("cold %+v, warm %+v", cold, warm)
 	}
 	var d2 float64
