@@ -181,20 +181,63 @@ func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
 	}
 }
 
-// TestPFRefusesDynamicRigidBodies: until its loads are the fluid's force, a world solved with
-// Projective Fluids refuses a dynamic rigid body at its next step, naming the setting and the
-// body, instead of floating it on wrong loads.
-func TestPFRefusesDynamicRigidBodies(t *testing.T) {
-	w, _ := pfDamBreak(t, "pf", 0.04, 1)
-	defer w.Close()
-	d := components.DefaultRigidBody()
-	d.Size = mgl64.Vec3{0.2, 0.2, 0.2}
-	d.Position = mgl64.Vec3{1.1, 0.5, 0.2}
-	if _, err := w.AddRigidBody("crate", d); err != nil {
+// TestPFCubesFloatAtArchimedesDrafts: with Projective Fluids the loads on bodies are the
+// reaction to the converged constraint forces, so dynamic rigid bodies float as they do with
+// IISPH. Two 12 cm cubes of 300 and 700 kg/m³ in water 20 cm deep (r = 2 cm), placed at their
+// drafts, run for 2 s; averaged over the last 1 s the lighter cube must stand
+// (700 − 300)/1000 · 12 cm = 48 mm above the heavier (Archimedes; the height difference cancels
+// the water level, as in TestLightBodiesFloat). A load scaled by the unconverged push of the
+// earlier solver (78 % above the weight) or missing w moves the heavy cube's draft by centimetres.
+func TestPFCubesFloatAtArchimedesDrafts(t *testing.T) {
+	// pfDraftTol (m): a quarter of the particle radius; the drafts are resolved by particles of
+	// 4 cm diameter, and the pressure-free top layer shifts both cubes alike
+	const pfDraftTol = 0.005
+	if raceEnabled || testing.Short() {
+		t.Skip("2 s of a 600-particle tank (about 20 s): skipped in -short and under -race")
+	}
+	const side, rhoW, fill = 0.12, 1000.0, 0.2
+	s := components.DefaultSolver()
+	s.PressureSolver = "pf"
+	s.ParticleRadius = 0.02
+	// the loads are compared on average over 1 s, which a residual force of Δt² r/m ≤ 10⁻³·2r
+	// RMS per substep does not shift measurably (the same scene gave 49.8 mm at 10⁻⁵ and
+	// 50.1 mm at 10⁻³); the default 10⁻⁵ takes twice as long
+	s.PFTolerance = 1e-3
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, err := w.Step(frame)
-	if err == nil || !strings.Contains(err.Error(), "pressureSolver") || !strings.Contains(err.Error(), `"crate"`) {
-		t.Fatalf("step with a dynamic body under pf: %v, want an error naming pressureSolver and the body", err)
+	defer w.Close()
+	mustBox(t, w, "tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, 0.4, 0.24}, true)
+	mustBlock(t, w, "water", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, fill, 0.24})
+	rhos := []float64{300, 700}
+	var cubes []sluice.Entity
+	for i, rho := range rhos {
+		d := components.DefaultRigidBody()
+		d.Size, d.Density = mgl64.Vec3{side, side, side}, rho
+		d.Position = mgl64.Vec3{0.2 + 0.4*float64(i), fill + side/2 - rho/rhoW*side, 0.12}
+		cubes = append(cubes, mustRigid(t, w, "cube"+string(rune('0'+i)), d))
+	}
+
+	var late [2][]float64
+	for f := 1; f <= 120; f++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.PressureSolver != s.PressureSolver {
+			t.Fatalf("pressureSolver %q", st.PressureSolver)
+		}
+		if w.Time() > 1 {
+			for i, c := range cubes {
+				late[i] = append(late[i], w.RigidBody(c).State.X[1])
+			}
+		}
+	}
+	got := avg(late[0]) - avg(late[1])
+	want := (rhos[1] - rhos[0]) / rhoW * side
+	t.Logf("centres %.4f m and %.4f m: the lighter %.2f mm higher, Archimedes %.2f mm", avg(late[0]), avg(late[1]), 1e3*got, 1e3*want)
+	if math.Abs(got-want) > pfDraftTol {
+		t.Errorf("ρ = %g floats %.2f mm above ρ = %g, Archimedes says %.2f mm (± %g mm)", rhos[0], 1e3*got, rhos[1], 1e3*want, 1e3*pfDraftTol)
 	}
 }

@@ -258,13 +258,6 @@ func (s *Sim) Gather(w *ecs.World) error {
 		})
 	}
 	s.gatherRigid()
-	if s.PF != nil {
-		for i := range s.Rigid.Bodies {
-			if s.Rigid.Bodies[i].Motion == rigid.Dynamic {
-				return fmt.Errorf("solver.pressureSolver: pf does not couple to dynamic rigid bodies yet (its unconverged iterations leave loads that are not the fluid's force; see docs/projective_fluids.md), and body %q is dynamic: use iisph", s.bodies[s.rigidSlots[i]].body.Name)
-			}
-		}
-	}
 	s.bInv = nil
 	if !slices.Equal(bl, s.bLayout) {
 		s.bInv = remapByKey(s.bLayout, bl, s.bInv)

@@ -4,7 +4,7 @@
 // A substep is the implicit Euler step of Projective Dynamics (Eq. 1–2): the end-of-step
 // positions x minimise the inertia term ½Δt⁻²‖M^½(x − s)‖² with s = x⁽ⁿ⁾ + Δt v* (v* already
 // holds gravity and the other non-pressure accelerations) plus one quadratic potential per
-// particle i, Z_i = w/2 ‖S_i x − p_i‖² (Eq. 3 with D = P = I, Sec. 3.4), where S_i selects the
+// particle i, Z_i = w/2 ‖D_i(S_i x − p_i)‖² (Eq. 3 with P_i = D_i), where S_i selects the
 // particles of i's constraint and p_i is their projection onto the constraint manifold
 // C_i = ρ_i/ρ0 − 1 = 0 (Eq. 6–8), restricted to compression (C_i > 0; Sec. 3.2).
 //
@@ -12,50 +12,57 @@
 //   - the local step projects every constraint independently (Algorithm 1: Newton steps
 //     p ← p − C/‖∇C‖² ∇C, Eq. 9–11, until C ≤ ε), in parallel over constraints, each writing
 //     only its own projected positions;
-//   - the global step solves Eq. 5, (M/Δt² + Σ_i w S_iᵀS_i) x = M/Δt² s + Σ_i w S_iᵀ p_i, by
-//     matrix-free preconditioned conjugate gradients (Algorithm 2). The right-hand side is
-//     gathered per particle from the constraints that contain it (a transposed pair index
-//     replaces Algorithm 2's atomic scatter, so sums run in a fixed order and results do not
-//     depend on the number of workers). With D = P = I the matrix is diagonal: particle l's
-//     entry is m_l/Δt² + w·n_l, n_l the number of constraints containing l (its own and its
-//     neighbours'), so the Jacobi-preconditioned CG converges in one iteration; the CG stays a
-//     general solver so that constraints with off-diagonal blocks can join the same system.
+//   - the global step solves Eq. 5, (M/Δt² + Σ_i w S_iᵀD_iᵀD_iS_i) x = M/Δt² s +
+//     Σ_i w S_iᵀD_iᵀD_i p_i, by matrix-free Jacobi-preconditioned conjugate gradients
+//     (Algorithm 2), written as a correction δ of the current iterate with right-hand side
+//     the residual of Eq. 5. Every sum is a gather over the particle's own neighbour row in a
+//     fixed order (Algorithm 2 scatters atomically), so the results do not depend on the number
+//     of workers.
 //
-// With D = P = I every particle's new position is the average of its ~30 constraints'
-// proposals (and its inertial target), so a compression that only one constraint sees shrinks by
-// about 1/n per iteration. Run this way, 30 iterations left a 1 m column (w = 10⁶, Δt = 2 ms)
-// far from the minimiser: it stayed compressed by up to 1.2 % and, through the unconverged
-// velocities, gained mechanical energy (about 10 J in 0.6 s; the Chebyshev extrapolation
-// below did not remove it). The global step's correction δ = A⁻¹r of particle l is therefore
-// scaled by n_l, the number of constraints that contain l: x ← x + diag(n) A⁻¹ r, a
-// preconditioned Richardson step whose preconditioner diag(n_l/(m_l/Δt² + w n_l)) ≈ 1/w turns
-// the average of the projections into their sum. SPlisHSPlasH's PF scales each particle's
-// projection by the same count; scaling the correction instead keeps the fixed point r = 0,
-// i.e. the minimiser of Eq. 4 with the paper's weights, and the constraint forces' momentum
-// balance. The optional Chebyshev semi-iterative method of H. Wang, "A Chebyshev Semi-iterative
-// Approach for Accelerating Projective and Position-based Dynamics", ACM TOG 34(6), 2015,
-// x⁽ᵏ⁺¹⁾ = x⁽ᵏ⁻¹⁾ + ω_{k+1}(x̂⁽ᵏ⁺¹⁾ − x⁽ᵏ⁻¹⁾), x̂ the relaxed global step's result, ω = 1 for the
-// first two iterations, then ω = 2/(2 − ρ²) and ω_{k+1} = 4/(4 − ρ²ω_k), restarted whenever the
-// residual grows, is off by default: with the relaxation it raised the largest compression.
+// The choice of D_i. The paper takes D_i = P_i = I (Sec. 3.4). The global matrix is then
+// diagonal, M/Δt² + w n_l per particle (n_l the number of constraints containing l), and one
+// local/global iteration is a Jacobi step: a particle's new position is the average of the
+// projections of its ~30 constraints. A compression spread over a column of L/2r particles
+// needs O((L/2r)²) such steps; measured on a 1 m column (w = 10⁶, Δt = 2 ms), 30 iterations
+// left it compressed by 1.2 % and gaining energy, and scaling the averaged correction by n_l
+// (the relaxation SPlisHSPlasH applies to its projections) still left the residual force so
+// large that the wall loads came out 78 % above the weight. Here D_i = P_i = n_i n_iᵀ, the
+// projector onto the unit constraint normal n_i = ∇C_i/‖∇C_i‖ (over the movable particles)
+// taken at the iterate of the local step. A Newton projection moves p_i along ∇C_i, so
+// D_i(S_i x − p_i) = S_i x − p_i to first order and Z_i keeps the value w/2 dist²; what changes
+// is the global matrix, which becomes M/Δt² + w Σ_i ∇C_i∇C_iᵀ/‖∇C_i‖² — the Gauss–Newton
+// matrix of Eq. 4's potential, not its diagonal. The constraint force of constraint i is
+// w μ_i ∇C_i with μ_i = ∇C_i·Δp_i/‖∇C_i‖² (Δp_i = p_i − S_i x; μ_i = −C_i/‖∇C_i‖² after one
+// Newton step). The local/global iteration then converges in a few outer iterations, each
+// with a CG solve of the conditioning of an implicit pressure Poisson system.
+//
+// The restriction to compression makes the potential only piecewise quadratic: a constraint
+// inactive at the iterate (C ≤ 0) is missing from the matrix and may be compressed by the
+// step, and with w large against m/Δt² that raises the force residual many times over. Each
+// global step is therefore a trial step of a backtracking line search on the energy of Eq. 4,
+// ½Δt⁻²‖M^½(x − s)‖² + Σ_i w/2 ‖Δp_i‖² (the local step at the trial point evaluates it): a step
+// that raises it is halved, at most maxHalvings times.
 //
 // The alternation stops when the residual force r of Eq. 5, expressed as the position error
 // Δt² r_l/m_l it causes through the inertia term in one step, has an RMS below
-// Tolerance·spacing, or after MaxIterations global steps (the paper uses 30). (Measured in the
-// preconditioned metric A⁻¹r instead, the test accepted residual forces of ten times a
-// particle's weight.) The solver then reports the constraint force as the pressure
-// acceleration a_p = (x − s)/Δt², so the common integration v = v* + Δt a_p, x += Δt v lands
-// exactly on the final iterate.
+// Tolerance·spacing, or after MaxIterations global steps (the paper uses 30). The solver then
+// reports the constraint force as the pressure acceleration a_p = (x − s)/Δt², so the common
+// integration v = v* + Δt a_p, x += Δt v lands exactly on the final iterate. Each solve starts
+// from x = s, as the paper's, and takes as its first global step the previous solve's
+// constraint forces, carried between solves as the pressure P_i = −w μ_i/V_i (the pressure
+// is saved with the particles, so snapshots restore it), with the gradients at s; the line
+// search checks that step like any other.
 //
 // Density and boundaries follow the rest of sluice: ρ_i = m_i(W(0) + Σ_j W_ij) + ρ0_i Σ_b V_b
 // W_ib (physics.Density, Akinci et al. 2012 boundary samples; the paper also uses them, Sec. 4).
 // Boundary samples are part of a constraint at their end-of-step positions x_b + Δt v_b but are
-// never moved by its projection. The load on the body of sample b is the exact reaction: the
-// fluid particles of a constraint receive w Σ_l Δp_l = −w Σ_b Σ_n λ_n ∇_b C (translation
-// invariance of C), so sample b receives w Σ_n λ_n ∇_b C summed over the Newton steps n of the
-// last local step, which is taken at the final positions. At convergence this push is the
-// fluid's constraint force; a solve stopped by MaxIterations leaves the global residual
-// between them (Result.Converged is false, and the systems count it as unconverged), and then
-// the loads are the reaction to the push, not to the fluid's momentum change.
+// never moved by its projection and are not unknowns of Eq. 5. The load on the body of sample
+// b is the exact reaction: C_i is translation invariant, so the gradient over the samples is
+// minus the gradient over the fluid particles, and the force w μ_i ∇_b C_i on the samples is
+// minus the total force of constraint i on the fluid. The last local step is taken at the
+// final positions, so the loads are the reaction to the constraint forces at x; the fluid's
+// momentum change M(x − s)/Δt² differs from those forces by the residual of Eq. 5, which a
+// converged solve has brought below the tolerance.
 //
 // The constraints use the substep's neighbour lists (found at x⁽ⁿ⁾) with the kernel evaluated
 // at the current iterate; pairs that enter the support during the step are missed, which the
@@ -106,13 +113,32 @@ const (
 	// projEps is ε of Algorithm 1: the projection stops once C ≤ ε. The paper reaches 10⁻¹⁴ in
 	// three to four Newton steps (Sec. 3.3).
 	projEps = 1e-14
+	// cgForcing is the inexact-Newton forcing term of the global step: CG stops once the
+	// linear residual is this fraction of the outer residual it started from (the next local
+	// step re-linearises, so solving further buys little), ...
+	cgForcing = 0.3
+	// cgTolFrac: ... but never before the linear residual is below this fraction of the outer
+	// tolerance, so that the last global step can meet it.
+	cgTolFrac = 0.5
+	// activeMargin: a constraint with −activeMargin < C ≤ ε exerts no force (μ = 0) but keeps
+	// its row in the global matrix, so the Newton step does not compress it blindly; without
+	// the margin the active set of a resting column flips between iterations (particles at
+	// C ≈ 0) and the residual rises every other iteration. The matrix only sets the path, the
+	// fixed point (zero residual) does not depend on it.
+	activeMargin = 1e-5
+	// maxHalvings caps the line search of a global step: a step that still raises the energy
+	// after this many halvings is taken (the projection of Algorithm 1 is not exactly the
+	// closest point, so the step is a descent direction only approximately).
+	maxHalvings = 4
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
 )
 
 // Result describes one solve.
 type Result struct {
-	Iterations   int     // global steps (local steps: one more, the last at the final positions)
+	Iterations   int     // global steps (local steps: one more plus Backtracks, the last at the final positions)
+	Backtracks   int     // halvings of a global step that raised the energy of Eq. 4
+	WarmStart    bool    // the solve took the previous solve's constraint forces as its first step
 	CGIterations int     // CG iterations summed over the global steps
 	AvgError     float64 // average compression max(0, ρ/ρ0 − 1) at the final positions
 	MaxError     float64 // largest compression at the final positions
@@ -125,23 +151,29 @@ type Solver struct {
 
 	s, x    []physics.Vec3 // inertial target s and the current iterate x
 	xk, xm1 []physics.Vec3 // x⁽ᵏ⁾ and x⁽ᵏ⁻¹⁾ of the Chebyshev extrapolation
-	diag    []float64      // diagonal of the global matrix, m/Δt² + w n_l
-	nc      []float64      // n_l, the number of constraints containing particle l (relaxation)
+	vol     []float64      // V_i = m_i/ρ0_i
+	diag    []physics.Vec3 // diagonal of the global matrix per component (Jacobi preconditioner)
+	gself   []physics.Vec3 // ∇_i C_i at the local step's iterate (fluid and boundary terms)
+	ginv    []float64      // 1/‖∇C_i‖² over the movable particles; 0 for an inactive constraint
+	mu      []float64      // μ_i = ∇C_i·Δp_i/‖∇C_i‖², the constraint's force per w along ∇C_i
+	mu0     []float64      // μ_i of the previous solve, from the pressure P_i (warm start)
+	y       []float64      // per constraint: ginv_i ∇C_i·d (first half of the matrix product)
+	yv      []float64      // y_i V_i
 	self    []physics.Vec3 // Δp of particle i in its own constraint
 	pairDp  []physics.Vec3 // Δp of neighbour J[e] in constraint i, per fluid pair e (flat)
-	pairF   []physics.Vec3 // reaction force on boundary sample per fluid→boundary pair (flat)
 	pairG   []float64      // kernel gradient factor of the current Newton step per fluid pair
-	pairGB  []float64      // the same per boundary pair
-	tr      []int32        // transposed pair index: for row l, the pairs (k→l), k ascending
-	trCur   []int32
-	offF    []int // flat offset of each block's fluid pairs
-	offB    []int // flat offset of each block's boundary pairs
+	gv      []physics.Vec3 // ∇W(x_i − x_j) at the local step's iterate, per fluid pair
+	gb      []physics.Vec3 // V_b ∇W(x_i − x_b) at the local step's iterate, per boundary pair
+	offF    []int          // flat offset of each block's fluid pairs
+	offB    []int          // flat offset of each block's boundary pairs
 	xb      []physics.Vec3
 	rhs     []physics.Vec3 // residual r = b − A x, then CG residual
 	z, d, q []physics.Vec3 // CG vectors
 	dx      []physics.Vec3 // CG solution (correction of x)
 	cSum    []float64      // per block: Σ max(C, 0)
 	cMax    []float64      // per block: max C
+	energy  []float64      // per block: the energy of Eq. 4 at the iterate (inertia + constraint terms)
+	eProj   []float64      // per block: w/2 Σ ‖Δp‖² of the local step
 	red     []float64      // per block: reductions of the CG and the stop test
 	red2    []float64
 
@@ -153,7 +185,8 @@ type Solver struct {
 	dt     float64
 	alpha  float64
 
-	fnInit, fnLocal, fnResid, fnPrecond, fnApply, fnUpdate, fnUpdateD, fnAccel func(lo, hi, block int)
+	fnInit, fnLocal, fnResid, fnPrecond, fnJd, fnApply, fnUpdate, fnUpdateD, fnAccel, fnWarm func(lo, hi, block int)
+	warm                                                                                     bool // some P_i ≠ 0 on entry
 
 	// Force and Torque are the boundary loads per body after Loads.
 	Force, Torque []physics.Vec3
@@ -168,15 +201,17 @@ type Solver struct {
 func NewSolver(p Params) *Solver {
 	s := &Solver{Params: p}
 	s.fnInit, s.fnLocal, s.fnResid = s.initBlock, s.localBlock, s.residBlock
-	s.fnPrecond, s.fnApply, s.fnUpdate, s.fnUpdateD = s.precondBlock, s.applyBlock, s.updateBlock, s.updateDBlock
-	s.fnAccel, s.fnLoads = s.accelBlock, s.loadsBlock
+	s.fnPrecond, s.fnJd, s.fnApply = s.precondBlock, s.jdBlock, s.applyBlock
+	s.fnUpdate, s.fnUpdateD = s.updateBlock, s.updateDBlock
+	s.fnAccel, s.fnLoads, s.fnWarm = s.accelBlock, s.loadsBlock, s.warmBlock
 	return s
 }
 
 // Solve computes the end-of-step positions of the fluid from its positions X and predicted
 // velocities VStar and writes them as the pressure acceleration AP (see the package comment).
-// P is set to zero: Projective Fluids has no pressure field. spacing is the particle spacing
-// (the unit of Tolerance).
+// P on entry (the previous solve's) warm-starts the solve, and on return holds each
+// constraint's pressure equivalent (accelBlock). spacing is the particle spacing (the unit of
+// Tolerance).
 func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, kr *physics.Kernel, dt, spacing float64, pool *par.Pool) Result {
 	n := f.Len()
 	var res Result
@@ -189,13 +224,36 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	nb := par.Blocks(n)
 	tol2 := s.Tolerance * spacing * s.Tolerance * spacing * float64(n)
 	omega, start, prevE2 := 1.0, 2, math.Inf(1)
-	for it := 0; ; it++ {
+	prevE, step, halvings := math.Inf(1), 1.0, 0
+	for it := 0; ; {
 		pool.For(n, s.fnLocal)
-		pool.For(n, s.fnResid) // r = b − A x, and Σ |D⁻¹r|² per block
+		pool.For(n, s.fnResid) // r = b − A x, the diagonal, Σ (Δt² r/m)² and the energy per block
 		e2 := par.Sum(s.red[:nb])
+		e := par.Sum(s.energy[:nb])
+		if e > prevE && halvings < maxHalvings {
+			// the Newton step raised Eq. 4's energy (an active set changed): halve it
+			halvings++
+			res.Backtracks++
+			step *= 0.5
+			s.stepBlock(n, step, pool)
+			continue
+		}
+		halvings, prevE = 0, e
 		if e2 <= tol2 {
 			res.Converged = true
 			break
+		}
+		if it == 0 && s.warm {
+			// warm start: the previous solve's constraint forces, with the gradients at s, as
+			// a first step without CG (checked by the line search like a global step, not
+			// counted as one)
+			s.warm = false
+			res.WarmStart = true
+			copy(s.xm1, s.x[:n])
+			pool.For(n, s.fnWarm)
+			step = 1
+			s.stepBlock(n, step, pool)
+			continue
 		}
 		if e2 > prevE2 {
 			start = it + 2
@@ -205,20 +263,26 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 			break
 		}
 		res.Iterations++
-		copy(s.xk, s.x[:n]) // x⁽ᵏ⁾, which becomes x⁽ᵏ⁻¹⁾ of the next iteration
-		res.CGIterations += s.cg(n, nb, tol2, pool)
+		copy(s.xk, s.x[:n]) // x⁽ᵏ⁾, the base of the line search and x⁽ᵏ⁻¹⁾ of the next iteration
+		res.CGIterations += s.cg(n, nb, max(tol2*cgTolFrac*cgTolFrac, e2*cgForcing*cgForcing), pool)
 		if s.Chebyshev > 0 && it >= start {
 			if it == start {
 				omega = 2 / (2 - s.Chebyshev*s.Chebyshev)
 			} else {
 				omega = 4 / (4 - s.Chebyshev*s.Chebyshev*omega)
 			}
+			// the extrapolated point x⁽ᵏ⁻¹⁾ + ω(x̂ − x⁽ᵏ⁻¹⁾) as a step from x⁽ᵏ⁾
 			for i := range s.x[:n] {
-				x, m := &s.x[i], &s.xm1[i]
-				s.x[i] = physics.Vec3{m[0] + omega*(x[0]-m[0]), m[1] + omega*(x[1]-m[1]), m[2] + omega*(x[2]-m[2])}
+				xk, m, d := &s.xk[i], &s.xm1[i], &s.dx[i]
+				for c := 0; c < 3; c++ {
+					d[c] = m[c] + omega*(xk[c]+d[c]-m[c]) - xk[c]
+				}
 			}
 		}
-		s.xm1, s.xk = s.xk, s.xm1
+		s.xm1, s.xk = s.xk, s.xm1 // xm1: the base x⁽ᵏ⁾ of the line search
+		step = 1
+		s.stepBlock(n, step, pool)
+		it++
 	}
 	res.AvgError = par.Sum(s.cSum[:nb]) / float64(n)
 	res.MaxError = par.Max(s.cMax[:nb])
@@ -226,8 +290,8 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	return res
 }
 
-// prepare sizes the scratch, the pair offsets and the transposed pair index, and sets the
-// inertial target, the initial guess and the matrix diagonal.
+// prepare sizes the scratch and the pair offsets, and sets the inertial target and the
+// initial guess.
 func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, kr *physics.Kernel, dt float64, pool *par.Pool) {
 	n := f.Len()
 	s.f, s.b, s.ff, s.fb, s.kr, s.dt = f, b, ff, fb, kr, dt
@@ -240,15 +304,16 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 		s.offF[k+1] = s.offF[k] + len(ff.Blocks[k].J)
 		s.offB[k+1] = s.offB[k] + len(fb.Blocks[k].J)
 	}
-	for _, p := range []*[]physics.Vec3{&s.xk, &s.xm1, &s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx} {
+	for _, p := range []*[]physics.Vec3{&s.xk, &s.xm1, &s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx, &s.diag, &s.gself} {
 		*p = par.Grow(*p, n)
 	}
-	s.diag = par.Grow(s.diag, n)
-	s.nc = par.Grow(s.nc, n)
+	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.mu0, &s.y, &s.yv} {
+		*p = par.Grow(*p, n)
+	}
 	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
-	s.pairF = par.Grow(s.pairF, s.offB[nb])
 	s.pairG = par.Grow(s.pairG, s.offF[nb])
-	s.pairGB = par.Grow(s.pairGB, s.offB[nb])
+	s.gv = par.Grow(s.gv, s.offF[nb])
+	s.gb = par.Grow(s.gb, s.offB[nb])
 	s.xb = par.Grow(s.xb, b.Len())
 	for k := range s.xb {
 		x, v := &b.X[k], &b.V[k]
@@ -256,65 +321,28 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	}
 	s.cSum, s.cMax = par.Grow(s.cSum, nb), par.Grow(s.cMax, nb)
 	s.red, s.red2 = par.Grow(s.red, nb), par.Grow(s.red2, nb)
-	s.transpose(n)
+	s.energy, s.eProj = par.Grow(s.energy, nb), par.Grow(s.eProj, nb)
 	pool.For(n, s.fnInit)
-}
-
-// transpose builds, for every particle l, the list of fluid pairs (k→l) in ascending k: the
-// index that lets the global step gather constraint k's projected position of l. Neighbour
-// lists are symmetric (one support radius for all), so row l of the transpose has as many
-// entries as l's own neighbour row and reuses its offsets.
-func (s *Solver) transpose(n int) {
-	ff := s.ff
-	np := s.offF[par.Blocks(n)]
-	s.tr = par.Grow(s.tr, np)
-	s.trCur = par.Grow(s.trCur, n)
-	for blk := range par.Blocks(n) {
-		nbk := &ff.Blocks[blk]
-		lo := blk * par.BlockSize
-		for k := 0; k < len(nbk.Start)-1; k++ {
-			s.trCur[lo+k] = int32(s.offF[blk]) + nbk.Start[k]
-		}
-	}
-	for blk := range par.Blocks(n) {
-		nbk := &ff.Blocks[blk]
-		base := int32(s.offF[blk])
-		for e, l := range nbk.J {
-			c := s.trCur[l]
-			s.tr[c] = base + int32(e)
-			s.trCur[l] = c + 1
-		}
-	}
-	for blk := range par.Blocks(n) {
-		nbk := &ff.Blocks[blk]
-		lo := blk * par.BlockSize
-		for k := 0; k < len(nbk.Start)-1; k++ {
-			if s.trCur[lo+k] != int32(s.offF[blk])+nbk.Start[k+1] {
-				panic("pf: fluid neighbour lists are not symmetric")
-			}
+	s.warm = false
+	for _, p := range f.P[:n] {
+		if p != 0 {
+			s.warm = true
+			break
 		}
 	}
 }
 
 // initBlock sets s = x⁽ⁿ⁾ + Δt v* (Eq. 2; v* carries Δt M⁻¹ f_ext), the initial guess x = s,
-// the diagonal m/Δt² + w n of the global matrix and n itself.
-//
-// The iteration stops before convergence, so its result leans towards the initial guess. The
-// guess x⁽ⁿ⁾ + Δt v⁽ⁿ⁾ (the previous constraint force taken to balance gravity) lowered the
-// settling column's compression but held the dam break back by 22 % at 0.4 s; x = s keeps
-// its front within 1.4 % of IISPH's (TestPFDamBreakFrontFollowsIISPH).
-func (s *Solver) initBlock(lo, hi, blk int) {
+// and V_i.
+func (s *Solver) initBlock(lo, hi, _ int) {
 	f, dt := s.f, s.dt
-	nbk := &s.ff.Blocks[blk]
-	idt2 := 1 / (dt * dt)
 	for i := lo; i < hi; i++ {
 		x, v := &f.X[i], &f.VStar[i]
 		p := physics.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 		s.s[i], s.x[i] = p, p
-		k := i - lo
-		nc := float64(nbk.Start[k+1] - nbk.Start[k] + 1)
-		s.diag[i] = f.M[i]*idt2 + s.Stiffness*nc
-		s.nc[i] = nc
+		vi := f.M[i] / f.Rho0[i]
+		s.vol[i] = vi
+		s.mu0[i] = -f.P[i] * vi / s.Stiffness
 	}
 }
 
@@ -325,16 +353,18 @@ func (s *Solver) initBlock(lo, hi, blk int) {
 //	∇_{p_j} C_i = −V_i ∇W(p_i − p_j),  ∇_{p_i} C_i = V_i Σ_j ∇W(p_i − p_j) + Σ_b V_b ∇W(p_i − x_b),
 //
 // each Newton step p ← p + λ∇C with λ = −C/‖∇C‖² (Eq. 10–11), the norm taken over the movable
-// (fluid) particles only, as the boundary samples do not move. It records Δp per pair, the
-// reaction per boundary pair and the compression at the step's start for the statistics.
+// (fluid) particles only, as the boundary samples do not move. It records the gradient at the
+// iterate (the normal of D_i), 1/‖∇C_i‖², μ_i = ∇C_i·Δp_i/‖∇C_i‖², Δp per pair, and the
+// compression at the iterate for the statistics. An uncompressed constraint (C_i ≤ ε) is
+// inactive: its projection is the identity and it adds nothing to the global matrix.
 func (s *Solver) localBlock(lo, hi, blk int) {
-	f, b, kr, w := s.f, s.b, s.kr, s.Stiffness
+	b, kr := s.b, s.kr
 	fbk, bbk := &s.ff.Blocks[blk], &s.fb.Blocks[blk]
 	of, ob := s.offF[blk], s.offB[blk]
 	w0 := kr.W0()
 	kern := s.kern
 	cubic := kern.cubic
-	var csum, cmax float64
+	var csum, cmax, ep float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
@@ -342,14 +372,15 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		js := fbk.J[f0:f1]
 		bs := bbk.J[b0:b1]
 		dps := s.pairDp[of+f0 : of+f1]
-		pfs := s.pairF[ob+b0 : ob+b1]
 		pg := s.pairG[of+f0 : of+f1]
-		pgb := s.pairGB[ob+b0 : ob+b1]
+		gvs := s.gv[of+f0 : of+f1]
+		gbs := s.gb[ob+b0 : ob+b1]
 		clear(dps)
-		clear(pfs)
-		vi := f.M[i] / f.Rho0[i]
+		vi := s.vol[i]
 		xi := s.x[i]
-		var d0 physics.Vec3
+		var d0, g0 physics.Vec3
+		var gn0 float64
+		active := false
 		for step := 0; ; step++ {
 			pi := physics.Vec3{xi[0] + d0[0], xi[1] + d0[1], xi[2] + d0[2]}
 			// constraint value and gradient at p in one pass over the pairs
@@ -363,6 +394,9 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 					wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
 				} else {
 					wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+				}
+				if step == 0 {
+					gvs[e] = physics.Vec3{g * rx, g * ry, g * rz}
 				}
 				sw += wv
 				g *= vi
@@ -384,25 +418,35 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 				}
 				c += b.Vol[j] * wv
 				g *= b.Vol[j]
-				pgb[e] = g
+				if step == 0 {
+					gbs[e] = physics.Vec3{g * rx, g * ry, g * rz}
+				}
 				gx += g * rx
 				gy += g * ry
 				gz += g * rz
 			}
 			c--
+			gn += gx*gx + gy*gy + gz*gz
 			if step == 0 {
 				cp := max(0, c)
 				csum += cp
 				cmax = max(cmax, cp)
+				g0, gn0 = physics.Vec3{gx, gy, gz}, gn
+				active = c > projEps && gn > 0
+				if !active {
+					s.self[i], s.gself[i], s.mu[i], s.ginv[i] = physics.Vec3{}, g0, 0, 0
+					if c > -activeMargin && gn > 0 {
+						s.ginv[i] = 1 / gn
+					}
+					break
+				}
 			}
-			gn += gx*gx + gy*gy + gz*gz
 			if c <= projEps || gn == 0 || step == maxProjSteps {
 				break
 			}
 			lam := -c / gn
 			d0 = physics.Vec3{d0[0] + lam*gx, d0[1] + lam*gy, d0[2] + lam*gz}
-			// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j), the reaction on the
-			// samples is w λ ∇_b C = −w λ V_b ∇W(p_i − x_b), both at the old p
+			// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
 			for e, j := range js {
 				xj, dj := &s.x[j], &dps[e]
 				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
@@ -411,65 +455,93 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 				dj[1] += g * ry
 				dj[2] += g * rz
 			}
-			for e, j := range bs {
-				xj := &s.xb[j]
-				rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
-				g := -w * lam * pgb[e]
-				pf := &pfs[e]
-				pf[0] += g * rx
-				pf[1] += g * ry
-				pf[2] += g * rz
-			}
 		}
-		s.self[i] = d0
+		if !active {
+			continue
+		}
+		s.self[i], s.gself[i] = d0, g0
+		// μ = ∇C·Δp/‖∇C‖², ∇C at the iterate: the component of the projection along D_i's
+		// normal; and ‖Δp‖² for the energy
+		dot := g0[0]*d0[0] + g0[1]*d0[1] + g0[2]*d0[2]
+		dd := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
+		for e := range js {
+			g, d := &gvs[e], &dps[e]
+			dot -= vi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2])
+			dd += d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
+		}
+		ep += dd
+		s.ginv[i] = 1 / gn0
+		s.mu[i] = dot / gn0
 	}
 	s.cSum[blk], s.cMax[blk] = csum, cmax
+	s.eProj[blk] = 0.5 * s.Stiffness * ep
 }
 
-// residBlock gathers the right-hand side of Eq. 5 (Algorithm 2, MATRIXFREEB) and forms the
-// residual r = b − A x. Since constraint k's projection of l is p_kl = x_l + Δp_kl, the terms
-// w n_l x_l of b and of A x cancel exactly and r_l = m_l/Δt² (s_l − x_l) + w Σ_k Δp_kl, summed
-// over the constraints containing l (its own first, then its neighbours' in ascending order).
+// residBlock forms the residual of Eq. 5 at the iterate, r = b − A x. With D_i = n_i n_iᵀ,
+// P_i = D_i and p_i = S_i x + Δp_i, the terms of A x and b that contain x cancel and
+// r_l = m_l/Δt² (s_l − x_l) + w Σ_k μ_k ∇_l C_k over the constraints k containing l:
+// its own (∇_l C_l) and its neighbours' (∇_l C_k = V_k ∇W(x_l − x_k), read from l's own row).
+// It also sets the diagonal of the global matrix per component,
+// m_l/Δt² + w Σ_k (∇_l C_k)²/‖∇C_k‖², the Jacobi preconditioner.
 func (s *Solver) residBlock(lo, hi, blk int) {
 	f := s.f
 	idt2 := 1 / (s.dt * s.dt)
 	w := s.Stiffness
 	fbk := &s.ff.Blocks[blk]
 	of := s.offF[blk]
-	var e2 float64
+	var e2, en float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
-		d := s.self[i]
-		for _, e := range s.tr[of+int(fbk.Start[k]) : of+int(fbk.Start[k+1])] {
-			p := &s.pairDp[e]
-			d[0] += p[0]
-			d[1] += p[1]
-			d[2] += p[2]
+		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
+		gvs := s.gv[of+f0 : of+f1]
+		gi := &s.gself[i]
+		mi, gii := s.mu[i], s.ginv[i]
+		d := physics.Vec3{mi * gi[0], mi * gi[1], mi * gi[2]}
+		a := physics.Vec3{gii * gi[0] * gi[0], gii * gi[1] * gi[1], gii * gi[2] * gi[2]}
+		for e, j := range fbk.J[f0:f1] {
+			gj := s.ginv[j]
+			if gj == 0 {
+				continue
+			}
+			g := &gvs[e]
+			vj := s.vol[j]
+			c := s.mu[j] * vj // zero for a constraint in the margin
+			d[0] += c * g[0]
+			d[1] += c * g[1]
+			d[2] += c * g[2]
+			c = gj * vj * vj
+			a[0] += c * g[0] * g[0]
+			a[1] += c * g[1] * g[1]
+			a[2] += c * g[2] * g[2]
 		}
 		m := f.M[i] * idt2
 		si, xi := &s.s[i], &s.x[i]
 		r := physics.Vec3{m*(si[0]-xi[0]) + w*d[0], m*(si[1]-xi[1]) + w*d[1], m*(si[2]-xi[2]) + w*d[2]}
 		s.rhs[i] = r
+		s.diag[i] = physics.Vec3{m + w*a[0], m + w*a[1], m + w*a[2]}
 		// the residual force as the position error it makes over one step through the
 		// inertia term alone: Δt² r/m
 		id := 1 / m
 		e2 += id * id * (r[0]*r[0] + r[1]*r[1] + r[2]*r[2])
+		dx, dy, dz := xi[0]-si[0], xi[1]-si[1], xi[2]-si[2]
+		en += 0.5 * m * (dx*dx + dy*dy + dz*dz)
 	}
 	s.red[blk] = e2
+	s.energy[blk] = en + s.eProj[blk]
 }
 
 // cg solves A δ = r for the correction δ of x by Jacobi-preconditioned conjugate gradients
-// with the matrix-free product of Algorithm 2 (MATRIXFREEATIMES), stopping when the RMS of
-// the preconditioned residual falls below the tolerance, and adds diag(n)δ to x (the
-// relaxation of the package comment). It returns the iterations made.
-func (s *Solver) cg(n, nb int, tol2 float64, pool *par.Pool) int {
+// with the matrix-free product of Algorithm 2 (MATRIXFREEATIMES), stopping when the linear
+// residual, in the metric of the outer stop test (Σ (Δt² r/m)²), is below target2, leaving δ in
+// dx. It returns the iterations made.
+func (s *Solver) cg(n, nb int, target2 float64, pool *par.Pool) int {
 	// δ = 0, residual r = rhs, z = D⁻¹ r, d = z
 	clear(s.dx[:n])
 	pool.For(n, s.fnPrecond) // z = D⁻¹r, d = z, red = r·z
 	rz := par.Sum(s.red[:nb])
 	it := 0
 	for it < s.MaxCGIterations {
-		pool.For(n, s.fnApply) // q = A d, red = d·q
+		s.apply(n, pool) // q = A d, red = d·q
 		dq := par.Sum(s.red[:nb])
 		if !(dq > 0) {
 			break
@@ -478,44 +550,97 @@ func (s *Solver) cg(n, nb int, tol2 float64, pool *par.Pool) int {
 		pool.For(n, s.fnUpdate) // δ += α d, r −= α q, z = D⁻¹ r, red = r·z, red2 = |z|²
 		it++
 		rzNew := par.Sum(s.red[:nb])
-		if par.Sum(s.red2[:nb]) <= tol2 {
+		if par.Sum(s.red2[:nb]) <= target2 {
 			break
 		}
 		s.alpha = rzNew / rz
 		rz = rzNew
 		pool.For(n, s.fnUpdateD) // d = z + β d
 	}
-	for i := range s.x[:n] {
-		x, d := &s.x[i], &s.dx[i]
-		om := s.nc[i]
-		x[0] += om * d[0]
-		x[1] += om * d[1]
-		x[2] += om * d[2]
-	}
 	return it
+}
+
+// stepBlock sets x = x⁽ᵏ⁾ + t δ, the trial point of the line search along the global step's
+// correction δ.
+func (s *Solver) stepBlock(n int, t float64, _ *par.Pool) {
+	for i := range s.x[:n] {
+		x, b, d := &s.x[i], &s.xm1[i], &s.dx[i]
+		*x = physics.Vec3{b[0] + t*d[0], b[1] + t*d[1], b[2] + t*d[2]}
+	}
+}
+
+// apply computes q = A d for the global matrix of Eq. 5 without assembling it (Algorithm 2,
+// MATRIXFREEATIMES): A = M/Δt² + w Σ_k ∇C_k ∇C_kᵀ/‖∇C_k‖², in two gathers, y_k = ∇C_k·d/‖∇C_k‖²
+// per constraint, then q_l = m_l/Δt² d_l + w Σ_k y_k ∇_l C_k per particle.
+func (s *Solver) apply(n int, pool *par.Pool) {
+	pool.For(n, s.fnJd)
+	pool.For(n, s.fnApply)
 }
 
 func (s *Solver) precondBlock(lo, hi, blk int) {
 	var sum float64
 	for i := lo; i < hi; i++ {
-		r := &s.rhs[i]
-		id := 1 / s.diag[i]
-		z := physics.Vec3{id * r[0], id * r[1], id * r[2]}
+		r, a := &s.rhs[i], &s.diag[i]
+		z := physics.Vec3{r[0] / a[0], r[1] / a[1], r[2] / a[2]}
 		s.z[i], s.d[i] = z, z
 		sum += r[0]*z[0] + r[1]*z[1] + r[2]*z[2]
 	}
 	s.red[blk] = sum
 }
 
-// Apply computes q = A d for the global matrix of Eq. 5 without assembling it (Algorithm 2,
-// MATRIXFREEATIMES): particle l receives m_l/Δt² d_l from the inertia term and w d_l from each
-// of the n_l constraints that contain it, which the diagonal computed in initBlock sums.
+// jdBlock is the first gather of the product: y_k = (∇_k C_k·d_k − V_k Σ_j ∇W(x_k − x_j)·d_j)
+// /‖∇C_k‖² for the active constraints, 0 for the others.
+func (s *Solver) jdBlock(lo, hi, blk int) {
+	fbk := &s.ff.Blocks[blk]
+	of := s.offF[blk]
+	for i := lo; i < hi; i++ {
+		gi := s.ginv[i]
+		if gi == 0 {
+			s.y[i], s.yv[i] = 0, 0
+			continue
+		}
+		k := i - lo
+		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
+		gvs := s.gv[of+f0 : of+f1]
+		var sum float64
+		for e, j := range fbk.J[f0:f1] {
+			g, d := &gvs[e], &s.d[j]
+			sum += g[0]*d[0] + g[1]*d[1] + g[2]*d[2]
+		}
+		g, d := &s.gself[i], &s.d[i]
+		y := gi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2] - s.vol[i]*sum)
+		s.y[i], s.yv[i] = y, y*s.vol[i]
+	}
+}
+
+// applyBlock is the second gather: q_l = m_l/Δt² d_l + w (y_l ∇_l C_l + Σ_k y_k V_k ∇W(x_l − x_k)),
+// with y_k V_k precomputed by jdBlock,
+// and d·q per block.
 func (s *Solver) applyBlock(lo, hi, blk int) {
+	f := s.f
+	idt2 := 1 / (s.dt * s.dt)
+	w := s.Stiffness
+	fbk := &s.ff.Blocks[blk]
+	of := s.offF[blk]
 	var sum float64
 	for i := lo; i < hi; i++ {
+		k := i - lo
+		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
+		gvs := s.gv[of+f0 : of+f1]
+		g := &s.gself[i]
+		yi := s.y[i]
+		a := physics.Vec3{yi * g[0], yi * g[1], yi * g[2]}
+		yv := s.yv
+		for e, j := range fbk.J[f0:f1] {
+			c := yv[j]
+			gv := &gvs[e]
+			a[0] += c * gv[0]
+			a[1] += c * gv[1]
+			a[2] += c * gv[2]
+		}
 		d := &s.d[i]
-		a := s.diag[i]
-		q := physics.Vec3{a * d[0], a * d[1], a * d[2]}
+		m := f.M[i] * idt2
+		q := physics.Vec3{m*d[0] + w*a[0], m*d[1] + w*a[1], m*d[2] + w*a[2]}
 		s.q[i] = q
 		sum += d[0]*q[0] + d[1]*q[1] + d[2]*q[2]
 	}
@@ -524,22 +649,23 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 
 func (s *Solver) updateBlock(lo, hi, blk int) {
 	a := s.alpha
-	var rz, zz float64
+	dt2 := s.dt * s.dt
+	var rz, ee float64
 	for i := lo; i < hi; i++ {
-		d, q, x, r := &s.d[i], &s.q[i], &s.dx[i], &s.rhs[i]
+		d, q, x, r, dg := &s.d[i], &s.q[i], &s.dx[i], &s.rhs[i], &s.diag[i]
 		x[0] += a * d[0]
 		x[1] += a * d[1]
 		x[2] += a * d[2]
 		r[0] -= a * q[0]
 		r[1] -= a * q[1]
 		r[2] -= a * q[2]
-		id := 1 / s.diag[i]
-		z := physics.Vec3{id * r[0], id * r[1], id * r[2]}
+		z := physics.Vec3{r[0] / dg[0], r[1] / dg[1], r[2] / dg[2]}
 		s.z[i] = z
 		rz += r[0]*z[0] + r[1]*z[1] + r[2]*z[2]
-		zz += z[0]*z[0] + z[1]*z[1] + z[2]*z[2]
+		id := dt2 / s.f.M[i]
+		ee += id * id * (r[0]*r[0] + r[1]*r[1] + r[2]*r[2])
 	}
-	s.red[blk], s.red2[blk] = rz, zz
+	s.red[blk], s.red2[blk] = rz, ee
 }
 
 func (s *Solver) updateDBlock(lo, hi, _ int) {
@@ -550,21 +676,52 @@ func (s *Solver) updateDBlock(lo, hi, _ int) {
 	}
 }
 
+// warmBlock sets the step δ_l = Δt²/m_l w Σ_k μ⁰_k ∇_l C_k of the warm start, μ⁰ the previous
+// solve's multipliers and the gradients those of the local step at s.
+func (s *Solver) warmBlock(lo, hi, blk int) {
+	f := s.f
+	fbk := &s.ff.Blocks[blk]
+	of := s.offF[blk]
+	c0 := s.Stiffness * s.dt * s.dt
+	for i := lo; i < hi; i++ {
+		k := i - lo
+		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
+		gvs := s.gv[of+f0 : of+f1]
+		g := &s.gself[i]
+		m := s.mu0[i]
+		d := physics.Vec3{m * g[0], m * g[1], m * g[2]}
+		for e, j := range fbk.J[f0:f1] {
+			c := s.mu0[j] * s.vol[j]
+			gv := &gvs[e]
+			d[0] += c * gv[0]
+			d[1] += c * gv[1]
+			d[2] += c * gv[2]
+		}
+		c := c0 / f.M[i]
+		s.dx[i] = physics.Vec3{c * d[0], c * d[1], c * d[2]}
+	}
+}
+
 // accelBlock writes a_p = (x − s)/Δt²: the constraint force per unit mass that takes the
-// common integration v = v* + Δt a_p, x += Δt v to the minimiser x.
+// common integration v = v* + Δt a_p, x += Δt v to the minimiser x, and the pressure
+// P_i = −w μ_i/V_i of constraint i (Pa): the SPH pressure whose force on a neighbour l,
+// P_i V_i V_l ∇W(x_i − x_l), equals the constraint's, w μ_i ∇_l C_i, for V_l = V_i. The next
+// solve starts from it (the pressure is saved with the particles).
 func (s *Solver) accelBlock(lo, hi, _ int) {
 	f := s.f
 	idt2 := 1 / (s.dt * s.dt)
 	for i := lo; i < hi; i++ {
 		x, p := &s.x[i], &s.s[i]
 		f.AP[i] = physics.Vec3{(x[0] - p[0]) * idt2, (x[1] - p[1]) * idt2, (x[2] - p[2]) * idt2}
-		f.P[i] = 0
+		f.P[i] = -s.Stiffness * s.mu[i] / s.vol[i]
 	}
 }
 
 // Loads sums the reaction forces of the last solve on the boundary samples per body: owner maps
 // each boundary sample to its body (−1: not summed), centers holds each body's torque centre.
-// Force and Torque hold the result. Per-block partials are added in block order.
+// Force and Torque hold the result. Sample b receives w μ_i ∇_b C_i = −w μ_i V_b ∇W(x_i − x_b)
+// from every active constraint i it belongs to (the last local step's, at the final
+// positions). Per-block partials are added in block order.
 func (s *Solver) Loads(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Neighbors, owner []int32, centers []physics.Vec3, pool *par.Pool) {
 	n := f.Len()
 	nbod := len(centers)
@@ -582,7 +739,12 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 	clear(q)
 	bbk := &s.fb.Blocks[blk]
 	ob := s.offB[blk]
+	w := s.Stiffness
 	for i := lo; i < hi; i++ {
+		if s.mu[i] == 0 {
+			continue
+		}
+		c := -w * s.mu[i]
 		k := i - lo
 		b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
 		for e, j := range bbk.J[b0:b1] {
@@ -590,10 +752,10 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 			if o < 0 {
 				continue
 			}
-			p := &s.pairF[ob+b0+e]
+			g := &s.gb[ob+b0+e]
 			x := &s.b.X[j]
-			c := &s.centers[o]
-			physics.AddLoad(q[6*o:], x[0]-c[0], x[1]-c[1], x[2]-c[2], p[0], p[1], p[2])
+			ct := &s.centers[o]
+			physics.AddLoad(q[6*o:], x[0]-ct[0], x[1]-ct[1], x[2]-ct[2], c*g[0], c*g[1], c*g[2])
 		}
 	}
 }

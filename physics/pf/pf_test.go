@@ -144,10 +144,12 @@ func TestLocalProjectionSatisfiesConstraint(t *testing.T) {
 }
 
 func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
-	// Assemble A = M/Δt² + Σ_i w S_iᵀS_i (Eq. 5, D = P = I) densely from selector matrices
-	// built by a brute-force neighbour search, check it is symmetric positive definite
-	// (Cholesky succeeds), and compare A·v with the solver's matrix-free product.
-	const productTol = 1e-10 // relative; both sides are sums of a few exactly representable terms
+	// Assemble A = M/Δt² + Σ_k w D_kᵀD_k (Eq. 5 with D_k = n_k n_kᵀ, the projector onto the
+	// unit gradient of C_k over the fluid particles) densely: the active constraints (C_k > 0)
+	// and their gradients from a brute-force pass over all particle pairs with the kernel, check
+	// that A is symmetric positive definite (Cholesky succeeds) and compare A·v with the
+	// solver's two-gather matrix-free product.
+	const productTol = 1e-10 // relative to the row's largest term: sums of ~1000 products of O(1e6) terms
 	pool := par.NewPool(1)
 	defer pool.Close()
 	sc := newScene(t, pool, 3, 3, 3, physics.Vec3{0.3, 0.3, 0.3}, 0.9)
@@ -156,6 +158,7 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 	const dt = 0.002
 	s.prepare(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, pool)
 	n := sc.f.Len()
+	x := sc.f.X // the initial guess: VStar and AP are zero
 	dim := 3 * n
 	a := make([]float64, dim*dim)
 	for l := 0; l < n; l++ {
@@ -163,24 +166,55 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 			a[(3*l+d)*dim+3*l+d] += sc.f.M[l] / (dt * dt)
 		}
 	}
-	for i := 0; i < n; i++ {
-		// S_i selects i and every particle within the support of i
-		var sel []int
+	h2 := sc.kr.H * sc.kr.H
+	active := 0
+	for k := 0; k < n; k++ {
+		vk := sc.f.M[k] / sc.f.Rho0[k]
+		grad := make([]physics.Vec3, n) // ∇_l C_k for every fluid particle l
+		c := vk * sc.kr.W0()
 		for j := 0; j < n; j++ {
-			if j == i || physics.Dist2(sc.f.X[i], sc.f.X[j]) < sc.kr.H*sc.kr.H {
-				sel = append(sel, j)
+			r := x[k].Sub(x[j])
+			if j == k || physics.Norm(r)*physics.Norm(r) >= h2 {
+				continue
 			}
+			w, g := sc.kr.Eval(physics.Norm(r))
+			c += vk * w
+			grad[k] = grad[k].Add(r.Mul(vk * g))
+			grad[j] = grad[j].Sub(r.Mul(vk * g))
 		}
-		// S_iᵀ S_i: one on the diagonal of every selected particle
-		for _, j := range sel {
-			for d := 0; d < 3; d++ {
-				a[(3*j+d)*dim+3*j+d] += s.Stiffness
+		for b := range sc.b.X {
+			r := x[k].Sub(sc.b.X[b])
+			if physics.Norm(r)*physics.Norm(r) >= h2 {
+				continue
+			}
+			w, g := sc.kr.Eval(physics.Norm(r))
+			c += sc.b.Vol[b] * w
+			grad[k] = grad[k].Add(r.Mul(sc.b.Vol[b] * g))
+		}
+		if c-1 <= 0 {
+			continue
+		}
+		active++
+		var gn float64
+		for _, g := range grad {
+			gn += g.Dot(g)
+		}
+		for l := 0; l < n; l++ {
+			for m := 0; m < n; m++ {
+				for d := 0; d < 3; d++ {
+					for e := 0; e < 3; e++ {
+						a[(3*l+d)*dim+3*m+e] += s.Stiffness * grad[l][d] * grad[m][e] / gn
+					}
+				}
 			}
 		}
 	}
+	if active < n/2 {
+		t.Fatalf("only %d of %d constraints compressed; the test needs a squeezed block", active, n)
+	}
 	for r := 0; r < dim; r++ {
 		for c := 0; c < r; c++ {
-			if a[r*dim+c] != a[c*dim+r] {
+			if math.Abs(a[r*dim+c]-a[c*dim+r]) > productTol*math.Abs(a[r*dim+r]) {
 				t.Fatalf("A is not symmetric at (%d, %d)", r, c)
 			}
 		}
@@ -204,18 +238,20 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 			lm[r*dim+j] = v / lm[j*dim+j]
 		}
 	}
+	pool.For(n, s.fnLocal) // the local step at x sets the gradients the product uses
 	rng := rand.New(rand.NewPCG(1, 2))
 	for l := 0; l < n; l++ {
 		s.d[l] = physics.Vec3{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5}
 	}
-	pool.For(n, s.fnApply)
+	s.apply(n, pool)
 	for r := 0; r < dim; r++ {
-		want := 0.0
+		want, scale := 0.0, 0.0
 		for c := 0; c < dim; c++ {
 			want += a[r*dim+c] * s.d[c/3][c%3]
+			scale = max(scale, math.Abs(a[r*dim+c]))
 		}
 		got := s.q[r/3][r%3]
-		if math.Abs(got-want) > productTol*math.Abs(want) {
+		if math.Abs(got-want) > productTol*scale {
 			t.Fatalf("row %d: matrix-free %g, assembled %g", r, got, want)
 		}
 	}
@@ -269,13 +305,16 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 }
 
 func TestBoundaryLoadIsTheExactReaction(t *testing.T) {
-	// A squeezed block in the corner of a tank. The projections of the last local step push the
-	// fluid with w Σ_k Δp_k in total; since every C is translation invariant, that push is
-	// exactly what the boundary samples would have taken, so it and the tank's load must cancel
-	// (Newton's third law through the samples) up to rounding. A load missing w, a Newton step
-	// or a sign fails by orders of magnitude. (The fluid's actual constraint force Σ m a_p equals
-	// this push only when the local/global iteration has converged; the difference is the
-	// global residual, reported as Converged = false.)
+	// A squeezed block in the corner of a tank, one substep. Two facts:
+	//  - Newton's third law through the samples: constraint k pushes the fluid with
+	//    w μ_k Σ_l ∇_l C_k and the samples with w μ_k Σ_b ∇_b C_k; C_k is translation
+	//    invariant, so the two cancel. The fluid side is gathered from the residual of Eq. 5
+	//    (r − M(s − x)/Δt²), the sample side by Loads from separate per-pair gradients, so a
+	//    load missing w, a sign or a boundary term fails by orders of magnitude;
+	//  - the solve converged, so the fluid's momentum change Σ m a_p = Σ M(x − s)/Δt² differs
+	//    from its constraint forces by the residual sum, which the stop test bounds by
+	//    n·Tolerance·spacing·m/Δt² (Cauchy–Schwarz on the RMS): the load is the negative of
+	//    what the fluid receives within that bound.
 	const balanceTol = 1e-9 // relative to the load: rounding of sums of a few hundred terms
 	pool := par.NewPool(1)
 	defer pool.Close()
@@ -283,18 +322,21 @@ func TestBoundaryLoadIsTheExactReaction(t *testing.T) {
 	s := NewSolver(DefaultParams())
 	sc.search(t, pool)
 	physics.Density(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, pool)
-	physics.Advect(sc.f, &sc.ff, &sc.kr, physics.Vec3{0, -9.81, 0}, 0, 0.002, pool)
-	r := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, 0.002, sc.sp, pool)
+	const dt = 0.002
+	physics.Advect(sc.f, &sc.ff, &sc.kr, physics.Vec3{0, -9.81, 0}, 0, dt, pool)
+	r := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, sc.sp, pool)
+	if !r.Converged {
+		t.Fatalf("solve did not converge: %+v", r)
+	}
 	owner := make([]int32, sc.b.Len())
 	s.Loads(sc.f, sc.b, &sc.fb, owner, []physics.Vec3{{}}, pool)
-	var push physics.Vec3
-	for i := range sc.f.X {
-		push = push.Add(s.self[i])
+	n := sc.f.Len()
+	var push, fl physics.Vec3
+	for i := 0; i < n; i++ {
+		m := sc.f.M[i] / (dt * dt)
+		push = push.Add(s.rhs[i]).Sub(s.s[i].Sub(s.x[i]).Mul(m))
+		fl = fl.Add(sc.f.AP[i].Mul(sc.f.M[i]))
 	}
-	for _, d := range s.pairDp[:s.offF[par.Blocks(sc.f.Len())]] {
-		push = push.Add(d)
-	}
-	push = push.Mul(s.Stiffness)
 	load := s.Force[0]
 	if physics.Norm(load) == 0 {
 		t.Fatalf("no load on the tank: %+v", r)
@@ -302,11 +344,29 @@ func TestBoundaryLoadIsTheExactReaction(t *testing.T) {
 	if physics.Norm(push.Add(load)) > balanceTol*physics.Norm(load) {
 		t.Fatalf("fluid push %v and tank load %v do not cancel", push, load)
 	}
-	var fl physics.Vec3
-	for i := range sc.f.X {
-		fl = fl.Add(sc.f.AP[i].Mul(sc.f.M[i]))
+	bound := float64(n) * s.Tolerance * sc.sp * sc.f.M[0] / (dt * dt)
+	if physics.Norm(fl.Add(load)) > bound {
+		t.Fatalf("fluid force %v and tank load %v differ by %g N, more than the residual bound %g N", fl, load, physics.Norm(fl.Add(load)), bound)
 	}
-	t.Logf("%+v: load %v, Σ m a_p %v (relative imbalance %.3g)", r, load, fl, physics.Norm(fl.Add(load))/physics.Norm(load))
+	t.Logf("%+v: load %v, Σ m a_p %v", r, load, fl)
+}
+
+func TestUnconvergedSolveIsReported(t *testing.T) {
+	// One global step cannot resolve a block squeezed to 95 % of its spacing (the converged
+	// solve takes several): the result must say so rather than pass as converged.
+	pool := par.NewPool(1)
+	defer pool.Close()
+	sc := newScene(t, pool, 3, 3, 3, physics.Vec3{0.3, 0.3, 0.3}, 0.95)
+	p := DefaultParams()
+	p.MaxIterations = 1
+	s := NewSolver(p)
+	sc.search(t, pool)
+	physics.Density(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, pool)
+	physics.Advect(sc.f, &sc.ff, &sc.kr, physics.Vec3{0, -9.81, 0}, 0, 0.002, pool)
+	r := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, 0.002, sc.sp, pool)
+	if r.Converged || r.Iterations != 1 {
+		t.Fatalf("one global step reported as %+v", r)
+	}
 }
 
 func TestSolveAllocatesNothing(t *testing.T) {
@@ -389,7 +449,10 @@ func TestTallColumnSettlesWithoutEnergyGain(t *testing.T) {
 	const (
 		energyMargin = 1e-3
 		weightTol    = 0.02
-		maxCompress  = 1e-3
+		// loadTol: the tank's load from the solve (Loads) carries the weight within 2 %, the
+		// issue's figure; the column still moves by a few mm/s, as for the constraint force
+		loadTol     = 0.02
+		maxCompress = 1e-3
 	)
 	if raceEnabled {
 		t.Skip("300 substeps of 720 particles take minutes under the race detector")
@@ -438,7 +501,52 @@ func TestTallColumnSettlesWithoutEnergyGain(t *testing.T) {
 	if math.Abs(fy-weight) > weightTol*weight {
 		t.Errorf("mean vertical constraint force %.2f N, weight %.2f N", fy, weight)
 	}
+	if math.Abs(-ld-weight) > loadTol*weight {
+		t.Errorf("mean vertical tank load %.2f N, weight %.2f N", -ld, weight)
+	}
 	if worst > maxCompress {
 		t.Errorf("largest compression %.4f %% over the last 0.2 s, want ≤ %.2f %%", 100*worst, 100*maxCompress)
+	}
+}
+
+func TestWarmStartReachesTheSameSolution(t *testing.T) {
+	// The solve writes the pressure P_i = −w μ_i/V_i, and the next solve takes the constraint
+	// forces it implies as its first global step. The initial guess only sets the path: the same
+	// substep solved cold (P = 0) and warm (P from the cold solve) must land on the same
+	// positions within what the two stop tests allow. Each result's residual has an RMS of
+	// Δt² r/m below Tolerance·2r, and the global matrix is at least M/Δt², so their positions
+	// differ by at most twice that in RMS.
+	pool := par.NewPool(1)
+	defer pool.Close()
+	sc := newScene(t, pool, 3, 3, 3, physics.Vec3{0.3, 0.3, 0.3}, 0.95)
+	s := NewSolver(DefaultParams())
+	sc.search(t, pool)
+	physics.Density(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, pool)
+	const dt = 0.002
+	physics.Advect(sc.f, &sc.ff, &sc.kr, physics.Vec3{0, -9.81, 0}, 0, dt, pool)
+	n := sc.f.Len()
+	cold := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, sc.sp, pool)
+	x1 := append([]physics.Vec3(nil), s.x[:n]...)
+	warmUsed := false
+	for _, p := range sc.f.P {
+		warmUsed = warmUsed || p != 0
+	}
+	if !warmUsed {
+		t.Fatal("the solve left no pressure to start the next one from")
+	}
+	warm := s.Solve(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, sc.sp, pool)
+	if !cold.Converged || !warm.Converged || cold.WarmStart || !warm.WarmStart {
+		t.Fatalf("cold %+v, warm %+v", cold, warm)
+	}
+	var d2 float64
+	for i := 0; i < n; i++ {
+		d2 += physics.Dist2(x1[i], s.x[i])
+	}
+	rms := math.Sqrt(d2 / float64(n))
+	bound := 2 * s.Tolerance * sc.sp
+	t.Logf("cold: %d global steps, %d CG; warm: %d global steps, %d CG; positions differ by %.3g m RMS (bound %.3g m)",
+		cold.Iterations, cold.CGIterations, warm.Iterations, warm.CGIterations, rms, bound)
+	if rms > bound {
+		t.Fatalf("cold and warm solutions differ by %g m RMS, more than %g m", rms, bound)
 	}
 }
