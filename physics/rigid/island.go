@@ -154,7 +154,7 @@ func (s *Solver) factorIsland(is *jointIsland) {
 						ia := b.invI.MulVec(p.aa)
 						for _, q := range sc {
 							if q.body == p.body {
-								v += b.InvMass*dot(p.la, q.la) + dot(ia, q.aa)
+								v += linDot(b, p.la, q.la) + dot(ia, q.aa)
 							}
 						}
 					}
