@@ -53,6 +53,7 @@ type World struct {
 	held    []heldLoad
 
 	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+	red   []*reducedDomain // reduced air domains, in creation order (reduced.go)
 	gen   uint64     // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
@@ -94,7 +95,10 @@ func (w *World) runSubstep(dt float64) (float64, error) {
 }
 
 // Close releases the worker threads.
-func (w *World) Close() { w.ecs.Close() }
+func (w *World) Close() {
+	w.closeReduced()
+	w.ecs.Close()
+}
 
 // ECS returns the underlying ECS world (arche world, schedule, clock, pool).
 func (w *World) ECS() *ecs.World { return w.ecs }
@@ -505,6 +509,9 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	s := w.sim
 	s.BeginStep()
 	w.query.built = false
+	if err := w.stepReduced(frameDt); err != nil {
+		return StepStats{}, err
+	}
 	w.beginLoads()
 	defer w.endLoads()
 	emitted := w.emit()
@@ -516,6 +523,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.Emitted = emitted
+	st.Reduced = w.reducedStats()
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }

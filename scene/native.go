@@ -34,6 +34,8 @@ type Scene struct {
 	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
 	// Elastoplastic are point-based elastoplastic solids (scene/elastoplastic.go).
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
+	// Reduced are model-reduced air domains (scene/reduced.go).
+	Reduced []ReducedDomain `json:"reducedDomains" doc:"model-reduced air domains (Gerszewski 2014 ch. 5) in a plane of the world, coupled with the planar rigid bodies in it that set reducedPanels"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -274,8 +276,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Reduced) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required (or a reduced air domain)"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -421,7 +423,7 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return s.validateReduced()
 }
 
 // resolve returns file relative to dir unless it is absolute.
@@ -577,6 +579,10 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 			w.Close()
 			return nil, fmt.Errorf("rigidBodies[%d]: %w", i, err)
 		}
+	}
+	if err := s.addReduced(w); err != nil {
+		w.Close()
+		return nil, err
 	}
 	return w, nil
 }

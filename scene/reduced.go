@@ -1,0 +1,44 @@
+package scene
+
+import (
+	"fmt"
+
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// ReducedDomain is a reduced air domain (components.ReducedDomain; docs/reduced.md): a
+// rectangle in a plane of the world whose model-reduced 2D air pushes the planar rigid
+// bodies in that plane that have reducedPanels set, and is pushed by them.
+type ReducedDomain struct {
+	Name string `json:"name" required:"true" doc:"unique domain name"`
+	components.ReducedDomain
+}
+
+// validateReduced checks every domain's keys and relations and that names are unique among
+// the domains.
+func (s *Scene) validateReduced() error {
+	seen := map[string]bool{}
+	for i := range s.Reduced {
+		r := &s.Reduced[i]
+		path := fmt.Sprintf("reducedDomains[%d]", i)
+		if seen[r.Name] {
+			return fmt.Errorf("%s.name: %q is used by another reduced domain", path, r.Name)
+		}
+		seen[r.Name] = true
+		if _, err := r.Config(path, s.Solver.Gravity, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addReduced adds the scene's domains to w, after its rigid bodies.
+func (s *Scene) addReduced(w *sluice.World) error {
+	for i := range s.Reduced {
+		if _, err := w.AddReducedDomain(s.Reduced[i].Name, s.Reduced[i].ReducedDomain); err != nil {
+			return fmt.Errorf("reducedDomains[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
