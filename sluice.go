@@ -52,9 +52,9 @@ type World struct {
 	pending []pendingLoad
 	held    []heldLoad
 
-	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+	query queryIndex       // what FluidAt and SurfaceHeight read (query.go)
 	red   []*reducedDomain // reduced air domains, in creation order (reduced.go)
-	gen   uint64     // counts additions and removals of bodies (Generation)
+	gen   uint64           // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
