@@ -52,9 +52,11 @@ type World struct {
 	pending []pendingLoad
 	held    []heldLoad
 
-	query queryIndex       // what FluidAt and SurfaceHeight read (query.go)
-	red   []*reducedDomain // reduced air domains, in creation order (reduced.go)
-	gen   uint64           // counts additions and removals of bodies (Generation)
+	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
+	gen   uint64     // counts additions and removals of bodies (Generation)
+
+	// red are the reduced air domains, in creation order (reduced.go).
+	red []*reducedDomain
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
