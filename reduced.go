@@ -107,6 +107,16 @@ func (w *World) ReducedVelocityAt(e Entity, p mgl64.Vec3) (mgl64.Vec3, error) {
 	return r.def.AxisU.Normalize().Mul(u).Add(r.def.AxisV.Normalize().Mul(v)), nil
 }
 
+// ReducedDomainByName returns the entity of the reduced domain with the given name.
+func (w *World) ReducedDomainByName(name string) (Entity, bool) {
+	for _, r := range w.red {
+		if r.name == name {
+			return r.e, true
+		}
+	}
+	return Entity{}, false
+}
+
 func (w *World) reducedOf(e Entity) *reducedDomain {
 	for _, r := range w.red {
 		if r.e == e {

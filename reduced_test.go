@@ -1,6 +1,8 @@
 package sluice_test
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -133,5 +135,132 @@ func TestReducedBadInputNamesTheField(t *testing.T) {
 	d.Width, d.Height = 1, 0.5
 	if _, err := w.AddReducedDomain("air", d); err == nil || !strings.Contains(err.Error(), `bodies["plank"].size: a 0.6 × 0.1 m outline is too large for reduced domain "air" of 1 × 0.5 m`) {
 		t.Errorf("body larger than the domain: got %v", err)
+	}
+}
+
+// reducedState is every number the coupled run carries: the boxes' poses and velocities and
+// the domain's reduced coefficients.
+func reducedState(t *testing.T, w *sluice.World) []float64 {
+	t.Helper()
+	var out []float64
+	for _, name := range []string{"lower", "upper"} {
+		e, ok := w.BodyByName(name)
+		if !ok {
+			t.Fatalf("no body %q", name)
+		}
+		st := w.RigidBody(e).State
+		out = append(out, st.X[:]...)
+		out = append(out, st.Q[:]...)
+		out = append(out, st.V[:]...)
+		out = append(out, st.W[:]...)
+	}
+	dom, ok := w.ReducedDomainByName("air")
+	if !ok {
+		t.Fatal("no reduced domain \"air\"")
+	}
+	return append(out, w.ReducedDomain(dom).Coefficients(nil)...)
+}
+
+func stepN(t *testing.T, w *sluice.World, k int, dt float64) {
+	t.Helper()
+	for range k {
+		if _, err := w.Step(dt); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func sameBits(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("%s: value %d is %v, want %v", what, i, got[i], want[i])
+		}
+	}
+}
+
+// TestReducedDeterministicAcrossWorkersAndSnapshot: the drafting run (two coupled boxes, the
+// reduced air) is bit-identical on 1, 2 and 8 workers, and a run saved half-way and restored
+// (on another worker count) continues bit-identically.
+func TestReducedDeterministicAcrossWorkersAndSnapshot(t *testing.T) {
+	const n, dt = 40, 1.0 / 120
+	var ref []float64
+	for _, workers := range []int{1, 2, 8} {
+		w, _, _ := draftWorld(t, workers, 1.5, 1.75)
+		stepN(t, w, n, dt)
+		got := reducedState(t, w)
+		if ref == nil {
+			ref = got
+			continue
+		}
+		sameBits(t, fmt.Sprintf("%d workers against 1", workers), got, ref)
+	}
+	w, _, _ := draftWorld(t, 2, 1.5, 1.75)
+	stepN(t, w, n/2, dt)
+	var buf bytes.Buffer
+	if err := w.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, err := sluice.Restore(&buf, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	stepN(t, r, n/2, dt)
+	sameBits(t, "restored half-way", reducedState(t, r), ref)
+}
+
+// freeFallTol: with no air force a dynamic body's velocity changes by g·Δt per substep
+// exactly in semi-implicit Euler; the sum over a step rounds to 1e-12 m/s.
+const freeFallTol = 1e-12
+
+// TestReducedRemove: removing a coupled body drops its panels from the next step while the
+// other box stays coupled (the air still slows its fall below g); removing the domain stops
+// the air's forces (the box then gains exactly g·Δt per step), takes its stats out, and a
+// second removal is an error.
+func TestReducedRemove(t *testing.T) {
+	const dt = 1.0 / 120
+	w, dom, boxes := draftWorld(t, 2, 1.5, 1.75)
+	stepN(t, w, 10, dt)
+	if err := w.Remove(boxes[1]); err != nil {
+		t.Fatal(err)
+	}
+	lo := w.RigidBody(boxes[0])
+	v0 := lo.State.V[1]
+	st, err := w.Step(dt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Reduced) != 1 || st.Reduced[0].Bodies != 1 || st.Reduced[0].Panels != 12 {
+		t.Fatalf("after removing the upper box: stats %+v, want 1 body with 12 panels", st.Reduced)
+	}
+	// the falling box meets the air: its speed grows by less than g·Δt
+	if dv := v0 - lo.State.V[1]; !(dv < 9.81*dt*(1-1e-6)) {
+		t.Errorf("coupled box gained %.6g m/s in a step, free fall %.6g m/s: the air no longer pushes it", dv, 9.81*dt)
+	}
+	if err := w.Remove(dom); err != nil {
+		t.Fatal(err)
+	}
+	if w.ReducedDomain(dom) != nil {
+		t.Error("the removed domain is still reachable")
+	}
+	if err := w.Remove(dom); err == nil {
+		t.Error("removing the domain twice was not an error")
+	}
+	for range 3 {
+		v0 := lo.State.V[1]
+		st, err := w.Step(dt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Reduced) != 0 {
+			t.Errorf("stats still list domains: %+v", st.Reduced)
+		}
+		if dv := v0 - lo.State.V[1]; math.Abs(dv-9.81*dt) > freeFallTol {
+			t.Errorf("without the domain the box gained %.15g m/s in a step, free fall %.15g m/s", dv, 9.81*dt)
+		}
 	}
 }

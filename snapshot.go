@@ -34,10 +34,11 @@ import (
 // were when it was written. Version 7 added the joints between rigid bodies with their
 // accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
+// older versions have none. Version 9 added the reduced air domains (snapshot_reduced.go);
 // older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 8
+	snapshotVersion = 9
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -156,6 +157,9 @@ func (w *World) Save(out io.Writer) error {
 	w.saveSolids(&e)
 	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
+	if err := w.saveReduced(&e); err != nil {
+		return err
+	}
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -375,6 +379,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 8 {
 		eps = loadElastoplastic(d)
 	}
+	var reds []savedReduced
+	if version >= 9 {
+		if reds, err = loadReduced(d); err != nil {
+			return nil, err
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -463,6 +473,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if err := w.restoreReduced(reds); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
