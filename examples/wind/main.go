@@ -23,7 +23,12 @@
 //     through the air alone before they touch. Printed: the gap, the per-step stats the world
 //     reports for the domain, and the box's speed as the paddle approaches.
 //
-//     go run ./examples/wind [-scene all|draft|jet|game|world]
+//   - stir: a small playable scene: five light boxes ("feathers") on the floor of a walled
+//     1 × 1 m domain, the air stirred by a circling stirrer (headless) or by the mouse (with
+//     -window in the g3n build). Printed: the air's energy and how far the feathers moved.
+//
+//     go run ./examples/wind [-scene all|draft|jet|game|world|stir]
+//     CGO_ENABLED=1 go run -tags g3n ./examples/wind -window
 package main
 
 import (
@@ -40,13 +45,20 @@ import (
 )
 
 func main() {
-	scene := flag.String("scene", "all", "scene to run: all, draft, jet, game or world")
+	scene := flag.String("scene", "all", "scene to run: all, draft, jet, game, world or stir")
 	flag.Parse()
-	run := map[string]func() error{"draft": draft, "jet": jet, "game": game, "world": world}
-	names := []string{"draft", "jet", "game", "world"}
+	if *windowFlag {
+		if err := windowed(); err != nil {
+			fmt.Fprintln(os.Stderr, "wind:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	run := map[string]func() error{"draft": draft, "jet": jet, "game": game, "world": world, "stir": stirHeadless}
+	names := []string{"draft", "jet", "game", "world", "stir"}
 	if *scene != "all" {
 		if run[*scene] == nil {
-			fmt.Fprintf(os.Stderr, "wind: unknown -scene %q (all, draft, jet, game, world)\n", *scene)
+			fmt.Fprintf(os.Stderr, "wind: unknown -scene %q (all, draft, jet, game, world, stir)\n", *scene)
 			os.Exit(2)
 		}
 		names = []string{*scene}
