@@ -422,3 +422,87 @@ func (b *Box) Step(dt float64) error {
 	b.time += dt
 	return nil
 }
+
+// quadrature calls f at the points of the midpoint rule with 2·MaxWave+2 points per axis and
+// their weight: exact for the product of any two modes (Σ_i cos(mπ(i+½)/n) = 0 for
+// 0 < m < 2n), so BᵀB = I holds on it to rounding.
+func (b *Box) quadrature(f func(p [3]float64, w float64)) {
+	n := 2*b.cfg.MaxWave + 2
+	s := b.cfg.Size
+	w := s[0] * s[1] * s[2] / float64(n*n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			for k := 0; k < n; k++ {
+				f([3]float64{(float64(i) + 0.5) * s[0] / float64(n), (float64(j) + 0.5) * s[1] / float64(n), (float64(k) + 0.5) * s[2] / float64(n)}, w)
+			}
+		}
+	}
+}
+
+// Project returns Bᵀf (Eq. 5.3–5.4) of the field f (in the box's coordinates) on the
+// quadrature of quadrature: exact for fields in the span of the modes, the divergence-free
+// part's leading coefficients otherwise.
+func (b *Box) Project(f func(p [3]float64) [3]float64) []float64 {
+	out := make([]float64, len(b.modes))
+	b.quadrature(func(p [3]float64, w float64) {
+		v := f(p)
+		for k := range b.modes {
+			m := b.ModeVelocityAt(k, p)
+			out[k] += w * (m[0]*v[0] + m[1]*v[1] + m[2]*v[2])
+		}
+	})
+	return out
+}
+
+// WeightedGram returns G_kl = ∫ g b_k·b_l (n×n, row-major) for the weight g on the same
+// quadrature: with 0 ≤ g ≤ 1 it is symmetric with eigenvalues in [0, 1] (BᵀB = I there).
+func (b *Box) WeightedGram(g func(p [3]float64) float64) []float64 {
+	n := len(b.modes)
+	out := make([]float64, n*n)
+	vel := make([][3]float64, n)
+	b.quadrature(func(p [3]float64, w float64) {
+		gw := g(p) * w
+		if gw == 0 {
+			return
+		}
+		for k := range n {
+			vel[k] = b.ModeVelocityAt(k, p)
+		}
+		for k := range n {
+			for l := range n {
+				out[k*n+l] += gw * (vel[k][0]*vel[l][0] + vel[k][1]*vel[l][1] + vel[k][2]*vel[l][2])
+			}
+		}
+	})
+	return out
+}
+
+// Relax moves the coefficients towards a target over the time dt: dr/dt = (F − G r)/τ, the
+// projection of a forcing (u_target − u)·g/τ that pulls the wind towards u_target where the
+// weight g is 1 (a fan; F = Bᵀ(g u_target), G = WeightedGram(g)). It is integrated by explicit
+// Euler in ⌈dt/τ⌉ substeps, stable because G's eigenvalues lie in [0, 1].
+func (b *Box) Relax(f, g []float64, tau, dt float64) error {
+	n := len(b.r)
+	if len(f) != n || len(g) != n*n {
+		return fmt.Errorf("reduced: Box.Relax got %d and %d entries, the basis needs %d and %d", len(f), len(g), n, n*n)
+	}
+	if !finite(tau) || tau <= 0 || !finite(dt) || dt <= 0 {
+		return fmt.Errorf("reduced: Box.Relax: τ = %v s and dt = %v s must be finite and > 0", tau, dt)
+	}
+	m := int(math.Ceil(dt / tau))
+	h := dt / float64(m) / tau
+	for range m {
+		for k := range n {
+			v := f[k]
+			row := g[k*n : (k+1)*n]
+			for l, x := range row {
+				v -= x * b.r[l]
+			}
+			b.next[k] = v
+		}
+		for k := range n {
+			b.r[k] += h * b.next[k]
+		}
+	}
+	return nil
+}

@@ -228,3 +228,47 @@ func TestBoxBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestBoxProjectAndRelax: Project of 2·b_k is 2 e_k (the quadrature is exact for the modes;
+// 1e-12), and Relax with g = 1 (G = I) towards it follows the explicit Euler solution
+// r = F(1 − (1 − h)^m) of dr/dt = (F − r)/τ exactly (1e-12), reaching F within e^{−t/τ}.
+func TestBoxProjectAndRelax(t *testing.T) {
+	const exactTol = 1e-12
+	b := mustBox(t, boxTestConfig())
+	n := b.Modes()
+	const k = 5
+	f := b.Project(func(p [3]float64) [3]float64 {
+		v := b.ModeVelocityAt(k, p)
+		return [3]float64{2 * v[0], 2 * v[1], 2 * v[2]}
+	})
+	for l, x := range f {
+		want := 0.0
+		if l == k {
+			want = 2
+		}
+		if math.Abs(x-want) > exactTol {
+			t.Fatalf("Project(2 b_%d)[%d] = %.15g, want %g", k, l, x, want)
+		}
+	}
+	g := b.WeightedGram(func([3]float64) float64 { return 1 })
+	const tau, dt, steps = 0.1, 1.0 / 60, 60
+	for range steps {
+		if err := b.Relax(f, g, tau, dt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := dt / tau // one substep per step: dt < τ
+	want := 2 * (1 - math.Pow(1-h, steps))
+	got := b.Coefficients(nil)
+	if math.Abs(got[k]-want) > exactTol {
+		t.Errorf("relaxed coefficient %.15g, explicit Euler %.15g", got[k], want)
+	}
+	if math.Abs(got[k]-2) > 2*math.Exp(-steps*dt/tau) {
+		t.Errorf("relaxed coefficient %.6g, not within e^(−t/τ) of 2", got[k])
+	}
+	for l := range n {
+		if l != k && math.Abs(got[l]) > exactTol {
+			t.Errorf("coefficient %d = %.3g, want 0", l, got[l])
+		}
+	}
+}
