@@ -55,8 +55,10 @@ type World struct {
 	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
 	gen   uint64     // counts additions and removals of bodies (Generation)
 
-	// red are the reduced air domains, in creation order (reduced.go).
-	red []*reducedDomain
+	// red are the reduced air domains and wind the 3D wind boxes, in creation order
+	// (reduced.go, windbox.go).
+	red  []*reducedDomain
+	wind []*windBox
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
@@ -514,6 +516,9 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	if err := w.stepReduced(frameDt); err != nil {
 		return StepStats{}, err
 	}
+	if err := w.stepWind(frameDt); err != nil {
+		return StepStats{}, err
+	}
 	w.beginLoads()
 	defer w.endLoads()
 	emitted := w.emit()
@@ -526,6 +531,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.Emitted = emitted
 	st.Reduced = w.reducedStats()
+	st.Wind = w.windStats()
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }

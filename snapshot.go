@@ -34,8 +34,8 @@ import (
 // were when it was written. Version 7 added the joints between rigid bodies with their
 // accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
-// older versions have none. Version 9 added the reduced air domains (snapshot_reduced.go);
-// older versions have none.
+// older versions have none. Version 9 added the reduced air domains and wind boxes
+// (snapshot_reduced.go); older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
 	snapshotVersion = 9
@@ -379,7 +379,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 8 {
 		eps = loadElastoplastic(d)
 	}
-	var reds []savedReduced
+	var reds savedAir
 	if version >= 9 {
 		if reds, err = loadReduced(d); err != nil {
 			return nil, err

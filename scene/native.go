@@ -36,6 +36,7 @@ type Scene struct {
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
 	// Reduced are model-reduced air domains (scene/reduced.go).
 	Reduced []ReducedDomain `json:"reducedDomains" doc:"model-reduced air domains (Gerszewski 2014 ch. 5) in a plane of the world, coupled with the planar rigid bodies in it that set reducedPanels"`
+	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`

@@ -15,6 +15,12 @@ type ReducedDomain struct {
 	components.ReducedDomain
 }
 
+// WindBox is a 3D wind box (components.WindBox; docs/reduced.md).
+type WindBox struct {
+	Name string `json:"name" required:"true" doc:"unique wind box name"`
+	components.WindBox
+}
+
 // validateReduced checks every domain's keys and relations and that names are unique among
 // the domains.
 func (s *Scene) validateReduced() error {
@@ -30,14 +36,31 @@ func (s *Scene) validateReduced() error {
 			return err
 		}
 	}
+	seen = map[string]bool{}
+	for i := range s.Wind {
+		x := &s.Wind[i]
+		path := fmt.Sprintf("windBoxes[%d]", i)
+		if seen[x.Name] {
+			return fmt.Errorf("%s.name: %q is used by another wind box", path, x.Name)
+		}
+		seen[x.Name] = true
+		if _, err := x.Config(path); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-// addReduced adds the scene's domains to w, after its rigid bodies.
+// addReduced adds the scene's domains and wind boxes to w, after its rigid bodies.
 func (s *Scene) addReduced(w *sluice.World) error {
 	for i := range s.Reduced {
 		if _, err := w.AddReducedDomain(s.Reduced[i].Name, s.Reduced[i].ReducedDomain); err != nil {
 			return fmt.Errorf("reducedDomains[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Wind {
+		if _, err := w.AddWindBox(s.Wind[i].Name, s.Wind[i].WindBox); err != nil {
+			return fmt.Errorf("windBoxes[%d]: %w", i, err)
 		}
 	}
 	return nil

@@ -67,6 +67,17 @@ type StepStats struct {
 
 	// Reduced are the reduced air domains' numbers of the step, in creation order.
 	Reduced []ReducedStats `json:"reduced,omitempty"`
+	// Wind are the 3D wind boxes' numbers of the step, in creation order.
+	Wind []WindStats `json:"wind,omitempty"`
+}
+
+// WindStats is one 3D wind box's step (physics/reduced.Box).
+type WindStats struct {
+	Name      string  `json:"name"`
+	Modes     int     `json:"modes"`            // basis size
+	Energy    float64 `json:"energy"`           // ½Σr², the wind's kinetic energy per unit density (m⁵/s²)
+	Bodies    int     `json:"pushedBodies"`     // dynamic rigid bodies inside the box that got its drag
+	Particles int     `json:"draggedParticles"` // fluid and goo particles inside the box it dragged
 }
 
 // ReducedStats is one reduced air domain's step (Gerszewski 2014 ch. 5; physics/reduced): its

@@ -506,3 +506,16 @@ func (b *Box) Relax(f, g []float64, tau, dt float64) error {
 	}
 	return nil
 }
+
+// Restore sets the coefficients and the clock (a snapshot's state; the basis is rebuilt from
+// the configuration).
+func (b *Box) Restore(r []float64, time float64) error {
+	if err := b.SetCoefficients(r); err != nil {
+		return err
+	}
+	if !finite(time) {
+		return fmt.Errorf("reduced: Box.Restore: time %v is not finite", time)
+	}
+	b.time = time
+	return nil
+}
