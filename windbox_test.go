@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -151,5 +152,26 @@ func TestWindBoxFanAndDeterminism(t *testing.T) {
 	}
 	if len(st.Wind) != 0 || r.RigidBody(b).State.V != v0 {
 		t.Errorf("after removing the box: stats %+v, ball velocity %v → %v", st.Wind, v0, r.RigidBody(b).State.V)
+	}
+}
+
+// TestWindBoxBadInputNamesTheField: out-of-range keys and an empty box are refused with the
+// key named.
+func TestWindBoxBadInputNamesTheField(t *testing.T) {
+	w := rigidWorld(t, mgl64.Vec3{})
+	for _, c := range []struct {
+		set  func(d *components.WindBox)
+		want string
+	}{
+		{func(d *components.WindBox) { d.MaxWave, d.Modes = 2, 29 }, `windBoxes["w"].modes: 29 is out of range [1, 28]`},
+		{func(d *components.WindBox) { d.Max = mgl64.Vec3{1, 0, 1} }, `windBoxes["w"].max: [1 0 1] is not above min [0 0 0] on axis 1`},
+		{func(d *components.WindBox) { d.Viscosity = -1 }, `windBoxes["w"].viscosity: -1 m^2/s is below the minimum 0`},
+		{func(d *components.WindBox) { d.FanTime = 0 }, `windBoxes["w"].fanTime: 0 s must be greater than 0`},
+	} {
+		d := components.DefaultWindBox()
+		c.set(&d)
+		if _, err := w.AddWindBox("w", d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
 	}
 }
