@@ -196,13 +196,7 @@ func (s *Solver) Step(dt float64) {
 		b.r = b.Q.Matrix()
 		if b.Motion == Dynamic {
 			b.invI = rotateInertia(&b.r, &b.InvInertia)
-			if b.Planar() {
-				b.invI = b.planarInvInertia(&b.r)
-			}
 			s.integrateVelocity(b, dt)
-			if b.Planar() {
-				b.projectPlanar()
-			}
 		} else {
 			b.invI = Mat3{}
 		}
@@ -238,8 +232,13 @@ func (s *Solver) Step(dt float64) {
 // v += Δt (g + F/m) and L += Δt τ, i.e. ω += Δt I⁻¹ τ with the world inertia I = R I_body Rᵀ.
 // The gyroscopic part of Euler's equations (−ω × Iω) is not an explicit force here: it is the
 // torque-free rotation that the position update integrates exactly in |L| (rotateFree), since
-// the explicit term pumps energy into a body spinning near its intermediate axis.
+// the explicit term pumps energy into a body spinning near its intermediate axis. A planar
+// body's inverse inertia is restricted to its plane's normal first and its velocities are
+// projected onto the plane after (planar.go).
 func (s *Solver) integrateVelocity(b *Body, dt float64) {
+	if b.Planar() {
+		b.invI = b.planarInvInertia(&b.r)
+	}
 	f := add(b.Force, b.FluidForce)
 	b.V = add(b.V, scale(add(s.Gravity, scale(f, b.InvMass)), dt))
 	tau := add(b.Torque, b.FluidTorque)
@@ -249,6 +248,9 @@ func (s *Solver) integrateVelocity(b *Body, dt float64) {
 	}
 	if b.AngDamping > 0 {
 		b.W = scale(b.W, 1/(1+dt*b.AngDamping))
+	}
+	if b.Planar() {
+		b.projectPlanar()
 	}
 }
 
