@@ -573,3 +573,51 @@ func TestCollisionLayers(t *testing.T) {
 	}
 	w.Close()
 }
+
+func TestMoveKinematicArrives(t *testing.T) {
+	// A kinematic box sent to a pose 0.1 m away and turned 100° about a tilted axis arrives
+	// there at the end of the next Step, to kinematicPoseTol, whatever the substeps; sent
+	// back it returns. Bad requests are errors.
+	const kinematicPoseTol = 1e-12
+	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	d := components.DefaultRigidBody()
+	d.Type, d.Position = "kinematic", mgl64.Vec3{0.5, 0.5, 0.5}
+	box := mustRigid(t, w, "box", d)
+	d.Type, d.Position = "dynamic", mgl64.Vec3{2, 0.5, 0.5}
+	ball := mustRigid(t, w, "ball", d)
+	x0 := w.RigidBody(box).State.X
+	q0 := mgl64.QuatIdent()
+	target := x0.Add(mgl64.Vec3{0.06, -0.03, 0.07})
+	qt := mgl64.QuatRotate(100*math.Pi/180, mgl64.Vec3{1, 2, -1}.Normalize())
+	for _, leg := range []struct {
+		x mgl64.Vec3
+		q mgl64.Quat
+	}{{target, qt}, {x0, q0}} {
+		if err := w.MoveKinematic(box, leg.x, leg.q, 1.0/60); err != nil {
+			t.Fatal(err)
+		}
+		steps(t, w, 1, nil)
+		st := w.RigidBody(box).State
+		got := mgl64.Quat{W: st.Q[0], V: mgl64.Vec3{st.Q[1], st.Q[2], st.Q[3]}}
+		if dq := math.Min(got.Sub(leg.q).Len(), got.Add(leg.q).Len()); st.X.Sub(leg.x).Len() > kinematicPoseTol || dq > kinematicPoseTol {
+			t.Errorf("arrived at %v %v, sent to %v %v", st.X, got, leg.x, leg.q)
+		}
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{w.MoveKinematic(ball, x0, q0, 1.0/60), "not a kinematic"},
+		{w.MoveKinematic(box, x0, mgl64.Quat{W: 2}, 1.0/60), "unit quaternion"},
+		{w.MoveKinematic(box, x0, q0, 0), "frame time"},
+		{w.MoveKinematic(box, mgl64.Vec3{math.NaN()}, q0, 1), "not finite"},
+		{w.SetVelocity(box, mgl64.Vec3{math.Inf(1)}, mgl64.Vec3{}), "not finite"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%v: want an error saying %q", c.err, c.want)
+		}
+	}
+	if err := w.SetVelocity(ball, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{}); err != nil || w.RigidBody(ball).State.V[0] != 1 {
+		t.Errorf("set velocity of a dynamic body: %v", err)
+	}
+}

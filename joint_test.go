@@ -108,6 +108,12 @@ func TestJointErrors(t *testing.T) {
 		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: mgl64.Vec3{math.NaN(), 0, 0}}, "not finite"},
 		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: p, MotorMaxTorque: 1}, "hinge only"},
 		{a, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, MotorMaxTorque: -1}, "≥ 0"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, MotorMaxForce: 1}, "slider only"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "slider", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, MotorMaxTorque: 1}, "hinge only"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "slider", Anchor: p}, "axis"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: p, Limited: true, Lower: -1, Upper: 1}, "hinge or a slider"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "slider", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, Limited: true, Lower: 0.1, Upper: 1}, "contain 0"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, Limited: true, Lower: -4, Upper: 1}, "[−π, π]"},
 	} {
 		if _, err := w.AddJoint(c.a, c.b, c.def); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one saying %q", c.def, err, c.want)
@@ -126,9 +132,10 @@ func TestJointErrors(t *testing.T) {
 }
 
 func TestJointsSurviveASnapshot(t *testing.T) {
-	// A hinged, motor-driven paddle and a ball on a ball joint, saved after 30 frames and
-	// restored: the next 30 frames are bit-identical to an uninterrupted run, joints and
-	// their warm-start impulses included.
+	// A hinged, motor-driven paddle with limits, a ball on a ball joint and a box on a
+	// motor-driven, limited slider, saved after 30 frames and restored: the next 30 frames are
+	// bit-identical to an uninterrupted run, joints and their warm-start impulses (limits'
+	// included) too. At the end the paddle and the lift rest on their upper limits.
 	build := func() *sluice.World {
 		s := components.DefaultSolver()
 		s.ParticleRadius = 0.0125
@@ -141,7 +148,14 @@ func TestJointsSurviveASnapshot(t *testing.T) {
 		paddle, _ := w.AddRigidBody("paddle", rb)
 		rb.Shape, rb.Radius, rb.Position = "sphere", 0.05, mgl64.Vec3{0.3, 0.7, 0}
 		ball, _ := w.AddRigidBody("ball", rb)
-		if _, err := w.AddJoint(paddle, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: mgl64.Vec3{0, 1, 0}, Axis: mgl64.Vec3{0, 0, 1}, MotorSpeed: 2, MotorMaxTorque: 50}); err != nil {
+		if _, err := w.AddJoint(paddle, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: mgl64.Vec3{0, 1, 0}, Axis: mgl64.Vec3{0, 0, 1}, MotorSpeed: 2, MotorMaxTorque: 50,
+			Limited: true, Lower: -0.8, Upper: 0.8}); err != nil {
+			t.Fatal(err)
+		}
+		rb.Shape, rb.Size, rb.Position = "box", mgl64.Vec3{0.1, 0.1, 0.1}, mgl64.Vec3{-0.5, 0.5, 0}
+		lift, _ := w.AddRigidBody("lift", rb)
+		if _, err := w.AddJoint(lift, sluice.Entity{}, sluice.JointDef{Kind: "slider", Anchor: mgl64.Vec3{-0.5, 0.5, 0}, Axis: mgl64.Vec3{0, 1, 0}, MotorSpeed: 0.3, MotorMaxForce: 100,
+			Limited: true, Lower: -0.1, Upper: 0.2}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := w.AddJoint(ball, paddle, sluice.JointDef{Kind: "ball", Anchor: mgl64.Vec3{0.2, 1, 0}}); err != nil {
@@ -171,11 +185,11 @@ func TestJointsSurviveASnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.JointCount() != 2 {
+	if r.JointCount() != 3 {
 		t.Fatalf("%d joints restored", r.JointCount())
 	}
 	steps(r, 30)
-	for _, name := range []string{"paddle", "ball"} {
+	for _, name := range []string{"paddle", "ball", "lift"} {
 		a, _ := ref.BodyByName(name)
 		b, _ := r.BodyByName(name)
 		sa, sb := ref.RigidBody(a).State, r.RigidBody(b).State
@@ -183,7 +197,15 @@ func TestJointsSurviveASnapshot(t *testing.T) {
 			t.Errorf("%s: restored run at %v %v, uninterrupted at %v %v", name, sb.X, sb.W, sa.X, sa.W)
 		}
 	}
-	if w := ref.RigidBody(func() sluice.Entity { e, _ := ref.BodyByName("paddle"); return e }()).State.W[2]; w < 1.9 {
-		t.Errorf("the motor turns the paddle at %g rad/s, not its 2", w)
+	// jointLimitTol: the limits are speculative rows, held to the solver's drift (rad, m)
+	const jointLimitTol = 2e-3
+	pe, _ := ref.BodyByName("paddle")
+	q := ref.RigidBody(pe).State.Q
+	if turn := 2 * math.Atan2(q[3], q[0]); math.Abs(turn-0.8) > jointLimitTol {
+		t.Errorf("the motor turns the paddle to %.4f rad, its upper limit is 0.8", turn)
+	}
+	le, _ := ref.BodyByName("lift")
+	if y := ref.RigidBody(le).State.X[1]; math.Abs(y-0.7) > jointLimitTol {
+		t.Errorf("the lift's motor raises it to y = %.4f m, its upper limit is 0.7", y)
 	}
 }

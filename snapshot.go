@@ -34,11 +34,13 @@ import (
 // were when it was written. Version 7 added the joints between rigid bodies with their
 // accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
-// older versions have none. Version 9 added the reduced air domains and wind boxes
-// (snapshot_reduced.go); older versions have none.
+// older versions have none. Version 9 added the joints' limits, their accumulated impulses and
+// the hinges' reference directions (older joints are unlimited).
+// Version 10 added the reduced air domains and wind boxes (snapshot_reduced.go); older
+// versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 9
+	snapshotVersion = 10
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -157,6 +159,11 @@ func (w *World) Save(out io.Writer) error {
 	w.saveSolids(&e)
 	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
+	w.saveJointLimits(&e)
+	w.saveRigidSleep(&e)
+	if err := w.saveSensors(&e); err != nil {
+		return err
+	}
 	if err := w.saveReduced(&e); err != nil {
 		return err
 	}
@@ -379,8 +386,17 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 8 {
 		eps = loadElastoplastic(d)
 	}
-	var reds savedAir
+	var sleeps []savedSleep
+	var sensors savedSensors
 	if version >= 9 {
+		if err := readJointLimits(d, joints); err != nil {
+			return nil, err
+		}
+		sleeps = readRigidSleep(d)
+		sensors = readSensors(d)
+	}
+	var reds savedAir
+	if version >= 10 {
 		if reds, err = loadReduced(d); err != nil {
 			return nil, err
 		}
@@ -433,6 +449,14 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	if err := w.restoreRigidSleep(sleeps); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.restoreSensors(sensors); err != nil {
+		w.Close()
+		return nil, err
+	}
 	if err := w.restoreJoints(joints, jointSeq); err != nil {
 		w.Close()
 		return nil, err

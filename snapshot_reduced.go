@@ -8,7 +8,7 @@ import (
 	"github.com/sluicephysics/sluice/physics/reduced"
 )
 
-// Reduced air domains and wind boxes in snapshots (version 9): per domain, in creation order,
+// Reduced air domains and wind boxes in snapshots (version 10): per domain, in creation order,
 // its name, its declared keys (JSON), its grid enrichment fields, and the reduced state
 // (coefficients, clock, step count); then per wind box its name, keys, coefficients and clock
 // (its fan's projections are rebuilt from the keys, bit for bit). The coupled bodies are the world's rigid bodies, restored with them,

@@ -34,6 +34,8 @@ type Scene struct {
 	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
 	// Elastoplastic are point-based elastoplastic solids (scene/elastoplastic.go).
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
+	// Joints join the scene's rigid bodies by name (components.Joint).
+	Joints []Joint `json:"joints" doc:"joints between rigid bodies, or a rigid body and the world: ball, hinge, fixed, slider; motors and limits"`
 	// Reduced are model-reduced air domains (scene/reduced.go).
 	Reduced []ReducedDomain `json:"reducedDomains" doc:"model-reduced air domains (Gerszewski 2014 ch. 5) in a plane of the world, coupled with the planar rigid bodies in it that set reducedPanels"`
 	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
@@ -185,6 +187,14 @@ type RigidBody struct {
 	components.RigidBody
 	components.Surface
 	Motion []components.MotionKey `json:"motion" doc:"kinematic bodies: path of piecewise-constant velocities (empty: the body keeps its velocity)"`
+}
+
+// Joint joins rigid body bodyA to rigid body bodyB, or to the world when bodyB is empty, as
+// they stand at the start (components.Joint; sluice.World.AddJoint).
+type Joint struct {
+	BodyA string `json:"bodyA" required:"true" doc:"name of a rigid body of the scene"`
+	BodyB string `json:"bodyB" default:"" doc:"name of another rigid body of the scene; empty: the world"`
+	components.Joint
 }
 
 // Emitter is a fluid body that starts empty and grows from a nozzle (components.Emitter).
@@ -424,6 +434,19 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	rigidNames := map[string]bool{}
+	for _, b := range s.Rigid {
+		rigidNames[b.Name] = true
+	}
+	for i, j := range s.Joints {
+		path := fmt.Sprintf("joints[%d]", i)
+		if !rigidNames[j.BodyA] {
+			return &params.Error{Path: path + ".bodyA", Msg: fmt.Sprintf("%q is not a rigid body of the scene", j.BodyA)}
+		}
+		if j.BodyB != "" && !rigidNames[j.BodyB] {
+			return &params.Error{Path: path + ".bodyB", Msg: fmt.Sprintf("%q is not a rigid body of the scene (empty: the world)", j.BodyB)}
+		}
+	}
 	return s.validateReduced()
 }
 
@@ -579,6 +602,17 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Rigid[i].add(w, s.Dir); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("rigidBodies[%d]: %w", i, err)
+		}
+	}
+	for i, j := range s.Joints {
+		a, _ := w.BodyByName(j.BodyA)
+		var b sluice.Entity
+		if j.BodyB != "" {
+			b, _ = w.BodyByName(j.BodyB)
+		}
+		if _, err := w.AddJoint(a, b, j.Joint); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("joints[%d]: %w", i, err)
 		}
 	}
 	if err := s.addReduced(w); err != nil {

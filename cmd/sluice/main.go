@@ -537,6 +537,8 @@ func cmdParams(stdout io.Writer) error {
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
 		{"rigidBodies[i]", scene.RigidBody{}},
 		{"rigidBodies[i].motion[k]", components.MotionKey{}},
+		{"joints[i]", scene.Joint{}},
+		{"joints[i].motorSchedule[k]", components.MotorKey{}},
 		{"reducedDomains[i] (model-reduced air, Gerszewski 2014 ch. 5)", scene.ReducedDomain{}},
 		{"windBoxes[i] (model-reduced 3D wind)", scene.WindBox{}},
 	} {

@@ -33,7 +33,7 @@ func (s *Solver) buildIslands() {
 		s.parent[i] = int32(i)
 		s.islandOf[i] = -1
 	}
-	dyn := func(i int) bool { return i >= 0 && s.Bodies[i].Motion == Dynamic }
+	dyn := func(i int) bool { return i >= 0 && s.Bodies[i].Motion == Dynamic && !s.Bodies[i].Asleep }
 	for k := range s.Joints {
 		j := &s.Joints[k]
 		if dyn(j.A) && dyn(j.B) {
@@ -95,7 +95,7 @@ func (s *Solver) buildIslands() {
 		if is := &s.islands[i]; is.n > 0 {
 			s.factorIsland(is)
 			for _, k := range s.islandJoints[is.first : is.first+is.count] {
-				if j := &s.Joints[k]; j.Kind == Hinge && j.MotorMaxTorque > 0 {
+				if j := &s.Joints[k]; j.Kind == Hinge || j.Kind == Slider {
 					s.motorMass(is, j)
 				}
 			}
@@ -104,6 +104,9 @@ func (s *Solver) buildIslands() {
 				j := &s.Joints[k]
 				a, b := s.jointBodies(j)
 				s.jointMass(j, a, b)
+				if j.Kind == Hinge || j.Kind == Slider {
+					s.motorMass(nil, j)
+				}
 			}
 		}
 	}
@@ -147,7 +150,7 @@ func (s *Solver) factorIsland(is *jointIsland) {
 					sc := [2]side{{jb.A, rb.la, rb.aa}, {jb.B, rb.lb, rb.ab}}
 					v := 0.0
 					for _, p := range sr {
-						if p.body < 0 || s.Bodies[p.body].Motion != Dynamic {
+						if p.body < 0 || s.Bodies[p.body].Motion != Dynamic || s.Bodies[p.body].Asleep {
 							continue
 						}
 						b := &s.Bodies[p.body]
@@ -252,48 +255,53 @@ func (s *Solver) backsolve(is *jointIsland, x []float64) {
 	}
 }
 
-// motorMass sets a hinge motor's effective mass to the one the island leaves its row: with
-// the island's rows held, an angular impulse Λ along the axis changes the relative spin by
-// (Jm M⁻¹ Jmᵀ − yᵀ K⁻¹ y) Λ, y = J M⁻¹ Jmᵀ, where Jm is the motor's row. A hub's own inertia
-// would be the wrong mass when paddles are welded to it: the motor would overshoot on every
-// pass and its Gauss-Seidel exchange with the island converge slowly.
+// motorMass sets a hinge's or slider's free-row effective mass to the one the island leaves
+// it: with the island's rows held, an impulse Λ along the free row Jf changes its velocity by
+// (Jf M⁻¹ Jfᵀ − yᵀ K⁻¹ y) Λ, y = J M⁻¹ Jfᵀ. A hub's own inertia would be the wrong mass when
+// paddles are welded to it: the motor would overshoot on every pass and its Gauss-Seidel
+// exchange with the island converge slowly. Without an island factor (is nil) it is the
+// joint's own 1/(Jf M⁻¹ Jfᵀ).
 func (s *Solver) motorMass(is *jointIsland, j *Joint) {
 	a, b := s.jointBodies(j)
+	f := &j.free
 	_, ia := invMass(a)
 	_, ib := invMass(b)
-	ma, mb := ia.MulVec(j.axis), ib.MulVec(j.axis)
-	eff := dot(j.axis, ma) + dot(j.axis, mb)
-	s.islandTmp = resize(s.islandTmp, is.n)
-	y := s.islandTmp
-	for _, kj := range s.islandJoints[is.first : is.first+is.count] {
-		jr := &s.Joints[kj]
-		for r := 0; r < jr.n; r++ {
-			ro := &jr.rows[r]
-			v := 0.0
-			for _, p := range [2]side{{jr.A, ro.la, ro.aa}, {jr.B, ro.lb, ro.ab}} {
-				if p.body < 0 {
-					continue
+	ma, mb := ia.MulVec(f.aa), ib.MulVec(f.ab)
+	eff0 := linDot(a, f.la, f.la) + dot(f.aa, ma) + linDot(b, f.lb, f.lb) + dot(f.ab, mb)
+	eff := eff0
+	if is != nil {
+		s.islandTmp = resize(s.islandTmp, is.n)
+		y := s.islandTmp
+		for _, kj := range s.islandJoints[is.first : is.first+is.count] {
+			jr := &s.Joints[kj]
+			for r := 0; r < jr.n; r++ {
+				ro := &jr.rows[r]
+				v := 0.0
+				for _, p := range [2]side{{jr.A, ro.la, ro.aa}, {jr.B, ro.lb, ro.ab}} {
+					if p.body < 0 {
+						continue
+					}
+					if p.body == j.A {
+						v += linDot(a, p.la, f.la) + dot(p.aa, ma)
+					}
+					if p.body == j.B {
+						v += linDot(b, p.la, f.lb) + dot(p.aa, mb)
+					}
 				}
-				if p.body == j.A {
-					v += dot(p.aa, ma)
-				}
-				if p.body == j.B {
-					v -= dot(p.aa, mb)
-				}
+				y[jr.off+r] = v
 			}
-			y[jr.off+r] = v
+		}
+		s.islandRHS = resize(s.islandRHS, is.n)
+		z := s.islandRHS
+		copy(z, y)
+		s.backsolve(is, z)
+		for r := range y {
+			eff -= y[r] * z[r]
 		}
 	}
-	s.islandRHS = resize(s.islandRHS, is.n)
-	z := s.islandRHS
-	copy(z, y)
-	s.backsolve(is, z)
-	for r := range y {
-		eff -= y[r] * z[r]
-	}
-	j.kmot = 0
-	if eff > pivotTol*(dot(j.axis, ma)+dot(j.axis, mb)) {
-		j.kmot = 1 / eff
+	j.kfree = 0
+	if eff > pivotTol*eff0 {
+		j.kfree = 1 / eff
 	}
 }
 

@@ -87,7 +87,7 @@ func TestHingeMotorReachesItsSpeed(t *testing.T) {
 	}{{10, 3}, {0.002, 0}} {
 		b := sphereBody(0.1, 1000, Vec3{0, 1, 0})
 		s := &Solver{Params: Params{Iterations: 10, Relax: 4, Radius: 0.01, Gravity: Vec3{0, -9.81, 0}}, Bodies: []Body{b}}
-		s.Joints = []Joint{{Kind: Hinge, A: 0, B: -1, AnchorB: b.X, AxisA: Vec3{1, 0, 0}, AxisB: Vec3{1, 0, 0}, MotorSpeed: 3, MotorMaxTorque: c.torque}}
+		s.Joints = []Joint{{Kind: Hinge, A: 0, B: -1, AnchorB: b.X, AxisA: Vec3{1, 0, 0}, AxisB: Vec3{1, 0, 0}, MotorSpeed: 3, MotorMax: c.torque}}
 		const dt = 1e-3
 		for n := 0; n < 500; n++ {
 			s.Step(dt)
@@ -288,7 +288,7 @@ func TestHeavyWheelOnALightHub(t *testing.T) {
 
 	// A motor of 2 N m from rest: the wheel speeds up at τ/I_axle until it reaches 5 rad/s.
 	s = wheel(0)
-	s.Joints[0].MotorSpeed, s.Joints[0].MotorMaxTorque = 5, 2
+	s.Joints[0].MotorSpeed, s.Joints[0].MotorMax = 5, 2
 	iz := wheelInertia(s)
 	for n := 0; n < 100; n++ {
 		s.Step(dt)
@@ -302,5 +302,78 @@ func TestHeavyWheelOnALightHub(t *testing.T) {
 	}
 	if w := s.Bodies[0].W[2]; math.Abs(w-5) > motorSpeedTol*5 {
 		t.Errorf("motor: ω = %.4f rad/s after 2.1 s, target 5", w)
+	}
+}
+
+func TestHingeLimitsStopTheSwing(t *testing.T) {
+	// A pendulum pushed from the bottom at 1.5 m/s would swing to 39.5° (energy:
+	// cos θ = 1 − v²/(2 g l)); a hinge
+	// limited to ±20° stops it there, within limitTol (the speculative row lets it reach the
+	// limit within a substep and not pass it by more than the bias leaves), and it swings back.
+	const limitTol = 0.5 * math.Pi / 180
+	for _, limited := range []bool{true, false} {
+		s, pivot := pendulum(Hinge, 0)
+		j := &s.Joints[0]
+		j.RefA, j.RefB = Vec3{1, 0, 0}, Vec3{1, 0, 0}
+		j.Limited, j.Lower, j.Upper = limited, -20*math.Pi/180, 20*math.Pi/180
+		b := &s.Bodies[0]
+		b.V = Vec3{1.5, 0, 0}
+		peak, back := 0.0, false
+		for n := 0; n < 1500; n++ {
+			s.Step(1e-3)
+			d := sub(b.X, pivot)
+			th := math.Atan2(d[0], -d[1])
+			peak = max(peak, math.Abs(th))
+			back = back || th < -5*math.Pi/180
+		}
+		t.Logf("limited %v: peak swing %.3f°", limited, peak*180/math.Pi)
+		if limited && (peak > 20*math.Pi/180+limitTol || !back) {
+			t.Errorf("limited to ±20°: peak swing %.3f°, swung back: %v", peak*180/math.Pi, back)
+		}
+		if !limited && peak < 35*math.Pi/180 {
+			t.Errorf("unlimited: peak swing %.3f°, want 39.5°: the test does not test", peak*180/math.Pi)
+		}
+	}
+}
+
+func TestSliderRunsOnItsAxis(t *testing.T) {
+	// A box on a vertical slider to the world, pushed sideways and spun: it keeps to the axis
+	// and its orientation within the drift bound while it falls freely at g (the slider takes
+	// no load along its axis: within sliderFallTol), then rests on its lower limit 0.3 m down;
+	// a motor lifts it at its target speed.
+	const sliderFallTol = 0.01
+	he := Vec3{0.05, 0.05, 0.05}
+	m := 1.0
+	i := m / 3 * 2 * he[0] * he[0]
+	box := Body{Motion: Dynamic, Shape: &Shape{Kind: Box, HalfExtents: he}, Mass: m, InvMass: 1 / m,
+		Inertia: Mat3{i, 0, 0, 0, i, 0, 0, 0, i}, InvInertia: Mat3{1 / i, 0, 0, 0, 1 / i, 0, 0, 0, 1 / i},
+		X: Vec3{0, 1, 0}, Q: QuatIdentity, Reach: norm(he), V: Vec3{0.4, 0, -0.3}, W: Vec3{1, 2, 3}}
+	s := &Solver{Params: Params{Iterations: 10, Relax: 4, Radius: 0.01, Gravity: Vec3{0, -9.81, 0}}, Bodies: []Body{box}}
+	s.Joints = []Joint{{Kind: Slider, A: 0, B: -1, AnchorB: Vec3{0, 1, 0}, AxisA: Vec3{0, 1, 0}, RelQ: QuatIdentity,
+		Limited: true, Lower: -0.3, Upper: 0.5}}
+	b := &s.Bodies[0]
+	off, turn := 0.0, 0.0
+	for n := 1; n <= 1000; n++ {
+		s.Step(1e-3)
+		off = max(off, math.Hypot(b.X[0], b.X[2]))
+		turn = max(turn, 2*math.Acos(min(1, math.Abs(b.Q[0]))))
+		if n == 200 { // 0.196 m down: before the limit
+			if fall := 1 - b.X[1]; math.Abs(fall-0.5*9.81*0.04) > sliderFallTol*0.5*9.81*0.04 {
+				t.Errorf("fell %.5f m in 0.2 s, free fall %.5f m", fall, 0.5*9.81*0.04)
+			}
+		}
+	}
+	if off > jointDriftTol || turn > 1e-3 {
+		t.Errorf("left the axis by %.2e m, turned %.2e rad", off, turn)
+	}
+	if d := b.X[1] - 0.7; math.Abs(d) > jointDriftTol || math.Abs(b.V[1]) > 0.01 {
+		t.Errorf("at rest on the lower limit: y = %.5f m (want 0.7), v_y = %.4f m/s", b.X[1], b.V[1])
+	}
+	s.Joints[0].MotorSpeed, s.Joints[0].MotorMax = 0.5, 3*m*9.81
+	for n := 0; n < 300; n++ {
+		s.Step(1e-3)
+	}
+	if math.Abs(b.V[1]-0.5) > motorSpeedTol*0.5 {
+		t.Errorf("motor: v_y = %.4f m/s, target 0.5", b.V[1])
 	}
 }

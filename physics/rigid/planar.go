@@ -30,10 +30,18 @@ func (b *Body) linDelta(p Vec3) Vec3 {
 	return scale(p, b.InvMass)
 }
 
-// linDot is x·M⁻¹y for the body's linear inverse mass (0 for none, static or kinematic), in
-// the free body's exact arithmetic m⁻¹(x·y) when it is not planar.
+// linImpulse is linDelta(l·x), in the free body's arithmetic x·(l/m) when it is not planar.
+func (b *Body) linImpulse(x Vec3, l float64) Vec3 {
+	if !b.Planar() {
+		return scale(x, l*b.InvMass)
+	}
+	return b.linDelta(scale(x, l))
+}
+
+// linDot is x·M⁻¹y for the body's linear inverse mass (0 for none, static, kinematic or
+// asleep, as invMass), in the free body's exact arithmetic m⁻¹(x·y) when it is not planar.
 func linDot(b *Body, x, y Vec3) float64 {
-	if b == nil || b.Motion != Dynamic {
+	if b == nil || b.Motion != Dynamic || b.Asleep {
 		return 0
 	}
 	if !b.Planar() {
