@@ -16,6 +16,10 @@ import (
 // bodies stand when it is added: components.Joint, where its parameters are declared.
 type JointDef = components.Joint
 
+// jointReach: a joint's anchor may lie at most this many times a body's reach (the largest
+// distance of its surface from its centre of mass) from the body's centre of mass.
+const jointReach = 10
+
 // JointID names a joint of a World.
 type JointID uint32
 
@@ -96,6 +100,19 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 			return 0, fmt.Errorf("%s: hinge limits [%g, %g] rad must lie within [−π, π]", path, def.Lower, def.Upper)
 		}
 		j.Limited, j.Lower, j.Upper = true, def.Lower, def.Upper
+	}
+	// An anchor far outside a body is a mistake more often than a design (a long invisible
+	// lever): refused beyond jointReach of the body's reach from its centre of mass.
+	for _, c := range []struct {
+		name string
+		st   *rigid.Body
+	}{{ba.Name, &ra.State}, {nameB, rb}} {
+		if c.st == nil {
+			continue
+		}
+		if d := def.Anchor.Sub(c.st.X).Len(); d > jointReach*c.st.Reach {
+			return 0, fmt.Errorf("%s: anchor %v is %.3g m from %s's centre of mass, beyond %g times its reach (%.3g m): put the anchor on or near the body", path, def.Anchor, d, c.name, float64(jointReach), c.st.Reach)
+		}
 	}
 	// Anchors and axes in each body's frame: r_body = Rᵀ (p − x).
 	sa := &ra.State

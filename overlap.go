@@ -94,10 +94,11 @@ func boxDistance(l, he mgl64.Vec3) float64 {
 //     golden-section search, a convex function along the axis: to 1e-9 of the length);
 //     against a mesh body a box region counts when one of the body's surface samples lies in
 //     it or its centre lies in the mesh, so it is exact to the sampling (one particle spacing);
-//   - water and goo bodies with the number of their particles in the region, through the
-//     queries' index (a few hundred particle tests for a region of a support radius);
-//   - elastic and elastoplastic bodies and walls with the number of their particles or
-//     boundary samples in the region (a scan of those bodies' particles).
+//   - water and goo bodies and walls with the number of their particles or boundary samples in
+//     the region, through the queries' indexes (the particles within the region's bounding
+//     sphere are tested);
+//   - elastic and elastoplastic bodies with the number of their particles in the region (a
+//     scan of those bodies' particles, which are few next to the water's).
 //
 // The filter skips kinds of bodies, ignored bodies and, with a Mask, the rigid bodies on no
 // layer of it, as for Raycast.
@@ -117,6 +118,20 @@ func (w *World) overlap(s *OverlapShape, f RayFilter, out []OverlapHit) []Overla
 		for _, k := range q.scratch {
 			if s.contains(q.x[k]) {
 				fluidCount[q.body[k]]++
+			}
+		}
+	}
+	wallCount := []int(nil)
+	if !f.SkipWalls {
+		if !q.wallsBuilt {
+			w.indexWalls(q)
+			q.wallsBuilt = true
+		}
+		wallCount = make([]int, len(q.wallEnts))
+		q.scratch = q.wallIdx.Query(s.Center, s.reach(), q.wallX, q.scratch[:0])
+		for _, k := range q.scratch {
+			if s.contains(q.wallX[k]) {
+				wallCount[q.wallBody[k]]++
 			}
 		}
 	}
@@ -144,7 +159,9 @@ func (w *World) overlap(s *OverlapShape, f RayFilter, out []OverlapHit) []Overla
 			if f.SkipWalls {
 				continue
 			}
-			n = countIn(s, b.Particles.X)
+			if k := slices.Index(q.wallEnts, b.Entity); k >= 0 {
+				n = wallCount[k]
+			}
 		default:
 			n = countIn(s, b.Particles.X)
 		}

@@ -178,10 +178,20 @@ type worldEvent struct {
 	count  int
 }
 
-// saveSensors writes the sensors (version 9): the last ID given, then per sensor its ID,
+// SetNote keeps an application's bytes in the world's snapshots (Save writes them, Restore
+// gives them back through Note): the command-line tool keeps its frame length, frame index
+// and output name there, so a resumed run continues both. The world does not read them.
+func (w *World) SetNote(b []byte) { w.note = slices.Clone(b) }
+
+// Note returns the bytes SetNote kept (a restored world's, those of the world saved).
+func (w *World) Note() []byte { return w.note }
+
+// saveSensors writes the application's note (SetNote) and the sensors (version 9): the last
+// ID given, then per sensor its ID,
 // name, region, carrier, filter (ignored bodies by ID) and the bodies inside with their
 // counts, so a restored world raises the same events.
 func (w *World) saveSensors(e *enc) error {
+	e.bytes(w.note)
 	e.u32(w.sensorSeq)
 	e.u64(uint64(len(w.sensors)))
 	for _, s := range w.sensors {
@@ -220,6 +230,7 @@ func (w *World) saveSensors(e *enc) error {
 
 // savedSensors is what saveSensors wrote, the ignored bodies and carrier by ID.
 type savedSensors struct {
+	note    []byte
 	seq     uint32
 	sensors []sensor
 	ignore  [][]uint32
@@ -227,7 +238,8 @@ type savedSensors struct {
 
 // readSensors reads what saveSensors wrote.
 func readSensors(d *dec) savedSensors {
-	out := savedSensors{seq: d.u32()}
+	out := savedSensors{note: slices.Clone(d.bytes())}
+	out.seq = d.u32()
 	n := d.count(8)
 	for i := 0; i < n && d.err == nil; i++ {
 		s := sensor{id: SensorID(d.u32()), name: string(d.bytes())}
@@ -260,6 +272,7 @@ func readSensors(d *dec) savedSensors {
 
 // restoreSensors gives a restored world its sensors once its bodies are there.
 func (w *World) restoreSensors(saved savedSensors) error {
+	w.note = saved.note
 	w.sensorSeq = saved.seq
 	for i, s := range saved.sensors {
 		if err := s.shape.check(fmt.Sprintf("sensor %q", s.name)); err != nil {

@@ -60,6 +60,7 @@ type World struct {
 	sensorSeq    uint32
 	worldEvents  []worldEvent
 	doneEmitters []worldEvent // the emitters done at this step's emission
+	note         []byte       // an application's bytes kept in snapshots (SetNote)
 	gen          uint64       // counts additions and removals of bodies (Generation)
 
 	// red are the reduced air domains and wind the 3D wind boxes, in creation order

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 )
 
@@ -624,5 +626,81 @@ func TestExportFieldsAreRegistryFields(t *testing.T) {
 		if n != "body" && !slices.Contains(reg, n) {
 			t.Errorf("export field %q is not in the solver's registry %v", n, reg)
 		}
+	}
+}
+
+func TestSurfaceFilesAreClosedMeshes(t *testing.T) {
+	// A world with a ball of water (radius 0.2 m, r = 1 cm) and a block of goo: one OBJ per
+	// fluid body, read back: closed (every edge in two triangles, opposite ways) and the
+	// water's volume within 3 % of N·V0 (physics/surface's bound); the PLY of the same mesh
+	// has the counts its header declares and the size they imply.
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.01
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	water, _ := w.AddFluidSphere("water", components.DefaultMaterial(), mgl64.Vec3{0, 0.5, 0}, 0.2, mgl64.Vec3{})
+	gm := components.DefaultMaterial()
+	gm.Viscoelastic.Enabled = true
+	if _, err := w.AddFluidBlock("goo blob", gm, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{1.1, 0.1, 0.1}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	paths, err := WriteSurfaceFiles(dir, "run", 7, SurfaceOBJ, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 2 || filepath.Base(paths[0]) != "run_water_000007.obj" || filepath.Base(paths[1]) != "run_goo_blob_000007.obj" {
+		t.Fatalf("files %v", paths)
+	}
+	data, _ := os.ReadFile(paths[0])
+	var v []mgl64.Vec3
+	type edge struct{ a, b int }
+	edges := map[edge]int{}
+	vol := 0.0
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 4 && f[0] == "v":
+			var p mgl64.Vec3
+			for k := 0; k < 3; k++ {
+				p[k], _ = strconv.ParseFloat(f[k+1], 64)
+			}
+			v = append(v, p)
+		case len(f) == 4 && f[0] == "f":
+			var idx [3]int
+			for k := 0; k < 3; k++ {
+				idx[k], _ = strconv.Atoi(f[k+1])
+				idx[k]--
+			}
+			for k := 0; k < 3; k++ {
+				edges[edge{idx[k], idx[(k+1)%3]}]++
+			}
+			vol += v[idx[0]].Dot(v[idx[1]].Cross(v[idx[2]])) / 6
+		}
+	}
+	for e, n := range edges {
+		if n != 1 || edges[edge{e.b, e.a}] != 1 {
+			t.Fatalf("edge %v is not shared by two triangles in opposite directions", e)
+		}
+	}
+	want := float64(w.Particles(water).Len()) * w.Sim().Volume0
+	if math.Abs(vol/want-1) > 0.03 {
+		t.Errorf("the water's surface encloses %.6g m³, its particles %.6g", vol, want)
+	}
+	t.Logf("water: %d vertices, %d triangles, volume %.6g m³ against N·V0 = %.6g", len(v), len(edges)/3, vol, want)
+	plys, err := WriteSurfaceFiles(dir, "run", 7, SurfacePLY, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(plys[0])
+	head, body, _ := bytes.Cut(raw, []byte("end_header\n"))
+	var nv, nf int
+	fmt.Sscanf(string(head[bytes.Index(head, []byte("element vertex")):]), "element vertex %d", &nv)
+	fmt.Sscanf(string(head[bytes.Index(head, []byte("element face")):]), "element face %d", &nf)
+	if nv != len(v) || nf != len(edges)/3 || len(body) != 12*nv+13*nf {
+		t.Errorf("PLY: %d vertices, %d faces, %d bytes of data; the OBJ has %d and %d", nv, nf, len(body), len(v), len(edges)/3)
 	}
 }

@@ -186,8 +186,9 @@ func TestCommittedSchemaIsCurrent(t *testing.T) {
 }
 
 func TestSaveAndResumeMatchAnUninterruptedRun(t *testing.T) {
-	// run 0.1 s + --save, then resume 0.1 s, ends in the same state (CSV frame, exact digits)
-	// as one 0.2 s run.
+	// run 0.1 s + --save, then resume 0.1 s without repeating --fps, ends in the same state
+	// (CSV frame, exact digits) as one 0.2 s run, in the file of the same name: the snapshot
+	// carries the frame length, the frame index and the run's name.
 	dir := t.TempDir()
 	scenePath := filepath.Join(dir, "tiny.json")
 	os.WriteFile(scenePath, []byte(tiny), 0o644)
@@ -201,11 +202,11 @@ func TestSaveAndResumeMatchAnUninterruptedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	half := filepath.Join(dir, "half")
-	if err := run([]string{"resume", snap, "--duration", "0.1", "--fps", "50", "--out", half, "--export", "csv", "--every", "100"}, &out, &errb); err != nil {
+	if err := run([]string{"resume", snap, "--duration", "0.1", "--out", half, "--export", "csv", "--every", "100"}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	a, _ := os.ReadFile(filepath.Join(full, "tiny_000010.csv"))
-	b, _ := os.ReadFile(filepath.Join(half, "s_000005.csv"))
+	b, _ := os.ReadFile(filepath.Join(half, "tiny_000010.csv"))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Fatalf("resumed final frame differs from the uninterrupted run (%d vs %d bytes)", len(a), len(b))
 	}
@@ -503,6 +504,36 @@ func TestValidateFailsWhereRunFails(t *testing.T) {
 		rerr := run([]string{"run", scene, "--duration", "0.02"}, &out, &errb)
 		if verr == nil || rerr == nil || !strings.Contains(verr.Error(), c.want) {
 			t.Errorf("%s: validate: %v; run: %v (want both to fail naming %s)", c.name, verr, rerr, c.want)
+		}
+	}
+}
+
+func TestRunExportsSurfaces(t *testing.T) {
+	// --export-surface obj writes one mesh per fluid body on the exported frames (the first
+	// and the last here), next to the particle files; a bad format or no --out is an error.
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	os.WriteFile(scenePath, []byte(tiny), 0o644)
+	var out, errb bytes.Buffer
+	frames := filepath.Join(dir, "frames")
+	if err := run([]string{"run", scenePath, "--duration", "0.04", "--out", frames, "--export-surface", "obj"}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	for _, f := range []string{"tiny_water_000000.obj", "tiny_water_000002.obj", "tiny_000002.vtk"} {
+		if fi, err := os.Stat(filepath.Join(frames, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", scenePath, "--out", frames, "--export-surface", "stl"}, "surface format"},
+		{[]string{"run", scenePath, "--export-surface", "obj"}, "--out"},
+		{[]string{"run", scenePath, "--out", frames, "--export-surface", "obj", "--surface-cell", "-1"}, "--surface-cell"},
+	} {
+		if err := run(c.args, &out, &errb); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error naming %s", c.args, err, c.want)
 		}
 	}
 }
