@@ -30,10 +30,13 @@ func (w *World) body(e Entity, op string) (*components.Body, error) {
 }
 
 // Remove takes a body out of the world: a fluid, goo, elastic, wall, rigid or emitter body,
-// with its particles, its joints and its solver state. Call it between steps; the next Step packs the
+// with its particles, its joints and its solver state, or a reduced air domain or wind box. Call it between steps; the next Step packs the
 // remaining bodies anew, and the view and the driver see the body gone from Bodies. Its name
 // becomes free. Removing it again, or an entity that is not a body, is an error.
 func (w *World) Remove(e Entity) error {
+	if w.removeReduced(e) || w.removeWind(e) {
+		return nil
+	}
 	b, err := w.body(e, "remove")
 	if err != nil {
 		return err

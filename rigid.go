@@ -204,6 +204,9 @@ func (w *World) buildRigid(name string, def *components.RigidBody) (rigid.Body, 
 		Filter: true, Layers: uint32(def.CollisionLayers), Mask: uint32(def.CollisionMask),
 		Samples: samples, Outer: outer,
 	}
+	if n := def.PlaneNormal; n != (mgl64.Vec3{}) {
+		b.PlaneNormal = n.Normalize()
+	}
 	if mo == rigid.Dynamic {
 		b.InvMass, b.InvInertia = 1/mp.Mass, invI
 	}

@@ -63,6 +63,11 @@ type World struct {
 	note         []byte       // an application's bytes kept in snapshots (SetNote)
 	gen          uint64       // counts additions and removals of bodies (Generation)
 
+	// red are the reduced air domains and wind the 3D wind boxes, in creation order
+	// (reduced.go, windbox.go).
+	red  []*reducedDomain
+	wind []*windBox
+
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
 	nextDt  func() float64
@@ -102,7 +107,10 @@ func (w *World) runSubstep(dt float64) (float64, error) {
 }
 
 // Close releases the worker threads.
-func (w *World) Close() { w.ecs.Close() }
+func (w *World) Close() {
+	w.closeReduced()
+	w.ecs.Close()
+}
 
 // ECS returns the underlying ECS world (arche world, schedule, clock, pool).
 func (w *World) ECS() *ecs.World { return w.ecs }
@@ -524,6 +532,12 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	s.BeginStep()
 	w.worldEvents, w.doneEmitters = w.worldEvents[:0], w.doneEmitters[:0]
 	w.query.built = false
+	if err := w.stepReduced(frameDt); err != nil {
+		return StepStats{}, err
+	}
+	if err := w.stepWind(frameDt); err != nil {
+		return StepStats{}, err
+	}
 	w.beginLoads()
 	defer w.endLoads()
 	emitted := w.emit()
@@ -535,6 +549,8 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.Emitted = emitted
+	st.Reduced = w.reducedStats()
+	st.Wind = w.windStats()
 	for _, r := range st.Removed {
 		if e, ok := w.BodyByName(r.Body); ok {
 			w.worldEvents = append(w.worldEvents, worldEvent{kind: systems.LeftDomain, body: w.Body(e).ID, count: r.Count})

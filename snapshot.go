@@ -36,9 +36,11 @@ import (
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
 // older versions have none. Version 9 added the joints' limits, their accumulated impulses and
 // the hinges' reference directions (older joints are unlimited).
+// Version 10 added the reduced air domains and wind boxes (snapshot_reduced.go); older
+// versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 9
+	snapshotVersion = 10
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -160,6 +162,9 @@ func (w *World) Save(out io.Writer) error {
 	w.saveJointLimits(&e)
 	w.saveRigidSleep(&e)
 	if err := w.saveSensors(&e); err != nil {
+		return err
+	}
+	if err := w.saveReduced(&e); err != nil {
 		return err
 	}
 	payload := e.Bytes()
@@ -390,6 +395,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		sleeps = readRigidSleep(d)
 		sensors = readSensors(d)
 	}
+	var reds savedAir
+	if version >= 10 {
+		if reds, err = loadReduced(d); err != nil {
+			return nil, err
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -486,6 +497,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if err := w.restoreReduced(reds); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}

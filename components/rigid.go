@@ -32,6 +32,8 @@ type RigidBody struct {
 	Friction        float64    `json:"friction" unit:"1" default:"0.5" range:"[0,10]" doc:"Coulomb friction coefficient μ (a pair of bodies uses √(μ_a μ_b); against walls, the body's μ)"`
 	Restitution     float64    `json:"restitution" unit:"1" default:"0" range:"[0,1]" doc:"coefficient of restitution e: impacts faster than 0.5 m/s rebound at e times their speed (a pair uses the larger e)"`
 	CollisionLayers int        `json:"collisionLayers" unit:"1" default:"1" range:"[1,4294967295]" doc:"bit mask of the collision layers the body is on (bit k: layer k; at least one); walls are on layer 1 (bit 0)"`
+	PlaneNormal     mgl64.Vec3 `json:"planeNormal" unit:"1" default:"[0,0,0]" range:"[-1,1]" doc:"planar body: unit normal of the plane through its initial centre of mass that it moves in (translation in the plane, rotation about the normal only, enforced exactly for dynamic bodies); [0,0,0]: free in 3D"`
+	ReducedPanels   int        `json:"reducedPanels" unit:"1" default:"0" range:"[0,101]" doc:"vortex panels per side of the body's outline in a reduced air domain whose plane it moves in (odd; the body must be a planar box with the plane normal along a body axis); 0: not coupled"`
 	CollisionMask   int        `json:"collisionMask" unit:"1" default:"4294967295" range:"[0,4294967295]" doc:"bit mask of the layers the body collides with: two rigid bodies collide when each is on a layer of the other's mask, a body and the walls when its mask has bit 0; the fluid pushes every body whatever its layers"`
 
 	// Mesh is the body's triangle mesh in model coordinates when Shape is "mesh" (a scene
@@ -90,11 +92,17 @@ func (r *RigidBody) Validate(path string, spacing float64) error {
 	return r.validateRest(path)
 }
 
-// validateRest checks the orientation and the given inertia.
+// validateRest checks the orientation, the plane normal, the panel count and the given inertia.
 func (r *RigidBody) validateRest(path string) error {
 	q := r.Orientation
 	if l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]); math.Abs(l-1) > unitQuatTolerance {
 		return &params.Error{Path: pathJoin(path, "orientation"), Msg: fmt.Sprintf("%v has length %.6g, not 1 (a rotation is a unit quaternion [w, x, y, z])", q, l)}
+	}
+	if n := r.PlaneNormal; n != (mgl64.Vec3{}) && math.Abs(n.Len()-1) > unitQuatTolerance {
+		return &params.Error{Path: pathJoin(path, "planeNormal"), Msg: fmt.Sprintf("%v has length %.6g, not 1 (a unit normal, or [0,0,0] for a free body)", n, n.Len())}
+	}
+	if k := r.ReducedPanels; k != 0 && (k%2 == 0 || r.PlaneNormal == (mgl64.Vec3{})) {
+		return &params.Error{Path: pathJoin(path, "reducedPanels"), Msg: fmt.Sprintf("%d must be 0 or odd (an even count cannot cancel the normal flow of a rotating symmetric body, Gerszewski 2014 §5.3.1), and a coupled body needs a planeNormal", k)}
 	}
 	if in := r.Inertia; in != (mgl64.Vec3{}) {
 		for d := 0; d < 3; d++ {

@@ -36,6 +36,9 @@ type Scene struct {
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
 	// Joints join the scene's rigid bodies by name (components.Joint).
 	Joints []Joint `json:"joints" doc:"joints between rigid bodies, or a rigid body and the world: ball, hinge, fixed, slider; motors and limits"`
+	// Reduced are model-reduced air domains (scene/reduced.go).
+	Reduced []ReducedDomain `json:"reducedDomains" doc:"model-reduced air domains (Gerszewski 2014 ch. 5) in a plane of the world, coupled with the planar rigid bodies in it that set reducedPanels"`
+	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -284,8 +287,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Reduced) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required (or a reduced air domain)"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -444,7 +447,7 @@ func (s *Scene) Validate() error {
 			return &params.Error{Path: path + ".bodyB", Msg: fmt.Sprintf("%q is not a rigid body of the scene (empty: the world)", j.BodyB)}
 		}
 	}
-	return nil
+	return s.validateReduced()
 }
 
 // resolve returns file relative to dir unless it is absolute.
@@ -611,6 +614,10 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 			w.Close()
 			return nil, fmt.Errorf("joints[%d]: %w", i, err)
 		}
+	}
+	if err := s.addReduced(w); err != nil {
+		w.Close()
+		return nil, err
 	}
 	return w, nil
 }

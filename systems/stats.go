@@ -64,6 +64,38 @@ type StepStats struct {
 	ElastoplasticMinSigma       float64 `json:"elastoplasticMinSigma,omitempty"`       // smallest singular value of any F in the step
 	ElastoplasticMaxSigma       float64 `json:"elastoplasticMaxSigma,omitempty"`       // largest singular value of any F in the step (the max stretch)
 	ElastoplasticPaused         int     `json:"elastoplasticPaused,omitempty"`         // body updates skipped because the body lost particles earlier in the step
+
+	// Reduced are the reduced air domains' numbers of the step, in creation order.
+	Reduced []ReducedStats `json:"reduced,omitempty"`
+	// Wind are the 3D wind boxes' numbers of the step, in creation order.
+	Wind []WindStats `json:"wind,omitempty"`
+}
+
+// WindStats is one 3D wind box's step (physics/reduced.Box).
+type WindStats struct {
+	Name      string  `json:"name"`
+	Modes     int     `json:"modes"`            // basis size
+	Energy    float64 `json:"energy"`           // ½Σr², the wind's kinetic energy per unit density (m⁵/s²)
+	Bodies    int     `json:"pushedBodies"`     // dynamic rigid bodies inside the box that got its drag
+	Particles int     `json:"draggedParticles"` // fluid and goo particles inside the box it dragged
+}
+
+// ReducedStats is one reduced air domain's step (Gerszewski 2014 ch. 5; physics/reduced): its
+// basis, coupled bodies and panels, the multi-body panel iteration, and the wall time of its
+// stages as the package measures them.
+type ReducedStats struct {
+	Name               string   `json:"name"`
+	Modes              int      `json:"modes"`              // basis size (eigenmodes plus enriched modes)
+	Bodies             int      `json:"coupledBodies"`      // rigid bodies coupled this step
+	Panels             int      `json:"panels"`             // their vortex panels
+	Outside            []string `json:"outside,omitempty"`  // coupled bodies in the plane but not inside the rectangle (not coupled this step)
+	CouplingIterations int      `json:"couplingIterations"` // sweeps of the multi-body panel iteration (Eq. 5.17)
+	CouplingConverged  bool     `json:"couplingConverged"`  // the sweeps reached couplingTolerance
+	Energy             float64  `json:"energy"`             // ½Σr², the reduced field's kinetic energy per unit density and depth (m⁴/s²)
+	AdvectMs           float64  `json:"advectMs"`           // the reduced step (Eq. 5.9)
+	PanelsMs           float64  `json:"panelSolveMs"`       // the panel solve (§5.3.1–5.3.3)
+	ForcesMs           float64  `json:"forcesMs"`           // the fluid forces (Eq. 5.20–5.22)
+	FeedbackMs         float64  `json:"feedbackMs"`         // the panels' feedback into the modes (§5.3.4)
 }
 
 // BodyStats is a body's particle count and bounding box.

@@ -582,6 +582,8 @@ func cmdParams(stdout io.Writer) error {
 		{"rigidBodies[i].motion[k]", components.MotionKey{}},
 		{"joints[i]", scene.Joint{}},
 		{"joints[i].motorSchedule[k]", components.MotorKey{}},
+		{"reducedDomains[i] (model-reduced air, Gerszewski 2014 ch. 5)", scene.ReducedDomain{}},
+		{"windBoxes[i] (model-reduced 3D wind)", scene.WindBox{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {

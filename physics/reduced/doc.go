@@ -23,4 +23,6 @@
 // feedback (FeedbackGalerkin), the windward reading of Eq. 5.21 (applyForces), multipole
 // expansions in the panel solve. docs/reduced.md describes the method, the tests and the
 // measured numbers. The package owns its minimal 2D rigid bodies; it imports only physics/par.
+// An owner that integrates the bodies itself (the sluice world's rigid solver) sets their
+// state with SetBodyState and steps with StepFluid, reading Body.Force (external.go).
 package reduced

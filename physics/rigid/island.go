@@ -157,7 +157,7 @@ func (s *Solver) factorIsland(is *jointIsland) {
 						ia := b.invI.MulVec(p.aa)
 						for _, q := range sc {
 							if q.body == p.body {
-								v += b.InvMass*dot(p.la, q.la) + dot(ia, q.aa)
+								v += linDot(b, p.la, q.la) + dot(ia, q.aa)
 							}
 						}
 					}
@@ -264,10 +264,10 @@ func (s *Solver) backsolve(is *jointIsland, x []float64) {
 func (s *Solver) motorMass(is *jointIsland, j *Joint) {
 	a, b := s.jointBodies(j)
 	f := &j.free
-	mla, ia := invMass(a)
-	mlb, ib := invMass(b)
+	_, ia := invMass(a)
+	_, ib := invMass(b)
 	ma, mb := ia.MulVec(f.aa), ib.MulVec(f.ab)
-	eff0 := mla*dot(f.la, f.la) + dot(f.aa, ma) + mlb*dot(f.lb, f.lb) + dot(f.ab, mb)
+	eff0 := linDot(a, f.la, f.la) + dot(f.aa, ma) + linDot(b, f.lb, f.lb) + dot(f.ab, mb)
 	eff := eff0
 	if is != nil {
 		s.islandTmp = resize(s.islandTmp, is.n)
@@ -282,10 +282,10 @@ func (s *Solver) motorMass(is *jointIsland, j *Joint) {
 						continue
 					}
 					if p.body == j.A {
-						v += mla*dot(p.la, f.la) + dot(p.aa, ma)
+						v += linDot(a, p.la, f.la) + dot(p.aa, ma)
 					}
 					if p.body == j.B {
-						v += mlb*dot(p.la, f.lb) + dot(p.aa, mb)
+						v += linDot(b, p.la, f.lb) + dot(p.aa, mb)
 					}
 				}
 				y[jr.off+r] = v

@@ -220,8 +220,8 @@ func addM(a, b Mat3) Mat3 {
 // jointMass computes K = J M⁻¹ Jᵀ and stores its inverse (a singular K, both bodies
 // immovable, gives a zero inverse: the joint then does nothing).
 func (s *Solver) jointMass(j *Joint, a, b *Body) {
-	ma, ia := invMass(a)
-	mb, ib := invMass(b)
+	_, ia := invMass(a)
+	_, ib := invMass(b)
 	n := j.n
 	var m [36]float64
 	for r := 0; r < n; r++ {
@@ -229,7 +229,7 @@ func (s *Solver) jointMass(j *Joint, a, b *Body) {
 		iaa, ibb := ia.MulVec(ri.aa), ib.MulVec(ri.ab)
 		for c := 0; c < n; c++ {
 			rc := &j.rows[c]
-			m[r*n+c] = ma*dot(ri.la, rc.la) + dot(iaa, rc.aa) + mb*dot(ri.lb, rc.lb) + dot(ibb, rc.ab)
+			m[r*n+c] = linDot(a, ri.la, rc.la) + dot(iaa, rc.aa) + linDot(b, ri.lb, rc.lb) + dot(ibb, rc.ab)
 		}
 	}
 	if !invert(m[:n*n], j.kinv[:n*n], n) {
@@ -300,11 +300,11 @@ func (s *Solver) applyRows(j *Joint, a, b *Body, lambda []float64) {
 		lb, ab = add(lb, scale(ro.lb, l)), add(ab, scale(ro.ab, l))
 	}
 	if a.Motion == Dynamic && !a.Asleep {
-		a.V = add(a.V, scale(la, a.InvMass))
+		a.V = add(a.V, a.linDelta(la))
 		a.W = add(a.W, a.invI.MulVec(aa))
 	}
 	if b != nil && b.Motion == Dynamic && !b.Asleep {
-		b.V = add(b.V, scale(lb, b.InvMass))
+		b.V = add(b.V, b.linDelta(lb))
 		b.W = add(b.W, b.invI.MulVec(ab))
 	}
 }
@@ -384,11 +384,11 @@ func applyRow(ro *jointRow, a, b *Body, l float64) {
 		return
 	}
 	if a.Motion == Dynamic && !a.Asleep {
-		a.V = add(a.V, scale(ro.la, l*a.InvMass))
+		a.V = add(a.V, a.linImpulse(ro.la, l))
 		a.W = add(a.W, a.invI.MulVec(scale(ro.aa, l)))
 	}
 	if b != nil && b.Motion == Dynamic && !b.Asleep {
-		b.V = add(b.V, scale(ro.lb, l*b.InvMass))
+		b.V = add(b.V, b.linImpulse(ro.lb, l))
 		b.W = add(b.W, b.invI.MulVec(scale(ro.ab, l)))
 	}
 }

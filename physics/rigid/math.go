@@ -149,14 +149,19 @@ func rotateInertia(r *Mat3, i *Mat3) Mat3 {
 // of the body's present orientation. Static and kinematic bodies have zero inverse mass and
 // inertia and do not change.
 func (b *Body) ApplyImpulse(j, at Vec3) {
-	b.V = add(b.V, scale(j, b.InvMass))
+	b.V = add(b.V, b.linDelta(j))
 	b.ApplyAngularImpulse(cross(sub(at, b.X), j))
 }
 
 // ApplyAngularImpulse changes a body's angular velocity by I⁻¹ l for the angular impulse l
-// (N m s, world).
+// (N m s, world); a planar body turns about its plane normal only (planar.go).
 func (b *Body) ApplyAngularImpulse(l Vec3) {
 	r := b.Q.Matrix()
+	if b.Planar() {
+		pi := b.planarInvInertia(&r)
+		b.W = add(b.W, pi.MulVec(l))
+		return
+	}
 	lb := r.MulTVec(l)
 	wb := b.InvInertia.MulVec(lb)
 	b.W = add(b.W, r.MulVec(wb))

@@ -58,6 +58,10 @@ type Body struct {
 	Layers, Mask uint32
 	Force        Vec3 // applied force (N, world, through the centre of mass), held until changed
 	Torque       Vec3 // applied torque (N m, world)
+	// PlaneNormal, when non-zero (a unit vector), makes a dynamic body planar: it translates
+	// in the plane through its centre of mass normal to PlaneNormal and turns about
+	// PlaneNormal only, exactly (planar.go).
+	PlaneNormal Vec3
 
 	// FluidForce and FluidTorque are the fluid's pressure force on the body's samples in the
 	// current substep (about the centre of mass), set by PressureForces.
@@ -243,7 +247,7 @@ func (s *Solver) Step(dt float64) {
 			continue
 		}
 		b.X = add(b.X, scale(b.V, dt))
-		if b.Motion == Dynamic {
+		if b.Motion == Dynamic && !b.Planar() {
 			b.rotateFree(dt)
 		} else {
 			b.Q = b.Q.Integrate(b.W, dt)
@@ -262,8 +266,13 @@ func (s *Solver) Step(dt float64) {
 // v += Δt (g + F/m) and L += Δt τ, i.e. ω += Δt I⁻¹ τ with the world inertia I = R I_body Rᵀ.
 // The gyroscopic part of Euler's equations (−ω × Iω) is not an explicit force here: it is the
 // torque-free rotation that the position update integrates exactly in |L| (rotateFree), since
-// the explicit term pumps energy into a body spinning near its intermediate axis.
+// the explicit term pumps energy into a body spinning near its intermediate axis. A planar
+// body's inverse inertia is restricted to its plane's normal first and its velocities are
+// projected onto the plane after (planar.go).
 func (s *Solver) integrateVelocity(b *Body, dt float64) {
+	if b.Planar() {
+		b.invI = b.planarInvInertia(&b.r)
+	}
 	f := add(b.Force, b.FluidForce)
 	b.V = add(b.V, scale(add(s.Gravity, scale(f, b.InvMass)), dt))
 	tau := add(b.Torque, b.FluidTorque)
@@ -273,6 +282,9 @@ func (s *Solver) integrateVelocity(b *Body, dt float64) {
 	}
 	if b.AngDamping > 0 {
 		b.W = scale(b.W, 1/(1+dt*b.AngDamping))
+	}
+	if b.Planar() {
+		b.projectPlanar()
 	}
 }
 
@@ -434,11 +446,11 @@ func (s *Solver) effMass(c *contact, d Vec3) float64 {
 	if c.a >= 0 {
 		a := &s.Bodies[c.a]
 		rn := cross(c.ra, d)
-		k += a.InvMass + dot(a.invI.MulVec(rn), rn)
+		k += invMassAlong(a, d) + dot(a.invI.MulVec(rn), rn)
 	}
 	b := &s.Bodies[c.b]
 	rn := cross(c.rb, d)
-	k += b.InvMass + dot(b.invI.MulVec(rn), rn)
+	k += invMassAlong(b, d) + dot(b.invI.MulVec(rn), rn)
 	if k <= 0 {
 		return 0
 	}
@@ -461,13 +473,13 @@ func (s *Solver) apply(c *contact, p Vec3) {
 	if c.a >= 0 {
 		a := &s.Bodies[c.a]
 		if a.Motion == Dynamic {
-			a.V = add(a.V, scale(p, a.InvMass))
+			a.V = add(a.V, a.linDelta(p))
 			a.W = add(a.W, a.invI.MulVec(cross(c.ra, p)))
 		}
 	}
 	b := &s.Bodies[c.b]
 	if b.Motion == Dynamic {
-		b.V = sub(b.V, scale(p, b.InvMass))
+		b.V = sub(b.V, b.linDelta(p))
 		b.W = sub(b.W, b.invI.MulVec(cross(c.rb, p)))
 	}
 }
