@@ -35,10 +35,12 @@ import (
 // accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
 // older versions have none. Version 9 added the joints' limits, their accumulated impulses and
-// the hinges' reference directions (older joints are unlimited).
+// the hinges' reference directions (older joints are unlimited). Version 10 added the FLIP
+// liquid bodies' grids, parameters and solver state (snapshot_flip.go); older versions have
+// none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 9
+	snapshotVersion = 10
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -158,6 +160,9 @@ func (w *World) Save(out io.Writer) error {
 	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
 	w.saveJointLimits(&e)
+	if err := w.saveFlip(&e); err != nil {
+		return err
+	}
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -382,6 +387,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var flips []savedFlip
+	if version >= 10 {
+		if flips, err = loadFlip(d); err != nil {
+			return nil, err
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -466,6 +477,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		w.sim.ElasticByID(se.id).Body.SetQuaternions(se.q)
 	}
 	if err := w.restoreElastoplastic(bodies, eps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if err := w.restoreFlip(bodies, flips); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}

@@ -64,6 +64,8 @@ type StepStats struct {
 	ElastoplasticMinSigma       float64 `json:"elastoplasticMinSigma,omitempty"`       // smallest singular value of any F in the step
 	ElastoplasticMaxSigma       float64 `json:"elastoplasticMaxSigma,omitempty"`       // largest singular value of any F in the step (the max stretch)
 	ElastoplasticPaused         int     `json:"elastoplasticPaused,omitempty"`         // body updates skipped because the body lost particles earlier in the step
+
+	Flip []FlipStats `json:"flip,omitempty"` // per FLIP liquid body, in ID order (systems/flip.go)
 }
 
 // BodyStats is a body's particle count and bounding box.
@@ -166,6 +168,7 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 		}
 		a.Bodies = append(a.Bodies, bs)
 	}
+	s.flipStats(&a)
 	a.StageMs = make(map[string]float64, len(times))
 	for _, st := range times {
 		a.StageMs[st.Name] = float64(st.Elapsed.Nanoseconds()) / 1e6

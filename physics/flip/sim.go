@@ -909,18 +909,33 @@ func (s *Sim) MaxSpeed() float64 {
 	return math.Sqrt(m)
 }
 
+// MaxStep returns the CFL limit of a step, CFL·h/(v_max + √(|g|·h)), with v_max the largest
+// particle speed now (s).
+func (s *Sim) MaxStep() float64 {
+	gl := math.Sqrt(s.p.Gravity[0]*s.p.Gravity[0] + s.p.Gravity[1]*s.p.Gravity[1] + s.p.Gravity[2]*s.p.Gravity[2])
+	return s.p.CFL * s.g.H / (s.MaxSpeed() + math.Sqrt(gl*s.g.H) + 1e-12)
+}
+
+// CellValues returns the last step's density ρ_c (after the density correction; kg/m³) and
+// pressure (Pa) of the cell holding x (clamped into the box).
+func (s *Sim) CellValues(x Vec3) (rho, p float64) {
+	c := s.cellOf(x)
+	if s.dt > 0 {
+		p = s.pw[c] / s.dt
+	}
+	return s.rc[c], p
+}
+
 // Advance steps the liquid through duration in equal steps no longer than the CFL limit
-// CFL·h/(v_max + √(|g|·h)), with v_max the largest particle speed before the call, and
-// returns the number of steps.
+// (MaxStep, before each step) and returns the number of steps.
 func (s *Sim) Advance(duration float64) (int, error) {
 	if !(duration > 0) || math.IsInf(duration, 0) {
 		return 0, fmt.Errorf("flip: duration = %g must be positive and finite", duration)
 	}
-	gl := math.Sqrt(s.p.Gravity[0]*s.p.Gravity[0] + s.p.Gravity[1]*s.p.Gravity[1] + s.p.Gravity[2]*s.p.Gravity[2])
 	n := 0
 	left := duration
 	for left > 0 {
-		lim := s.p.CFL * s.g.H / (s.MaxSpeed() + math.Sqrt(gl*s.g.H) + 1e-12)
+		lim := s.MaxStep()
 		k := math.Ceil(left / lim)
 		dt := left / k
 		if err := s.Step(dt); err != nil {
