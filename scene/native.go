@@ -34,6 +34,8 @@ type Scene struct {
 	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
 	// Elastoplastic are point-based elastoplastic solids (scene/elastoplastic.go).
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
+	// Flip are FLIP liquids on their own grids (scene/flip.go).
+	Flip []FlipBody `json:"flipBodies" doc:"FLIP liquids (Gerszewski 2014, ch. 3): blocks of liquid on their own MAC grid, for large splashes"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -274,8 +276,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic or flip body is required"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -418,6 +420,11 @@ func (s *Scene) Validate() error {
 	}
 	for i := range s.Elastoplastic {
 		if err := s.Elastoplastic[i].validate(fmt.Sprintf("elastoplasticBodies[%d]", i), s.Solver.Spacing(), unique); err != nil {
+			return err
+		}
+	}
+	for i := range s.Flip {
+		if err := s.Flip[i].validate(fmt.Sprintf("flipBodies[%d]", i), unique); err != nil {
 			return err
 		}
 	}
@@ -576,6 +583,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Rigid[i].add(w, s.Dir); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("rigidBodies[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Flip {
+		if err := s.Flip[i].add(w); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("flipBodies[%d]: %w", i, err)
 		}
 	}
 	return w, nil
