@@ -90,6 +90,13 @@ type Sim struct {
 	clampLo        Vec3 // the box shrunk by wallGap·h: where clipping keeps particles
 	clampHi        Vec3
 	particleOffset bool
+
+	// Moving solids (bodies.go): the caller's bodies, their per-step fractions, and the static
+	// obstacles' fractions every step starts from (nil until bodies are used).
+	bodies []Body
+	bstate []bodyState
+	vcS    []float64
+	vfS    [3][]float64
 }
 
 // New validates p and obs and allocates the grid. Obstacles are static; their volume
@@ -192,14 +199,14 @@ func (s *Sim) Time() float64 { return s.time }
 // Params returns the parameters.
 func (s *Sim) Params() Params { return s.p }
 
-// inObstacle reports whether x lies inside an obstacle.
+// inObstacle reports whether x lies inside an obstacle or a moving body (SetBodies).
 func (s *Sim) inObstacle(x Vec3) bool {
 	for i := range s.obs {
 		if d, _ := s.obs[i].distance(x); d < 0 {
 			return true
 		}
 	}
-	return false
+	return len(s.bodies) > 0 && s.inBody(x) >= 0
 }
 
 // AddBlock seeds liquid at rest velocity v in the box [lo, hi]: ParticlesPerAxis particles per
@@ -584,6 +591,7 @@ func (s *Sim) Step(dt float64) error {
 	s.stats = Stats{Dt: dt, Particles: len(s.X)}
 	s.particleOffset = false
 	t0 := time.Now()
+	s.placeBodies()
 	s.rasterise()
 	t1 := time.Now()
 	if s.p.Unilateral && s.p.DensityCorrection {
@@ -592,8 +600,10 @@ func (s *Sim) Step(dt float64) error {
 	t2 := time.Now()
 	s.applyForces()
 	s.pressureSolve()
+	s.bodyReactions()
 	t3 := time.Now()
 	s.wallVelocities(&s.uf)
+	s.bodyVelocities()
 	s.extrapolate()
 	t4 := time.Now()
 	s.pool.For(len(s.X), s.fnMove)
@@ -866,6 +876,7 @@ func (s *Sim) clip(from, to Vec3) Vec3 {
 	if !s.inObstacle(x) {
 		return x
 	}
+	moved := false
 	for i := range s.obs {
 		if d, p := s.obs[i].distance(x); d < 0 {
 			// Step a tiny distance beyond the surface along the outward direction.
@@ -875,8 +886,14 @@ func (s *Sim) clip(from, to Vec3) Vec3 {
 				p = p.Add(dir.Mul(wallGap * s.g.H / l))
 			}
 			x = s.clampBox(p)
+			moved = true
 			break
 		}
+	}
+	if k := s.inBodyIf(!moved, x); k >= 0 {
+		// a moving body: out along its normal to just beyond its surface
+		d, n := s.bodies[k].SDF(x)
+		x = s.clampBox(x.Sub(n.Mul(d - wallGap*s.g.H)))
 	}
 	if !s.inObstacle(x) {
 		return x
@@ -1001,4 +1018,12 @@ func (s *Sim) Pressure(i, j, k int) float64 {
 		return 0
 	}
 	return s.pw[s.cl.Index(i, j, k)] / s.dt
+}
+
+// inBodyIf returns inBody(x) when check is true and there are bodies, else −1.
+func (s *Sim) inBodyIf(check bool, x Vec3) int {
+	if !check || len(s.bodies) == 0 {
+		return -1
+	}
+	return s.inBody(x)
 }
