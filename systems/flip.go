@@ -9,6 +9,7 @@ import (
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/flip"
+	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
 // StageFlipStep is the FLIP liquids' stage: after Integration, the last of a substep.
@@ -31,6 +32,58 @@ type FlipBody struct {
 	solids  []uint32 // IDs of the solid walls that are the Sim's obstacles, ascending
 	slot    int
 	acc     FlipStats
+
+	// The world's rigid bodies as the Sim's moving bodies (flip.Body), one per rigid solver
+	// body, remade when their number changes; the SDFs are method values of rig's elements.
+	rig    []flipRigid
+	bodies []flip.Body
+}
+
+// flipRigid is a rigid body's signed distance at its pose of the substep: the shape's
+// distance (body frame, about the centre of mass) of Rᵀ(x − X), its normal turned by R.
+type flipRigid struct {
+	shape *rigid.Shape
+	r     rigid.Mat3
+	x     physics.Vec3
+}
+
+func (f *flipRigid) sdf(x physics.Vec3) (float64, physics.Vec3) {
+	p := f.r.MulTVec(physics.Vec3{x[0] - f.x[0], x[1] - f.x[1], x[2] - f.x[2]})
+	d, n := f.shape.Distance(p)
+	return d, f.r.MulVec(n)
+}
+
+// placeRigid gives the Sim every rigid body of the world at its pose and velocity at the end
+// of the substep (FlipStep runs after the rigid bodies' integration): its world bounds, its
+// signed distance, and the velocity of its centre and its spin.
+func (fb *FlipBody) placeRigid(rs *rigid.Solver) {
+	n := len(rs.Bodies)
+	if len(fb.rig) != n {
+		fb.rig = make([]flipRigid, n)
+		fb.bodies = make([]flip.Body, n)
+		for k := range fb.rig {
+			fb.bodies[k].SDF = fb.rig[k].sdf
+		}
+		fb.Sim.SetBodies(fb.bodies)
+	}
+	for k := range rs.Bodies {
+		rb := &rs.Bodies[k]
+		fr := &fb.rig[k]
+		fr.shape, fr.r, fr.x = rb.Shape, rb.Frame(), rb.X
+		lo, hi := rb.Shape.Bounds()
+		b := &fb.bodies[k]
+		// the world box of the rotated body box: centre R·c + X, half extents |R|·e
+		for d := 0; d < 3; d++ {
+			c, e := 0.0, 0.0
+			for q := 0; q < 3; q++ {
+				m := fr.r[3*d+q]
+				c += m * 0.5 * (lo[q] + hi[q])
+				e += math.Abs(m) * 0.5 * (hi[q] - lo[q])
+			}
+			b.Min[d], b.Max[d] = rb.X[d]+c-e, rb.X[d]+c+e
+		}
+		b.Center, b.V, b.W = rb.X, rb.V, rb.W
+	}
 }
 
 // FlipStats describes one FLIP body over one World.Step (the issue's stats: grid size, MPRGP
@@ -47,6 +100,9 @@ type FlipStats struct {
 	LiquidCells          int     `json:"liquidCells"`          // cells in the pressure solve at the last FLIP step
 	PressurisedCells     int     `json:"pressurisedCells"`     // of those, cells with positive pressure (unilateral) or all (bilateral)
 	ParticlesPerCell     float64 `json:"particlesPerCell"`     // particles per liquid cell at the last FLIP step
+	// RigidImpulse is the pressure's impulse on the rigid bodies over the step, summed over
+	// them (N·s): what the liquid gave them, and took from itself (flip.Body).
+	RigidImpulse physics.Vec3 `json:"rigidImpulse"`
 }
 
 // newFlip validates the liquid's parameters and makes its Sim, with the solid walls known now
@@ -79,6 +135,7 @@ func (s *Sim) buildFlip(fb *FlipBody, name string, st *flip.State) error {
 		}
 	}
 	fb.Sim, fb.solids = sim, ids
+	fb.rig, fb.bodies = nil, nil // the next substep gives the new Sim the rigid bodies
 	return nil
 }
 
@@ -246,6 +303,7 @@ func (f FlipStep) Run(ctx *ecs.Context) error {
 		if len(fb.Sim.X) == 0 {
 			continue
 		}
+		fb.placeRigid(&s.Rigid)
 		// Equal steps no longer than the liquid's CFL limit at the substep's start, as
 		// flip.Sim.Advance takes them, each one's solve counted.
 		k := max(1, int(math.Ceil(ctx.Dt/fb.Sim.MaxStep()-1e-12)))
@@ -254,6 +312,14 @@ func (f FlipStep) Run(ctx *ecs.Context) error {
 		for range k {
 			if err := fb.Sim.Step(dt); err != nil {
 				return fmt.Errorf("body %q: %w", s.bodies[fb.slot].body.Name, err)
+			}
+			// the pressure's reaction on the rigid bodies (static and kinematic ones ignore it)
+			for q := range fb.bodies {
+				b := &fb.bodies[q]
+				rb := &s.Rigid.Bodies[q]
+				rb.ApplyImpulse(b.Impulse, rb.X)
+				rb.ApplyAngularImpulse(b.AngularImpulse)
+				a.RigidImpulse = a.RigidImpulse.Add(b.Impulse)
 			}
 			fb.Last = fb.Sim.Stats()
 			a.Steps++
