@@ -256,6 +256,7 @@ func TestFlipBodyBadInput(t *testing.T) {
 		{"particles per cell", func(l *components.FlipLiquid) { l.ParticlesPerAxis = 5 }, []string{"particlesPerAxis", "5"}},
 		{"flip ratio", func(l *components.FlipLiquid) { l.FLIPRatio = 1.5 }, []string{"flipRatio", "1.5"}},
 		{"inverted box", func(l *components.FlipLiquid) { l.GridMax[1] = -1 }, []string{"gridMax[1]"}},
+		{"block outside", func(l *components.FlipLiquid) { l.GridMin[0] = 0.5 }, []string{"water", "no particle"}},
 	}
 	for _, c := range cases {
 		l := liq
