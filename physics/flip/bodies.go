@@ -76,7 +76,7 @@ func (s *Sim) staticFractions() {
 // support, by the same sampling as the static obstacles) and lowers the fractions and the
 // capacity ρ_max by it: v = max(0, v_static − Σ_bodies s).
 func (s *Sim) placeBodies() {
-	if len(s.bodies) == 0 && s.vcS == nil {
+	if len(s.bodies) == 0 && len(s.bstate) == 0 {
 		return
 	}
 	s.staticFractions()

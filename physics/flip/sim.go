@@ -97,6 +97,18 @@ type Sim struct {
 	bstate []bodyState
 	vcS    []float64
 	vfS    [3][]float64
+
+	// Solid particles (solidparticles.go): the caller's positions, volumes and impulses, and
+	// their fractions of the last step on each lattice.
+	spX          []Vec3
+	spVol        []float64
+	spImp        []Vec3
+	spOn         bool // the fractions hold particles (undo them first)
+	spApply      bool // which half solidBlock runs
+	spC          []float64
+	spF          [3][]float64
+	fnSolid      func(lo, hi, b int)
+	fnSolidReact func(lo, hi, b int)
 }
 
 // New validates p and obs and allocates the grid. Obstacles are static; their volume
@@ -178,6 +190,8 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	}
 	s.fnMove = s.moveBlock
 	s.fnRaster = s.rasterBlock
+	s.fnSolid = s.solidBlock
+	s.fnSolidReact = s.solidReactBlock
 	return s, nil
 }
 
@@ -591,7 +605,9 @@ func (s *Sim) Step(dt float64) error {
 	s.stats = Stats{Dt: dt, Particles: len(s.X)}
 	s.particleOffset = false
 	t0 := time.Now()
+	s.undoSolidParticles()
 	s.placeBodies()
+	s.applySolidParticles()
 	s.rasterise()
 	t1 := time.Now()
 	if s.p.Unilateral && s.p.DensityCorrection {
@@ -601,6 +617,7 @@ func (s *Sim) Step(dt float64) error {
 	s.applyForces()
 	s.pressureSolve()
 	s.bodyReactions()
+	s.solidReactions()
 	t3 := time.Now()
 	s.wallVelocities(&s.uf)
 	s.bodyVelocities()
