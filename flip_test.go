@@ -448,3 +448,62 @@ func TestFlipFloatsAndSinks(t *testing.T) {
 		t.Errorf("ρ = 2000: the liquid lifts the sunk ball by %.2f N, its buoyancy is %.2f N", force, b)
 	}
 }
+
+// flipSPHTol: a small block of SPH fluid ends within a cell (5 cm) of where buoyancy in the
+// FLIP liquid puts it: the surface for a light one (its particles' mean height against the
+// level of 30 cm), the floor for a heavy one. A block of 18 particles at 5 cm spacing is a
+// cell thick; the test tells floating from sinking, not a draft.
+const flipSPHTol = 0.05
+
+// TestFlipBuoysSPHFluid: SPH fluid in a FLIP tank is an obstacle to the liquid and takes the
+// pressure's reaction −V·∇P: a block of 500 kg/m³ starting on the floor rises to the surface,
+// one of 2000 kg/m³ stays on the floor (2 s each).
+func TestFlipBuoysSPHFluid(t *testing.T) {
+	if raceEnabled {
+		t.Skip("4 s of a FLIP tank with SPH fluid: too slow under the race detector")
+	}
+	for _, rho := range []float64{500, 2000} {
+		sv := components.DefaultSolver()
+		sv.DtMax = 1.0 / 120
+		w, err := sluice.NewWorld(sv, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.6}, true); err != nil {
+			t.Fatal(err)
+		}
+		m := components.DefaultMaterial()
+		m.RestDensity = rho
+		oil, err := w.AddFluidBlock("oil", m, mgl64.Vec3{0.2, 0.05, 0.2}, mgl64.Vec3{0.4, 0.2, 0.4}, mgl64.Vec3{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		liq := components.DefaultFlipLiquid()
+		liq.GridMin, liq.GridMax, liq.CellSize = mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.6}, 0.05
+		if _, err := w.AddFlipBlock("water", components.DefaultMaterial(), liq, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.3, 0.6}, mgl64.Vec3{}); err != nil {
+			t.Fatal(err)
+		}
+		var up float64
+		for f := 0; f < 120; f++ {
+			st, err := w.Step(1.0 / 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			up += st.Flip[0].ParticleImpulse[1]
+		}
+		y := 0.0
+		p := w.Particles(oil)
+		for _, x := range p.X {
+			y += x[1]
+		}
+		y /= float64(p.Len())
+		t.Logf("ρ = %g: %d SPH particles at mean height %.4f m; the liquid pushed them up by %.3f N·s", rho, p.Len(), y, up)
+		if rho < 1000 && math.Abs(y-0.3) > flipSPHTol {
+			t.Errorf("ρ = %g: the block is at %.4f m, the surface at 0.3 m", rho, y)
+		}
+		if rho > 1000 && y > flipSPHTol {
+			t.Errorf("ρ = %g: the block is at %.4f m, not on the floor", rho, y)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/flip"
+	"github.com/sluicephysics/sluice/physics/par"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -37,6 +38,9 @@ type FlipBody struct {
 	// body, remade when their number changes; the SDFs are method values of rig's elements.
 	rig    []flipRigid
 	bodies []flip.Body
+	// The packed SPH particles' volumes m/ρ0 and impulses, as the Sim's solid particles.
+	spVol []float64
+	spImp []physics.Vec3
 }
 
 // flipRigid is a rigid body's signed distance at its pose of the substep: the shape's
@@ -103,6 +107,9 @@ type FlipStats struct {
 	// RigidImpulse is the pressure's impulse on the rigid bodies over the step, summed over
 	// them (N·s): what the liquid gave them, and took from itself (flip.Body).
 	RigidImpulse physics.Vec3 `json:"rigidImpulse"`
+	// ParticleImpulse is the pressure's impulse on the SPH particles (fluid, goo, elastic and
+	// elastoplastic) over the step, summed over them (N·s).
+	ParticleImpulse physics.Vec3 `json:"particleImpulse"`
 }
 
 // newFlip validates the liquid's parameters and makes its Sim, with the solid walls known now
@@ -304,6 +311,17 @@ func (f FlipStep) Run(ctx *ecs.Context) error {
 			continue
 		}
 		fb.placeRigid(&s.Rigid)
+		fl := &s.Fluid
+		n := fl.Len()
+		fb.spVol, fb.spImp = par.Grow(fb.spVol, n), par.Grow(fb.spImp, n)
+		for q := range fb.spVol {
+			fb.spVol[q] = fl.M[q] / fl.Rho0[q]
+		}
+		if n > 0 {
+			fb.Sim.SetSolidParticles(fl.X, fb.spVol, fb.spImp)
+		} else {
+			fb.Sim.SetSolidParticles(nil, nil, nil)
+		}
 		// Equal steps no longer than the liquid's CFL limit at the substep's start, as
 		// flip.Sim.Advance takes them, each one's solve counted.
 		k := max(1, int(math.Ceil(ctx.Dt/fb.Sim.MaxStep()-1e-12)))
@@ -320,6 +338,12 @@ func (f FlipStep) Run(ctx *ecs.Context) error {
 				rb.ApplyImpulse(b.Impulse, rb.X)
 				rb.ApplyAngularImpulse(b.AngularImpulse)
 				a.RigidImpulse = a.RigidImpulse.Add(b.Impulse)
+			}
+			// and on the SPH particles (fluid, goo, solids): Δv = impulse/m
+			for q, j := range fb.spImp[:n] {
+				m := fl.M[q]
+				fl.V[q] = fl.V[q].Add(j.Mul(1 / m))
+				a.ParticleImpulse = a.ParticleImpulse.Add(j)
 			}
 			fb.Last = fb.Sim.Stats()
 			a.Steps++
