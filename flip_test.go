@@ -3,6 +3,7 @@ package sluice_test
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,7 +29,8 @@ func flipTank() (liq components.FlipLiquid, lo, hi, wallLo, wallHi mgl64.Vec3) {
 }
 
 // flipWorld builds the flipTank world; with ball, a floating rigid ball (radius 5 cm,
-// 500 kg/m³) starts half in the liquid column, so the coupling runs too.
+// 500 kg/m³) starts half in the liquid column and a small block of SPH oil (500 kg/m³) sits in
+// it, so both couplings run too.
 func flipWorld(t *testing.T, workers int, ball bool) (*sluice.World, sluice.Entity) {
 	t.Helper()
 	s := components.DefaultSolver()
@@ -52,18 +54,29 @@ func flipWorld(t *testing.T, workers int, ball bool) (*sluice.World, sluice.Enti
 		if _, err := w.AddRigidBody("ball", d); err != nil {
 			t.Fatal(err)
 		}
+		oil := components.DefaultMaterial()
+		oil.RestDensity = 500
+		if _, err := w.AddFluidBlock("oil", oil, mgl64.Vec3{0.1, 0.05, 0.05}, mgl64.Vec3{0.25, 0.2, 0.25}, mgl64.Vec3{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return w, e
 }
 
-// ballState returns the rigid ball's position and velocity.
-func ballState(t *testing.T, w *sluice.World) [2]mgl64.Vec3 {
+// ballState returns the rigid ball's position and velocity and the oil's positions and
+// velocities.
+func ballState(t *testing.T, w *sluice.World) []mgl64.Vec3 {
 	e, ok := w.BodyByName("ball")
-	if !ok {
-		t.Fatal("no ball")
+	o, ok2 := w.BodyByName("oil")
+	if !ok || !ok2 {
+		t.Fatal("no ball or oil")
 	}
 	st := w.RigidBody(e).State
-	return [2]mgl64.Vec3{st.X, st.V}
+	p := w.Particles(o)
+	if p.Len() == 0 {
+		t.Fatal("the oil is gone")
+	}
+	return append(append([]mgl64.Vec3{st.X, st.V}, p.X...), p.V...)
 }
 
 // flipWorldMatch is how far the world's FLIP particles may lie from the standalone Sim's
@@ -173,11 +186,11 @@ func TestFlipBodyStepsAsThePackage(t *testing.T) {
 	}
 }
 
-// TestFlipBodyDeterministic: a flip body's particles and a rigid ball floating in it are
-// bit-identical for 1, 2 and 8 workers.
+// TestFlipBodyDeterministic: a flip body's particles, a rigid ball and SPH oil floating in it
+// are bit-identical for 1, 2 and 8 workers.
 func TestFlipBodyDeterministic(t *testing.T) {
 	var ref []mgl64.Vec3
-	var refBall [2]mgl64.Vec3
+	var refBall []mgl64.Vec3
 	for _, workers := range []int{1, 2, 8} {
 		w, e := flipWorld(t, workers, true)
 		for f := 0; f < 4; f++ {
@@ -191,8 +204,8 @@ func TestFlipBodyDeterministic(t *testing.T) {
 			refBall = ballState(t, w)
 			continue
 		}
-		if b := ballState(t, w); b != refBall {
-			t.Fatalf("%d workers: ball at %v, 1 worker %v", workers, b, refBall)
+		if b := ballState(t, w); !slices.Equal(b, refBall) {
+			t.Fatalf("%d workers: the ball or the oil differ from 1 worker's", workers)
 		}
 		for i := range x {
 			if x[i] != ref[i] {
@@ -283,9 +296,9 @@ func TestFlipBodyBadInput(t *testing.T) {
 	}
 }
 
-// TestFlipBodySnapshotContinuesBitIdentically: a world with a flip body and a rigid ball
-// floating in it, saved mid-splash and restored, continues bit-identically (particles, the
-// ball, and the solves' iteration counts, which depend on the warm starts the snapshot
+// TestFlipBodySnapshotContinuesBitIdentically: a world with a flip body, a rigid ball and SPH
+// oil floating in it, saved mid-splash and restored, continues bit-identically (particles, the
+// ball, the oil, and the solves' iteration counts, which depend on the warm starts the snapshot
 // carries), and the restored body is a flip body with its grid and parameters.
 func TestFlipBodySnapshotContinuesBitIdentically(t *testing.T) {
 	w, e := flipWorld(t, 2, true)
@@ -323,8 +336,8 @@ func TestFlipBodySnapshotContinuesBitIdentically(t *testing.T) {
 			t.Fatalf("frame %d after the restore: flip stats %+v, restored %+v", f, a.Flip[0], b.Flip[0])
 		}
 	}
-	if a, b := ballState(t, w), ballState(t, r); a != b {
-		t.Fatalf("ball at %v, restored %v", a, b)
+	if a, b := ballState(t, w), ballState(t, r); !slices.Equal(a, b) {
+		t.Fatal("the ball or the oil differ from the restored world's")
 	}
 	x, y := w.Particles(e), r.Particles(re)
 	for i := range x.X {
