@@ -252,27 +252,109 @@ type Event struct {
 	// Speed (m/s): for EnterFluid the body's largest speed during the step, its impact
 	// speed when it fell in; for LeaveFluid its speed at the step's end.
 	Speed float64
+	// Sensor is the sensor of SensorBegin and SensorEnd (A is the body; the zero Entity
+	// when the body was removed).
+	Sensor SensorID
+	// Count is the number of particles of body A that left the domain (LeftDomain).
+	Count int
 }
 
-// Events returns what happened during the last Step, in a fixed order (contacts begun and
-// ended by pair, then bodies entering and leaving the water by body), the same for any
-// number of workers: ContactBegin and ContactEnd between rigid bodies and between a rigid
-// body and a wall (two bodies touch when a contact between them carried an impulse in the
-// step's last substep), EnterFluid and LeaveFluid when a rigid body's submerged fraction
-// leaves or returns to 0. Particles removed for leaving the domain are in StepStats.Removed.
+// Events returns what happened during the last Step, in a fixed order, the same for any
+// number of workers:
+//   - ContactBegin and ContactEnd between rigid bodies and between a rigid body and a wall
+//     (two bodies touch when a contact between them carried an impulse in the step's last
+//     substep), by pair;
+//   - EnterFluid and LeaveFluid when a rigid body's submerged fraction leaves or returns to
+//     0, by body;
+//   - LeftDomain when particles of a body left the domain and were removed (Count; also in
+//     StepStats.Removed), by body;
+//   - EmitterDone when an emitter emitted its last particles, by body;
+//   - SensorBegin and SensorEnd (sensor.go), by sensor, then body.
+//
 // After Remove, contacts of the remaining bodies begin anew at the next Step.
 func (w *World) Events() []Event {
 	evs := w.sim.Events()
-	if len(evs) == 0 {
+	if len(evs) == 0 && len(w.worldEvents) == 0 {
 		return nil
 	}
 	ents := map[uint32]Entity{}
 	for _, b := range w.Bodies() {
 		ents[b.Body.ID] = b.Entity
 	}
-	out := make([]Event, 0, len(evs))
+	out := make([]Event, 0, len(evs)+len(w.worldEvents))
 	for _, e := range evs {
 		out = append(out, Event{Kind: e.Kind, A: ents[e.A], B: ents[e.B], Impulse: e.Impulse, Speed: e.Speed})
 	}
+	for _, e := range w.worldEvents {
+		out = append(out, Event{Kind: e.kind, A: ents[e.body], Sensor: e.sensor, Count: e.count})
+	}
 	return out
+}
+
+// SetVelocity sets a rigid body's velocity v (m/s, its centre of mass) and angular velocity
+// ω (rad/s, world axes): a kinematic body then moves with them, unpushed, until they are set
+// again; a dynamic body starts from them (and wakes if it sleeps). A static body refuses.
+func (w *World) SetVelocity(e Entity, v, omega mgl64.Vec3) error {
+	const op = "set velocity"
+	b, err := w.body(e, op)
+	if err != nil {
+		return err
+	}
+	rb := w.RigidBody(e)
+	if rb == nil {
+		return fmt.Errorf("%s: body %q is a %s body, not a rigid body", op, b.Name, b.Phase)
+	}
+	if rb.State.Motion == rigid.Static {
+		return fmt.Errorf("%s: rigid body %q is static; make it kinematic to move it", op, b.Name)
+	}
+	if err := checkVec(op, b.Name, "velocity", v); err != nil {
+		return err
+	}
+	if err := checkVec(op, b.Name, "angular velocity", omega); err != nil {
+		return err
+	}
+	rb.State.V, rb.State.W = v, omega
+	return nil
+}
+
+// MoveKinematic sets a kinematic rigid body's velocities so that it reaches the pose
+// (position of its centre of mass, unit orientation quaternion) at the end of the next Step
+// of length frameDt: v = Δx/Δt and ω the rotation from its orientation to q (the shorter way)
+// over Δt. The substeps integrate both exactly (a constant ω turns the orientation by
+// exp(ω Δt)), so the body arrives to round-off, and the fluid and the bodies it pushes see it
+// move at that speed. It keeps the velocities afterwards until they are set again (call it
+// every frame to follow an animation).
+func (w *World) MoveKinematic(e Entity, pos mgl64.Vec3, q mgl64.Quat, frameDt float64) error {
+	const op = "move kinematic"
+	b, err := w.body(e, op)
+	if err != nil {
+		return err
+	}
+	rb := w.RigidBody(e)
+	if rb == nil || rb.State.Motion != rigid.Kinematic {
+		return fmt.Errorf("%s: body %q is not a kinematic rigid body", op, b.Name)
+	}
+	if err := checkVec(op, b.Name, "position", pos); err != nil {
+		return err
+	}
+	if l := q.Len(); !(math.Abs(l-1) < 1e-6) {
+		return fmt.Errorf("%s: body %q: orientation %v is not a unit quaternion (|q| = %g)", op, b.Name, q, l)
+	}
+	if !(frameDt > 0) || math.IsInf(frameDt, 0) {
+		return fmt.Errorf("%s: body %q: frame time %g s must be finite and > 0", op, b.Name, frameDt)
+	}
+	st := &rb.State
+	cur := mgl64.Quat{W: st.Q[0], V: mgl64.Vec3{st.Q[1], st.Q[2], st.Q[3]}}
+	d := q.Mul(cur.Conjugate()) // world-frame rotation from now to the target
+	if d.W < 0 {
+		d = d.Scale(-1)
+	}
+	s := d.V.Len()
+	var omega mgl64.Vec3
+	if s > 0 {
+		omega = d.V.Mul(2 * math.Atan2(s, d.W) / (s * frameDt))
+	}
+	st.V = pos.Sub(st.X).Mul(1 / frameDt)
+	st.W = omega
+	return nil
 }

@@ -3,39 +3,22 @@ package sluice
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
 
 // JointDef describes a joint between two rigid bodies, or a rigid body and the world, as the
-// bodies stand when it is added.
-type JointDef struct {
-	// Kind is "ball" (the bodies turn freely about the anchor), "hinge" (they turn about
-	// Axis through the anchor only), "fixed" (they move as one) or "slider" (they keep their
-	// relative orientation, and a's anchor point moves along Axis, carried by a, relative to
-	// b's: a piston, a lift).
-	Kind string
-	// Anchor is the world point joined (m); each body keeps it at the place of its own frame
-	// where it is now.
-	Anchor mgl64.Vec3
-	// Axis is the hinge's axis in world axes now (any length but zero); each body keeps it
-	// in its own frame.
-	Axis mgl64.Vec3
-	// MotorSpeed and MotorMaxTorque (N m ≥ 0; 0: no motor) or MotorMaxForce (N ≥ 0; 0: no
-	// motor): a hinge's velocity motor drives body a's spin relative to b about the axis
-	// (right-handed) to MotorSpeed (rad/s) with at most MotorMaxTorque; a slider's drives a's
-	// speed along the axis relative to b to MotorSpeed (m/s) with at most MotorMaxForce.
-	MotorSpeed, MotorMaxTorque, MotorMaxForce float64
-	// Limited bounds a hinge's angle (a's turn relative to b about the axis, right-handed,
-	// from where they are when joined; rad, −π ≤ Lower ≤ Upper ≤ π) or a slider's offset
-	// (a's anchor point along the axis from b's, from where they are when joined; m) to
-	// [Lower, Upper]. The joint's pose when added must lie within them.
-	Limited      bool
-	Lower, Upper float64
-}
+// bodies stand when it is added: components.Joint, where its parameters are declared.
+type JointDef = components.Joint
+
+// jointReach: a joint's anchor may lie at most this many times a body's reach (the largest
+// distance of its surface from its centre of mass) from the body's centre of mass.
+const jointReach = 10
 
 // JointID names a joint of a World.
 type JointID uint32
@@ -99,6 +82,14 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 	if def.MotorMaxForce > 0 && j.Kind != rigid.Slider {
 		return 0, fmt.Errorf("%s: a force motor (max force %g N) drives a slider only, this joint is a %s", path, def.MotorMaxForce, def.Kind)
 	}
+	for k, key := range def.MotorSchedule {
+		if !finite(key.Time) || !finite(key.Speed) || key.Time < 0 || (k > 0 && !(key.Time > def.MotorSchedule[k-1].Time)) {
+			return 0, fmt.Errorf("%s: motorSchedule[%d] (time %g s, speed %g) must be finite, its time ≥ 0 and after the key before", path, k, key.Time, key.Speed)
+		}
+	}
+	if len(def.MotorSchedule) > 0 && def.MotorMaxTorque == 0 && def.MotorMaxForce == 0 {
+		return 0, fmt.Errorf("%s: a motorSchedule needs a motor: give motorMaxTorque (hinge) or motorMaxForce (slider)", path)
+	}
 	if def.Limited {
 		switch {
 		case j.Kind != rigid.Hinge && j.Kind != rigid.Slider:
@@ -109,6 +100,19 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 			return 0, fmt.Errorf("%s: hinge limits [%g, %g] rad must lie within [−π, π]", path, def.Lower, def.Upper)
 		}
 		j.Limited, j.Lower, j.Upper = true, def.Lower, def.Upper
+	}
+	// An anchor far outside a body is a mistake more often than a design (a long invisible
+	// lever): refused beyond jointReach of the body's reach from its centre of mass.
+	for _, c := range []struct {
+		name string
+		st   *rigid.Body
+	}{{ba.Name, &ra.State}, {nameB, rb}} {
+		if c.st == nil {
+			continue
+		}
+		if d := def.Anchor.Sub(c.st.X).Len(); d > jointReach*c.st.Reach {
+			return 0, fmt.Errorf("%s: anchor %v is %.3g m from %s's centre of mass, beyond %g times its reach (%.3g m): put the anchor on or near the body", path, def.Anchor, d, c.name, float64(jointReach), c.st.Reach)
+		}
 	}
 	// Anchors and axes in each body's frame: r_body = Rᵀ (p − x).
 	sa := &ra.State
@@ -151,7 +155,10 @@ func (w *World) AddJoint(a, b Entity, def JointDef) (JointID, error) {
 	if math.IsNaN(j.AnchorA[0]) {
 		return 0, fmt.Errorf("%s: the body's pose is not finite", path)
 	}
-	return JointID(w.sim.AddJoint(ba.ID, idB, j)), nil
+	if len(def.MotorSchedule) > 0 {
+		j.MotorSpeed = components.ScheduledSpeed(def.MotorSchedule, def.RepeatSchedule, w.Time())
+	}
+	return JointID(w.sim.AddJoint(ba.ID, idB, j, slices.Clone(def.MotorSchedule), def.RepeatSchedule)), nil
 }
 
 // RemoveJoint removes a joint; an ID that names no joint (removed, or gone with its body) is
@@ -188,7 +195,7 @@ func (w *World) saveJoints(e *enc) {
 
 // saveJointLimits writes what version 9 added to the joints, in saveJoints' order: per joint
 // its reference vectors across the axis, whether it is limited, its limits and their
-// accumulated impulses.
+// accumulated impulses, and its motor schedule.
 func (w *World) saveJointLimits(e *enc) {
 	for _, sj := range w.sim.Joints {
 		j := &sj.J
@@ -198,13 +205,85 @@ func (w *World) saveJointLimits(e *enc) {
 			lim = 1
 		}
 		e.floats([]float64{lim, j.Lower, j.Upper, j.LimitLower, j.LimitUpper})
+		rep := 0.0
+		if sj.Repeat {
+			rep = 1
+		}
+		e.u64(uint64(len(sj.Schedule)))
+		for _, k := range sj.Schedule {
+			e.floats([]float64{k.Time, k.Speed})
+		}
+		e.f64(rep)
 	}
+}
+
+// saveRigidSleep writes what version 9 added to the rigid bodies, in saveRigid's order: per
+// body its ID, whether it sleeps, how long it has been at rest, its island and the fluid load
+// it fell asleep with.
+func (w *World) saveRigidSleep(e *enc) {
+	var n uint64
+	for _, b := range w.Bodies() {
+		if w.RigidBody(b.Entity) != nil {
+			n++
+		}
+	}
+	e.u64(n)
+	for _, b := range w.Bodies() {
+		rb := w.RigidBody(b.Entity)
+		if rb == nil {
+			continue
+		}
+		st := &rb.State
+		e.u32(b.Body.ID)
+		asleep := 0.0
+		if st.Asleep {
+			asleep = 1
+		}
+		e.floats([]float64{asleep, st.SlowTime, float64(st.SleepIsland)})
+		e.vecs([]mgl64.Vec3{st.SleepForce, st.SleepTorque})
+	}
+}
+
+// savedSleep is one rigid body's sleep state read from a snapshot.
+type savedSleep struct {
+	id uint32
+	f  []float64
+	v  []mgl64.Vec3
+}
+
+// readRigidSleep reads what saveRigidSleep wrote.
+func readRigidSleep(d *dec) []savedSleep {
+	n := d.count(4 + 3*8 + 6*8)
+	out := make([]savedSleep, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		out = append(out, savedSleep{id: d.u32(), f: d.floats(3), v: d.vecs(2)})
+	}
+	return out
+}
+
+// restoreRigidSleep gives the restored rigid bodies their sleep state.
+func (w *World) restoreRigidSleep(saved []savedSleep) error {
+	for _, ss := range saved {
+		var rb *components.RigidBody
+		for _, b := range w.Bodies() {
+			if b.Body.ID == ss.id {
+				rb = w.RigidBody(b.Entity)
+			}
+		}
+		if rb == nil {
+			return fmt.Errorf("%w: sleep state of body ID %d matches no rigid body", ErrSnapshot, ss.id)
+		}
+		st := &rb.State
+		st.Asleep, st.SlowTime, st.SleepIsland = ss.f[0] != 0, ss.f[1], int32(ss.f[2])
+		st.SleepForce, st.SleepTorque = ss.v[0], ss.v[1]
+	}
+	return nil
 }
 
 // readJointLimits reads what saveJointLimits wrote into joints.
 func readJointLimits(d *dec, joints []systems.SimJoint) error {
-	for k := range joints {
-		j := &joints[k].J
+	for k0 := range joints {
+		j := &joints[k0].J
 		v := d.vecs(2)
 		f := d.floats(5)
 		if d.err != nil {
@@ -212,6 +291,17 @@ func readJointLimits(d *dec, joints []systems.SimJoint) error {
 		}
 		j.RefA, j.RefB = v[0], v[1]
 		j.Limited, j.Lower, j.Upper, j.LimitLower, j.LimitUpper = f[0] != 0, f[1], f[2], f[3], f[4]
+		n := d.count(16)
+		for i := 0; i < n && d.err == nil; i++ {
+			k := d.floats(2)
+			if d.err == nil {
+				joints[k0].Schedule = append(joints[k0].Schedule, components.MotorKey{Time: k[0], Speed: k[1]})
+			}
+		}
+		joints[k0].Repeat = d.f64() != 0
+		if d.err != nil {
+			return d.err
+		}
 	}
 	return nil
 }

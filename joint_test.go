@@ -114,6 +114,7 @@ func TestJointErrors(t *testing.T) {
 		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: p, Limited: true, Lower: -1, Upper: 1}, "hinge or a slider"},
 		{a, sluice.Entity{}, sluice.JointDef{Kind: "slider", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, Limited: true, Lower: 0.1, Upper: 1}, "contain 0"},
 		{a, sluice.Entity{}, sluice.JointDef{Kind: "hinge", Anchor: p, Axis: mgl64.Vec3{1, 0, 0}, Limited: true, Lower: -4, Upper: 1}, "[−π, π]"},
+		{a, sluice.Entity{}, sluice.JointDef{Kind: "ball", Anchor: mgl64.Vec3{0, 9, 0}}, "beyond 10 times its reach"},
 	} {
 		if _, err := w.AddJoint(c.a, c.b, c.def); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one saying %q", c.def, err, c.want)

@@ -145,6 +145,17 @@ func BenchmarkSurfaceHeight(b *testing.B) {
 	})
 }
 
+// BenchmarkOverlap: a 10 cm box region in a 100k-particle body (its particles counted).
+func BenchmarkOverlap(b *testing.B) {
+	benchQueries(b, func(w *sluice.World, i int) {
+		x := float64(i%1000) / 1000
+		s := sluice.OverlapShape{Kind: "box", Center: mgl64.Vec3{0.2 + x, 0.4, 0.3}, HalfExtents: mgl64.Vec3{0.05, 0.05, 0.05}}
+		if hits, err := w.Overlap(s, sluice.RayFilter{SkipWalls: true}); err != nil || len(hits) == 0 {
+			b.Fatal("nothing in the region", err)
+		}
+	})
+}
+
 // BenchmarkQueryIndex: the index a Step invalidates, rebuilt for 100k particles.
 func BenchmarkQueryIndex(b *testing.B) {
 	benchQueries(b, func(w *sluice.World, i int) {

@@ -260,6 +260,8 @@ func TestRigidBadInput(t *testing.T) {
 		{"long quaternion", func(d *components.RigidBody) { d.Orientation = [4]float64{1, 0.1, 0, 0} }, `bodies["long quaternion"].orientation`},
 		{"thin box", func(d *components.RigidBody) { d.Size = mgl64.Vec3{0.2, 0.01, 0.2} }, `bodies["thin box"].size`},
 		{"bad type", func(d *components.RigidBody) { d.Type = "floaty" }, `bodies["bad type"].type`},
+		{"no layer", func(d *components.RigidBody) { d.CollisionLayers = 0 }, `bodies["no layer"].collisionLayers`},
+		{"wide mask", func(d *components.RigidBody) { d.CollisionMask = 1 << 33 }, `bodies["wide mask"].collisionMask`},
 	}
 	for _, c := range cases {
 		d := components.DefaultRigidBody()

@@ -53,7 +53,15 @@ type World struct {
 	held    []heldLoad
 
 	query queryIndex // what FluidAt and SurfaceHeight read (query.go)
-	gen   uint64     // counts additions and removals of bodies (Generation)
+
+	// The sensors (sensor.go) and the last ID given; the last step's own events (domain
+	// removals, emitters done, sensors).
+	sensors      []sensor
+	sensorSeq    uint32
+	worldEvents  []worldEvent
+	doneEmitters []worldEvent // the emitters done at this step's emission
+	note         []byte       // an application's bytes kept in snapshots (SetNote)
+	gen          uint64       // counts additions and removals of bodies (Generation)
 
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
@@ -405,15 +413,22 @@ func (w *World) emit() int {
 	added := 0
 	q := emitterFilter.Query(w.ecs.ECS)
 	for q.Next() {
-		_, m, p, em := q.Get()
+		b, m, p, em := q.Get()
 		if !em.Active() {
 			continue
 		}
+		layer := em.Layer(sp)
+		done := func() bool {
+			return em.Emitted+len(layer) > em.Budget || (t >= em.Stop && em.Layers >= em.Due(t, sp))
+		}
+		was := done()
 		due := em.Due(t, sp)
 		if em.Layers >= due {
+			if !was && done() {
+				w.doneEmitters = append(w.doneEmitters, worldEvent{kind: systems.EmitterDone, body: b.ID})
+			}
 			continue
 		}
-		layer := em.Layer(sp)
 		if p.MassDensity == 0 { // the body's first particles
 			p.MassDensity = m.RestDensity
 		}
@@ -435,6 +450,9 @@ func (w *World) emit() int {
 			em.Layers++
 			em.Emitted += len(layer)
 			added += len(layer)
+		}
+		if !was && done() {
+			w.doneEmitters = append(w.doneEmitters, worldEvent{kind: systems.EmitterDone, body: b.ID})
 		}
 	}
 	return added
@@ -504,6 +522,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
 	s := w.sim
 	s.BeginStep()
+	w.worldEvents, w.doneEmitters = w.worldEvents[:0], w.doneEmitters[:0]
 	w.query.built = false
 	w.beginLoads()
 	defer w.endLoads()
@@ -516,6 +535,15 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	st.Emitted = emitted
+	for _, r := range st.Removed {
+		if e, ok := w.BodyByName(r.Body); ok {
+			w.worldEvents = append(w.worldEvents, worldEvent{kind: systems.LeftDomain, body: w.Body(e).ID, count: r.Count})
+		}
+	}
+	w.worldEvents = append(w.worldEvents, w.doneEmitters...)
+	if err == nil && len(w.sensors) > 0 {
+		w.updateSensors()
+	}
 	st.WallMs = float64(time.Since(t0).Nanoseconds()) / 1e6
 	return st, err
 }

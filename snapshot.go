@@ -160,6 +160,10 @@ func (w *World) Save(out io.Writer) error {
 	w.saveJoints(&e)
 	w.saveElastoplastic(&e)
 	w.saveJointLimits(&e)
+	w.saveRigidSleep(&e)
+	if err := w.saveSensors(&e); err != nil {
+		return err
+	}
 	if err := w.saveFlip(&e); err != nil {
 		return err
 	}
@@ -382,10 +386,14 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 8 {
 		eps = loadElastoplastic(d)
 	}
+	var sleeps []savedSleep
+	var sensors savedSensors
 	if version >= 9 {
 		if err := readJointLimits(d, joints); err != nil {
 			return nil, err
 		}
+		sleeps = readRigidSleep(d)
+		sensors = readSensors(d)
 	}
 	var flips []savedFlip
 	if version >= 10 {
@@ -441,6 +449,14 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %d rigid bodies saved, %d match a body", ErrSnapshot, len(rigids), n)
 	}
 	w.sim.Rigid.SetCache(rkeys, rimp)
+	if err := w.restoreRigidSleep(sleeps); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.restoreSensors(sensors); err != nil {
+		w.Close()
+		return nil, err
+	}
 	if err := w.restoreJoints(joints, jointSeq); err != nil {
 		w.Close()
 		return nil, err

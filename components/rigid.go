@@ -31,7 +31,7 @@ type RigidBody struct {
 	AngularDamping  float64    `json:"angularDamping" unit:"1/s" default:"0" range:"[0,1000]" doc:"angular velocity damping rate"`
 	Friction        float64    `json:"friction" unit:"1" default:"0.5" range:"[0,10]" doc:"Coulomb friction coefficient μ (a pair of bodies uses √(μ_a μ_b); against walls, the body's μ)"`
 	Restitution     float64    `json:"restitution" unit:"1" default:"0" range:"[0,1]" doc:"coefficient of restitution e: impacts faster than 0.5 m/s rebound at e times their speed (a pair uses the larger e)"`
-	CollisionLayers int        `json:"collisionLayers" unit:"1" default:"1" range:"[0,4294967295]" doc:"bit mask of the collision layers the body is on (bit k: layer k); walls are on layer 1 (bit 0)"`
+	CollisionLayers int        `json:"collisionLayers" unit:"1" default:"1" range:"[1,4294967295]" doc:"bit mask of the collision layers the body is on (bit k: layer k; at least one); walls are on layer 1 (bit 0)"`
 	CollisionMask   int        `json:"collisionMask" unit:"1" default:"4294967295" range:"[0,4294967295]" doc:"bit mask of the layers the body collides with: two rigid bodies collide when each is on a layer of the other's mask, a body and the walls when its mask has bit 0; the fluid pushes every body whatever its layers"`
 
 	// Mesh is the body's triangle mesh in model coordinates when Shape is "mesh" (a scene

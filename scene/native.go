@@ -34,6 +34,8 @@ type Scene struct {
 	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
 	// Elastoplastic are point-based elastoplastic solids (scene/elastoplastic.go).
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
+	// Joints join the scene's rigid bodies by name (components.Joint).
+	Joints []Joint `json:"joints" doc:"joints between rigid bodies, or a rigid body and the world: ball, hinge, fixed, slider; motors and limits"`
 	// Flip are FLIP liquids on their own grids (scene/flip.go).
 	Flip []FlipBody `json:"flipBodies" doc:"FLIP liquids (Gerszewski 2014, ch. 3): blocks of liquid on their own MAC grid, for large splashes"`
 
@@ -184,6 +186,14 @@ type RigidBody struct {
 	components.RigidBody
 	components.Surface
 	Motion []components.MotionKey `json:"motion" doc:"kinematic bodies: path of piecewise-constant velocities (empty: the body keeps its velocity)"`
+}
+
+// Joint joins rigid body bodyA to rigid body bodyB, or to the world when bodyB is empty, as
+// they stand at the start (components.Joint; sluice.World.AddJoint).
+type Joint struct {
+	BodyA string `json:"bodyA" required:"true" doc:"name of a rigid body of the scene"`
+	BodyB string `json:"bodyB" default:"" doc:"name of another rigid body of the scene; empty: the world"`
+	components.Joint
 }
 
 // Emitter is a fluid body that starts empty and grows from a nozzle (components.Emitter).
@@ -428,6 +438,19 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	rigidNames := map[string]bool{}
+	for _, b := range s.Rigid {
+		rigidNames[b.Name] = true
+	}
+	for i, j := range s.Joints {
+		path := fmt.Sprintf("joints[%d]", i)
+		if !rigidNames[j.BodyA] {
+			return &params.Error{Path: path + ".bodyA", Msg: fmt.Sprintf("%q is not a rigid body of the scene", j.BodyA)}
+		}
+		if j.BodyB != "" && !rigidNames[j.BodyB] {
+			return &params.Error{Path: path + ".bodyB", Msg: fmt.Sprintf("%q is not a rigid body of the scene (empty: the world)", j.BodyB)}
+		}
+	}
 	return nil
 }
 
@@ -589,6 +612,17 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Flip[i].add(w); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("flipBodies[%d]: %w", i, err)
+		}
+	}
+	for i, j := range s.Joints {
+		a, _ := w.BodyByName(j.BodyA)
+		var b sluice.Entity
+		if j.BodyB != "" {
+			b, _ = w.BodyByName(j.BodyB)
+		}
+		if _, err := w.AddJoint(a, b, j.Joint); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("joints[%d]: %w", i, err)
 		}
 	}
 	return w, nil

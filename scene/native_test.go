@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,5 +190,58 @@ func TestMeshTankHoldsWater(t *testing.T) {
 	os.WriteFile(path, []byte(strings.Replace(sceneJSON, "cube.obj", "nope.obj", 1)), 0o644)
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "boundaryMeshes[0].file") {
 		t.Fatalf("missing mesh: %v", err)
+	}
+}
+
+func TestSceneJoints(t *testing.T) {
+	// A paddle on a hinge to the world with a repeating motor schedule, from a scene file: its
+	// spin follows the schedule (0 s: 0, 0.5 s: 4 rad/s, repeated) within jointMotorTol. Joints
+	// naming an unknown body, or with a bad kind, fail naming the joint's field.
+	const jointMotorTol = 0.05 // rad/s: the schedule moves 8 rad/s² over a substep of ≤ 5 ms
+	scene := `{"solver": {"particleRadius": 0.02, "gravity": [0,0,0]},
+		"fluids": [{"name": "water", "min": [0,0,0], "max": [0.1,0.1,0.1]}],
+		"rigidBodies": [{"name": "paddle", "size": [0.3,0.05,0.1], "position": [1,1,1]}],
+		"joints": [%s]}`
+	s, err := Parse([]byte(fmt.Sprintf(scene, `{"bodyA": "paddle", "kind": "hinge", "anchor": [1,1,1], "axis": [0,0,1], "motorMaxTorque": 100,
+		"motorSchedule": [{"time": 0, "speed": 0}, {"time": 0.5, "speed": 4}], "repeatSchedule": true}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e, _ := w.BodyByName("paddle")
+	worst := 0.0
+	for f := 1; f <= 60; f++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		tm := math.Mod(w.Time(), 0.5)
+		if tm > 0.02 && tm < 0.49 { // away from the jump back to 0 at each repeat
+			worst = max(worst, math.Abs(w.RigidBody(e).State.W[2]-8*tm))
+		}
+	}
+	if worst > jointMotorTol {
+		t.Errorf("the paddle's spin departs from its schedule by %.4f rad/s", worst)
+	}
+	for _, c := range []struct{ joint, want string }{
+		{`{"bodyA": "rock", "kind": "ball", "anchor": [1,1,1]}`, "joints[0].bodyA"},
+		{`{"bodyA": "paddle", "bodyB": "water", "kind": "ball", "anchor": [1,1,1]}`, "joints[0].bodyB"},
+		{`{"bodyA": "paddle", "kind": "rope", "anchor": [1,1,1]}`, "joints[0]"},
+		{`{"bodyA": "paddle", "kind": "hinge", "anchor": [1,1,1], "axis": [0,0,1], "motorSchedule": [{"time": 1, "speed": 0}, {"time": 0.5, "speed": 1}], "motorMaxTorque": 1}`, "motorSchedule[1]"},
+	} {
+		s, err := Parse([]byte(fmt.Sprintf(scene, c.joint)))
+		if err == nil {
+			var w2 interface{ Close() }
+			w2, err = s.Build(1)
+			if err == nil {
+				w2.Close()
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming %s", c.joint, err, c.want)
+		}
 	}
 }

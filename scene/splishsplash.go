@@ -54,6 +54,9 @@ type importer struct {
 	// elastic settings; bodies of such a material become elastic bodies.
 	elastic map[string]*components.ElasticSolid
 	lastID  string // material id of the last bodyMaterial call
+	// bodyIDs maps a rigid body's "id" (its index when it has none) to its sluice name: a
+	// dynamic body's rigid-body name, "" for a static wall.
+	bodyIDs map[int]string
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -257,7 +260,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}}
+	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}, bodyIDs: map[int]string{}}
 	sc := &im.sc
 	sc.Duration = 5 // SPlisHSPlasH runs until stopped; sluice needs an end (stopAt overrides)
 
@@ -297,6 +300,11 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	}
 	if err := im.finishContacts(); err != nil {
 		return nil, im.warnings, err
+	}
+	for _, k := range []string{"BallJoints", "HingeJoints", "TargetVelocityMotorHingeJoints"} {
+		if err := eachObject(top, k, func(o obj, i int) error { return im.joint(k, o, i) }); err != nil {
+			return nil, im.warnings, err
+		}
 	}
 	if v, ok := take(top, "Simulation"); ok {
 		so, isObj := v.(obj)
@@ -816,12 +824,84 @@ func truthy(v any) bool {
 	return false
 }
 
+// joint maps one of the reference's joints of the kind key (BallJoints, HingeJoints,
+// TargetVelocityMotorHingeJoints) between the rigid bodies bodyID1 and bodyID2 at the world
+// point position (about the world axis axis). A static body (a wall) is the world's end; the
+// dynamic body becomes the joint's body a. The reference's velocity motor is a hard
+// constraint, ω1 − ω2 = −target·axis (PositionBasedDynamics' TargetVelocityMotorHingeJoint);
+// sluice's motor has a torque bound, set to importMotorTorque so it never binds, and speed
+// −target for a on bodyID1 (target when the dynamic body is bodyID2); a targetSequence of
+// (time, target) pairs becomes the motor schedule, repeated with repeatSequence.
+func (im *importer) joint(key string, o obj, i int) error {
+	p := fmt.Sprintf("%s[%d]", key, i)
+	var ids [2]float64
+	for k, name := range []string{"bodyID1", "bodyID2"} {
+		if err := im.takeNum(o, p, name, &ids[k]); err != nil {
+			return err
+		}
+		if _, ok := im.bodyIDs[int(ids[k])]; !ok || ids[k] != math.Trunc(ids[k]) {
+			return fmt.Errorf("%s.%s: %v is not the id of a rigid body of the scene", p, name, ids[k])
+		}
+	}
+	a, b := im.bodyIDs[int(ids[0])], im.bodyIDs[int(ids[1])]
+	sign := -1.0 // the motor speed of bodyID1 relative to bodyID2
+	if a == "" {
+		a, b, sign = b, a, 1
+	}
+	if a == "" {
+		return &UnsupportedError{p, "a joint between two static bodies holds nothing"}
+	}
+	j := Joint{BodyA: a, BodyB: b}
+	j.Kind = map[string]string{"BallJoints": "ball", "HingeJoints": "hinge", "TargetVelocityMotorHingeJoints": "hinge"}[key]
+	if err := im.takeVec(o, p, "position", &j.Anchor); err != nil {
+		return err
+	}
+	if j.Kind == "hinge" {
+		if err := im.takeVec(o, p, "axis", &j.Axis); err != nil {
+			return err
+		}
+	}
+	if key == "TargetVelocityMotorHingeJoints" {
+		j.MotorMaxTorque = importMotorTorque
+		var target float64
+		if err := im.takeNum(o, p, "target", &target); err != nil {
+			return err
+		}
+		j.MotorSpeed = sign * target
+		if v, ok := take(o, "targetSequence"); ok {
+			arr, isArr := v.([]any)
+			if !isArr || len(arr)%2 != 0 || len(arr) == 0 {
+				return fmt.Errorf("%s.targetSequence: expected (time, target) pairs, got %v", p, v)
+			}
+			for k := 0; k < len(arr); k += 2 {
+				t, ok1 := num(arr[k])
+				x, ok2 := num(arr[k+1])
+				if !ok1 || !ok2 {
+					return fmt.Errorf("%s.targetSequence[%d]: expected numbers, got %v, %v", p, k, arr[k], arr[k+1])
+				}
+				j.MotorSchedule = append(j.MotorSchedule, components.MotorKey{Time: t, Speed: sign * x})
+			}
+		}
+		if v, ok := take(o, "repeatSequence"); ok {
+			j.RepeatSchedule = truthy(v)
+		}
+	}
+	im.leftovers(o, p)
+	im.sc.Joints = append(im.sc.Joints, j)
+	return nil
+}
+
+// importMotorTorque (N m) bounds an imported velocity motor's torque: far above any load of
+// the reference's scenes, so the motor holds its target as the reference's hard constraint
+// does.
+const importMotorTorque = 1e9
+
 // pbdKeys are the reference's top-level arrays of joints, springs and deformable models
-// (read by its PositionBasedDynamics wrapper); sluice has none of them, so a scene using one
-// fails naming it.
+// (read by its PositionBasedDynamics wrapper) that sluice does not import (ball, hinge and
+// velocity-motor hinge joints it does: joint), so a scene using one fails naming it.
 var pbdKeys = []string{
-	"BallJoints", "BallOnLineJoints", "HingeJoints", "UniversalJoints", "SliderJoints",
-	"TargetAngleMotorHingeJoints", "TargetVelocityMotorHingeJoints", "TargetPositionMotorSliderJoints",
+	"BallOnLineJoints", "UniversalJoints", "SliderJoints",
+	"TargetAngleMotorHingeJoints", "TargetPositionMotorSliderJoints",
 	"TargetVelocityMotorSliderJoints", "RigidBodyParticleBallJoints", "RigidBodySprings",
 	"DistanceJoints", "DamperJoints", "TriangleModels", "TetModels",
 }
@@ -876,8 +956,20 @@ func (im *importer) rigidBody(b obj, i int) error {
 			return err
 		}
 	}
-	delete(b, "id")
+	id := i
+	if v, ok := take(b, "id"); ok {
+		f, isNum := num(v)
+		if !isNum || f != math.Trunc(f) {
+			return fmt.Errorf("%s.id: expected an integer, got %v", p, v)
+		}
+		id = int(f)
+	}
+	if _, dup := im.bodyIDs[id]; dup {
+		return fmt.Errorf("%s.id: %d is the id of an earlier rigid body", p, id)
+	}
+	im.bodyIDs[id] = ""
 	if dynamic {
+		im.bodyIDs[id] = fmt.Sprintf("body%d", i)
 		return im.dynamicBody(b, i, p, file, pl, c)
 	}
 	if v, ok := take(b, "density"); ok {

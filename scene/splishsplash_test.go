@@ -332,13 +332,70 @@ func TestDynamicBodyWithParticleFileAndVelocity(t *testing.T) {
 	}
 }
 
-func TestJointsFailNamingTheKey(t *testing.T) {
+func TestMotorScenesTurnAsTheReference(t *testing.T) {
+	// MotorScene: the paddle (bodyID1) on a velocity-motor hinge about y to the tank
+	// (bodyID2, a wall) with target −6: the reference's constraint ω1 − ω2 = −target·axis
+	// turns it at +6 rad/s about +y. MotorScene2: the target follows (0 s, −5), (1 s, 5),
+	// (2 s, −5) repeated, so the paddle's spin is 5 − 10t for t ≤ 1 s. Both are checked in
+	// the water over 0.8 s within motorTol.
 	corpusFiles(t)
-	for _, f := range []string{"MotorScene.json", "MotorScene2.json"} {
-		_, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, f))
-		var ue *UnsupportedError
-		if !errors.As(err, &ue) || ue.Path != "TargetVelocityMotorHingeJoints" {
-			t.Errorf("%s: %v, want an UnsupportedError naming TargetVelocityMotorHingeJoints", f, err)
+	// motorTol (rad/s): the motor's speed is set at each substep's start and the schedule
+	// moves 10 rad/s² over a substep of at most 5 ms: 0.05, doubled.
+	const motorTol = 0.1
+	for _, c := range []struct {
+		file string
+		want func(t float64) float64
+	}{
+		{"MotorScene.json", func(float64) float64 { return 6 }},
+		{"MotorScene2.json", func(t float64) float64 { return 5 - 10*t }},
+	} {
+		sc, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if len(sc.Joints) != 1 || sc.Joints[0].BodyA != "body1" || sc.Joints[0].BodyB != "" {
+			t.Fatalf("%s: joints %+v, want body1 hinged to the world", c.file, sc.Joints)
+		}
+		w, err := sc.Build(1)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		e, _ := w.BodyByName("body1")
+		worst := 0.0
+		for f := 1; f <= 48; f++ {
+			if _, err := w.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+			if f%6 == 0 {
+				st := w.RigidBody(e).State
+				worst = max(worst, math.Abs(st.W[1]-c.want(w.Time())), math.Hypot(st.W[0], st.W[2]))
+			}
+		}
+		w.Close()
+		t.Logf("%s: largest departure of the paddle's spin from the reference's target: %.4f rad/s", c.file, worst)
+		if worst > motorTol {
+			t.Errorf("%s: the paddle's spin departs from the target by %.4f rad/s (bound %g)", c.file, worst, motorTol)
+		}
+	}
+}
+
+func TestBadJointsFailNamingTheKey(t *testing.T) {
+	// A joint naming a body id the scene does not have, or joining two walls, fails with the
+	// joint's path; joints sluice does not import still fail naming their key.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "cube.obj"), []byte(cubeOBJ(false)), 0o644)
+	base := `{"Configuration": {"particleRadius": 0.025}, "FluidBlocks": [{"start": [0,0,0], "end": [0.2,0.2,0.2]}],
+		"RigidBodies": [{"id": 0, "geometryFile": "cube.obj", "isDynamic": false}, {"id": 3, "geometryFile": "cube.obj", "translation": [1,1,1], "isDynamic": true, "density": 500}], %s}`
+	for _, c := range []struct{ joints, want string }{
+		{`"HingeJoints": [{"bodyID1": 5, "bodyID2": 0, "position": [0,0,0], "axis": [0,1,0]}]`, "HingeJoints[0].bodyID1"},
+		{`"BallJoints": [{"bodyID1": 0, "bodyID2": 0, "position": [0,0,0]}]`, "BallJoints[0]"},
+		{`"SliderJoints": [{"bodyID1": 3, "bodyID2": 0, "axis": [0,1,0]}]`, "SliderJoints"},
+	} {
+		path := filepath.Join(dir, "s.json")
+		os.WriteFile(path, []byte(fmt.Sprintf(base, c.joints)), 0o644)
+		_, _, err := ImportSPlisHSPlasH(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming %s", c.joints, err, c.want)
 		}
 	}
 }

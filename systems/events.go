@@ -22,6 +22,17 @@ const (
 	EnterFluid
 	// LeaveFluid: its submerged fraction fell to 0. Speed is its speed at the step's end.
 	LeaveFluid
+	// SensorBegin: a body reaches into a sensor's region at the end of this step and did not
+	// at the end of the last one (the World's sensors).
+	SensorBegin
+	// SensorEnd: a body that reached into a sensor's region no longer does, or was removed.
+	SensorEnd
+	// LeftDomain: particles of a body left the simulation domain during the step and were
+	// removed (the World's event; Count says how many).
+	LeftDomain
+	// EmitterDone: an emitter emitted its last particles: its budget is spent or its stop
+	// time has passed (the World's event).
+	EmitterDone
 )
 
 // String names the kind.
@@ -35,6 +46,14 @@ func (k EventKind) String() string {
 		return "enterFluid"
 	case LeaveFluid:
 		return "leaveFluid"
+	case SensorBegin:
+		return "sensorBegin"
+	case SensorEnd:
+		return "sensorEnd"
+	case LeftDomain:
+		return "leftDomain"
+	case EmitterDone:
+		return "emitterDone"
 	}
 	return "unknown"
 }

@@ -48,7 +48,12 @@ func (s *Sim) gatherGoo(repacked bool, src, inv []int32) {
 		}
 	}
 	n := s.Fluid.Len()
-	if !on && s.Goo.Len() == 0 {
+	if !on {
+		// No goo body is left (removed, or its material edited to plain fluid): its state
+		// goes too, so a snapshot taken now holds none and a restored world continues alike.
+		if s.Goo.Len() > 0 {
+			s.Goo.Resize(0)
+		}
 		s.gooOn = false
 		return
 	}

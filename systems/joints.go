@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -14,6 +15,10 @@ type SimJoint struct {
 	ID   uint32
 	A, B uint32
 	J    rigid.Joint
+	// Schedule, when not empty, sets the motor's speed at every substep (Repeat: wrapped);
+	// see components.ScheduledSpeed.
+	Schedule []components.MotorKey
+	Repeat   bool
 }
 
 // gatherJoints gives the contact solver the joints whose bodies are present, with the bodies'
@@ -47,6 +52,15 @@ func (s *Sim) gatherJoints() {
 	s.Joints = keep
 }
 
+// scheduleMotors sets the motors that follow a schedule to their speed at time t.
+func (s *Sim) scheduleMotors(t float64) {
+	for k := range s.Joints {
+		if sj := &s.Joints[k]; len(sj.Schedule) > 0 && k < len(s.Rigid.Joints) {
+			s.Rigid.Joints[k].MotorSpeed = components.ScheduledSpeed(sj.Schedule, sj.Repeat, t)
+		}
+	}
+}
+
 // scatterJoints keeps the joints' accumulated impulses for the next step's warm start.
 func (s *Sim) scatterJoints() {
 	for k := range s.Joints {
@@ -58,9 +72,9 @@ func (s *Sim) scatterJoints() {
 }
 
 // AddJoint adds a joint and returns its ID (IDs count up from 1 and are never reused).
-func (s *Sim) AddJoint(a, b uint32, j rigid.Joint) uint32 {
+func (s *Sim) AddJoint(a, b uint32, j rigid.Joint, schedule []components.MotorKey, repeat bool) uint32 {
 	s.jointSeq++
-	s.Joints = append(s.Joints, SimJoint{ID: s.jointSeq, A: a, B: b, J: j})
+	s.Joints = append(s.Joints, SimJoint{ID: s.jointSeq, A: a, B: b, J: j, Schedule: schedule, Repeat: repeat})
 	return s.jointSeq
 }
 

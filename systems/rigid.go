@@ -31,6 +31,7 @@ type RigidStats struct {
 	Submerged       float64    `json:"submerged"`       // fraction of the volume below the water around it
 	Contacts        int        `json:"contacts"`        // the body's contact points at the last substep
 	Motion          string     `json:"motion"`          // static, kinematic or dynamic
+	Asleep          bool       `json:"asleep"`          // at rest and sleeping (solver.rigidSleepTime)
 }
 
 // gatherRigid collects the rigid bodies' solver state in body ID order.
@@ -50,7 +51,20 @@ func (s *Sim) gatherRigid() {
 	}
 	s.gatherJoints()
 	st := &s.Settings
-	s.Rigid.Params = rigid.Params{Iterations: st.RigidIterations, Relax: st.RigidRelax, Radius: st.ParticleRadius, Gravity: st.Gravity}
+	s.Rigid.Params = rigid.Params{Iterations: st.RigidIterations, Relax: st.RigidRelax, Radius: st.ParticleRadius, Gravity: st.Gravity, SleepTime: st.RigidSleepTime}
+	// Sleeping islands are numbered by body index: when a rigid body went, the indices after
+	// it moved, so every body wakes (bodies added later take the next indices).
+	gone := len(s.rigidIDs) > len(s.Rigid.Bodies)
+	for k := 0; !gone && k < len(s.rigidIDs); k++ {
+		gone = s.bodies[s.rigidSlots[k]].body.ID != s.rigidIDs[k]
+	}
+	if gone {
+		s.Rigid.WakeAll()
+	}
+	s.rigidIDs = s.rigidIDs[:0]
+	for _, slot := range s.rigidSlots {
+		s.rigidIDs = append(s.rigidIDs, s.bodies[slot].body.ID)
+	}
 }
 
 // packBoundaryOwners records which boundary body and which rigid body each packed sample
@@ -187,11 +201,12 @@ func (s *Sim) rigidIndex(slot int) int {
 	return -1
 }
 
-// stepRigid advances the rigid bodies over the substep.
-func (s *Sim) stepRigid(dt float64) {
+// stepRigid advances the rigid bodies over the substep [t, t+dt].
+func (s *Sim) stepRigid(t, dt float64) {
 	if len(s.Rigid.Bodies) == 0 {
 		return
 	}
+	s.scheduleMotors(t)
 	s.Rigid.Step(dt)
 	s.substepEvents()
 }

@@ -103,6 +103,7 @@ type Sim struct {
 	impScratch, speedMax                      []float64
 
 	rigidSlots []int          // rigid solver body → slot in bodies
+	rigidIDs   []uint32       // the rigid bodies' IDs at the last gather (removals wake the sleepers)
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
 	bOwner     []int32        // packed boundary sample → boundary body
 	rOwner     []int32        // packed boundary sample → rigid solver body (−1: a wall)

@@ -203,7 +203,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	}
 	if len(s.Rigid.Bodies) > 0 {
 		t0 := time.Now()
-		s.stepRigid(ctx.Dt)
+		s.stepRigid(ctx.Time, ctx.Dt)
 		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
 	}
 	s.confineSolids(ctx.Time + ctx.Dt)

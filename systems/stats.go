@@ -164,7 +164,7 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 		if rb := b.rigid; rb != nil {
 			st := &rb.State
 			bs.Rigid = &RigidStats{Position: st.X, Orientation: st.Q, Velocity: st.V, AngularVelocity: st.W,
-				Submerged: rb.Submerged, Contacts: rb.Contacts, Motion: st.Motion.String()}
+				Submerged: rb.Submerged, Contacts: rb.Contacts, Motion: st.Motion.String(), Asleep: st.Asleep}
 		}
 		a.Bodies = append(a.Bodies, bs)
 	}

@@ -190,7 +190,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	exportFPS := fs.Float64("export-fps", 0, "export frames at this rate per simulated second instead of every N-th frame (the first and last are always written)")
 	workers := fs.Int("workers", 0, "worker threads (0: all cores); results do not depend on it")
 	save := fs.String("save", "", "write a snapshot of the final state to this file (continue it with sluice resume)")
-	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; 60 when resuming)")
+	fps := fs.Float64("fps", 0, "frames per simulated second (0: the scene's; when resuming, the saved run's)")
 	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
 	if err := fs.Parse(flagArgs); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -274,6 +274,8 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	}
 	var w *sluice.World
 	simDuration, frameRate := *duration, *fps
+	prefix := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+	var cont runNote // where a resumed run goes on from
 	if resume {
 		if simDuration == 0 {
 			return errors.New("resume needs --duration S (the simulated time to add)")
@@ -287,8 +289,17 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
+		if note := w.Note(); len(note) > 0 {
+			if err := json.Unmarshal(note, &cont); err != nil || !(cont.FrameDt > 0) || cont.Frame < 0 {
+				return fmt.Errorf("%s: the snapshot's run note %q is not this tool's", pos[0], note)
+			}
+			prefix = cont.Prefix
+		}
 		if frameRate == 0 {
 			frameRate = 60
+			if cont.FrameDt > 0 {
+				frameRate = 1 / cont.FrameDt
+			}
 		}
 	} else {
 		sc, warns, err := scene.LoadAny(pos[0])
@@ -341,14 +352,13 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			return fmt.Errorf("--poses: %w", err)
 		}
 	}
-	prefix := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
 	exportFrame := func(i int) error {
 		if format == "" {
 			return nil
 		}
 		fr := scene.FrameOf(w)
 		fr.Fields = fields
-		_, err := scene.WriteFile(*out, prefix, i, format, fr)
+		_, err := scene.WriteFile(*out, prefix, cont.Frame+i, format, fr)
 		return err
 	}
 	if err := exportFrame(0); err != nil {
@@ -359,6 +369,14 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	}
 	frames := max(1, int(math.Ceil(simDuration*frameRate-1e-9)))
 	frameDt := simDuration / float64(frames)
+	if resume && *fps == 0 && cont.FrameDt > 0 {
+		// the saved run's own frame length, so the resumed frames are its frames
+		frameDt = cont.FrameDt
+		frames = max(1, int(math.Round(simDuration/frameDt)))
+		if math.Abs(float64(frames)*frameDt-simDuration) > 1e-9*simDuration {
+			fmt.Fprintf(stderr, "warning: --duration %g s is not a whole number of the saved run's %g s frames: running %d frames (%g s)\n", simDuration, frameDt, frames, float64(frames)*frameDt)
+		}
+	}
 	lastExport := 0
 	bar := newProgress(stderr, frames)
 	start := time.Now()
@@ -419,6 +437,11 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	if saveFile != nil {
 		f := saveFile
 		saveFile = nil
+		note, err := json.Marshal(runNote{FrameDt: frameDt, Frame: cont.Frame + frames, Prefix: prefix})
+		if err != nil {
+			return err
+		}
+		w.SetNote(note)
 		if err := writeSnapshot(w, f); err != nil {
 			os.Remove(*save)
 			return fmt.Errorf("--save: %w", err)
@@ -539,6 +562,8 @@ func cmdParams(stdout io.Writer) error {
 		{"boundaryMeshes[i]", scene.BoundaryMesh{}},
 		{"rigidBodies[i]", scene.RigidBody{}},
 		{"rigidBodies[i].motion[k]", components.MotionKey{}},
+		{"joints[i]", scene.Joint{}},
+		{"joints[i].motorSchedule[k]", components.MotorKey{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {
@@ -601,6 +626,14 @@ func cmdSchema(stdout io.Writer) error {
 }
 
 // writeSnapshot writes the world's snapshot to f and closes it.
+// runNote is what a saved run tells the run that resumes it (World.SetNote): its frame length,
+// how many frames were run (exported frames continue from there) and the exported files' name.
+type runNote struct {
+	FrameDt float64 `json:"frameDt"`
+	Frame   int     `json:"frame"`
+	Prefix  string  `json:"prefix"`
+}
+
 func writeSnapshot(w *sluice.World, f *os.File) error {
 	bw := bufio.NewWriter(f)
 	err := w.Save(bw)

@@ -33,7 +33,7 @@ func (s *Solver) buildIslands() {
 		s.parent[i] = int32(i)
 		s.islandOf[i] = -1
 	}
-	dyn := func(i int) bool { return i >= 0 && s.Bodies[i].Motion == Dynamic }
+	dyn := func(i int) bool { return i >= 0 && s.Bodies[i].Motion == Dynamic && !s.Bodies[i].Asleep }
 	for k := range s.Joints {
 		j := &s.Joints[k]
 		if dyn(j.A) && dyn(j.B) {
@@ -150,7 +150,7 @@ func (s *Solver) factorIsland(is *jointIsland) {
 					sc := [2]side{{jb.A, rb.la, rb.aa}, {jb.B, rb.lb, rb.ab}}
 					v := 0.0
 					for _, p := range sr {
-						if p.body < 0 || s.Bodies[p.body].Motion != Dynamic {
+						if p.body < 0 || s.Bodies[p.body].Motion != Dynamic || s.Bodies[p.body].Asleep {
 							continue
 						}
 						b := &s.Bodies[p.body]

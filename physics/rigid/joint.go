@@ -94,7 +94,7 @@ type Joint struct {
 type jointRow struct{ la, aa, lb, ab Vec3 }
 
 func invMass(b *Body) (float64, Mat3) {
-	if b == nil || b.Motion != Dynamic {
+	if b == nil || b.Motion != Dynamic || b.Asleep {
 		return 0, Mat3{}
 	}
 	return b.InvMass, b.invI
@@ -299,11 +299,11 @@ func (s *Solver) applyRows(j *Joint, a, b *Body, lambda []float64) {
 		la, aa = add(la, scale(ro.la, l)), add(aa, scale(ro.aa, l))
 		lb, ab = add(lb, scale(ro.lb, l)), add(ab, scale(ro.ab, l))
 	}
-	if a.Motion == Dynamic {
+	if a.Motion == Dynamic && !a.Asleep {
 		a.V = add(a.V, scale(la, a.InvMass))
 		a.W = add(a.W, a.invI.MulVec(aa))
 	}
-	if b != nil && b.Motion == Dynamic {
+	if b != nil && b.Motion == Dynamic && !b.Asleep {
 		b.V = add(b.V, scale(lb, b.InvMass))
 		b.W = add(b.W, b.invI.MulVec(ab))
 	}
@@ -383,11 +383,11 @@ func applyRow(ro *jointRow, a, b *Body, l float64) {
 	if l == 0 {
 		return
 	}
-	if a.Motion == Dynamic {
+	if a.Motion == Dynamic && !a.Asleep {
 		a.V = add(a.V, scale(ro.la, l*a.InvMass))
 		a.W = add(a.W, a.invI.MulVec(scale(ro.aa, l)))
 	}
-	if b != nil && b.Motion == Dynamic {
+	if b != nil && b.Motion == Dynamic && !b.Asleep {
 		b.V = add(b.V, scale(ro.lb, l*b.InvMass))
 		b.W = add(b.W, b.invI.MulVec(scale(ro.ab, l)))
 	}

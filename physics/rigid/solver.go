@@ -67,6 +67,15 @@ type Body struct {
 	Outer   int
 	Reach   float64 // largest distance of the surface from the centre of mass (m)
 
+	// Sleep state (sleep.go): an Asleep body does not move and is searched for contacts only
+	// against awake bodies; SlowTime is how long (s) it has been slower than sleepSpeed,
+	// SleepIsland the island it fell asleep with (its lowest body index), SleepForce and
+	// SleepTorque the fluid's load on it then.
+	Asleep                  bool
+	SlowTime                float64
+	SleepIsland             int32
+	SleepForce, SleepTorque Vec3
+
 	r    Mat3 // rotation of Q, this substep
 	invI Mat3 // world inverse inertia, this substep
 
@@ -96,6 +105,7 @@ type Params struct {
 	Relax      int     // iterations after the position update, without bias
 	Radius     float64 // radius of every sample (half the particle spacing, m)
 	Gravity    Vec3
+	SleepTime  float64 // s an island must stay at rest before it sleeps (sleep.go); 0: never
 }
 
 // Contact constants. A contact is speculative while its surfaces are still apart: it lets the
@@ -156,6 +166,10 @@ type Solver struct {
 	parent, islandOf, jointIsland      []int32
 	islandJoints                       []int32
 	islandFactor, islandRHS, islandTmp []float64
+
+	sleepParent []int32
+	sleepMin    []float64
+	queries     int // signed-distance evaluations of the last contact search
 }
 
 type cached struct {
@@ -185,12 +199,21 @@ func (s *Solver) SetStatic(x, v []Vec3, ids []int32, cell float64) {
 	s.static.Build(x, ids, cell)
 }
 
+// DistanceQueries returns the number of signed-distance evaluations of the last substep's
+// contact search, the bulk of a resting body's cost.
+func (s *Solver) DistanceQueries() int { return s.queries }
+
 // Step advances every body by dt: forces, contacts, positions (see the package comment).
+// Sleeping islands (sleep.go) are woken first if disturbed, or after the contact search if an
+// awake body touches them (the search then runs again with them awake).
 func (s *Solver) Step(dt float64) {
+	if s.SleepTime > 0 {
+		s.wakeDisturbed()
+	}
 	for i := range s.Bodies {
 		b := &s.Bodies[i]
 		b.r = b.Q.Matrix()
-		if b.Motion == Dynamic {
+		if b.Motion == Dynamic && !b.Asleep {
 			b.invI = rotateInertia(&b.r, &b.InvInertia)
 			s.integrateVelocity(b, dt)
 		} else {
@@ -198,6 +221,16 @@ func (s *Solver) Step(dt float64) {
 		}
 	}
 	s.collide(dt)
+	if s.SleepTime > 0 && s.wakeTouched() {
+		for i := range s.Bodies {
+			b := &s.Bodies[i]
+			if b.Motion == Dynamic && !b.Asleep && b.invI == (Mat3{}) {
+				b.invI = rotateInertia(&b.r, &b.InvInertia)
+				s.integrateVelocity(b, dt)
+			}
+		}
+		s.collide(dt)
+	}
 	s.prepare(dt)
 	s.prepareJoints()
 	for it := 0; it < s.Iterations; it++ {
@@ -206,7 +239,7 @@ func (s *Solver) Step(dt float64) {
 	}
 	for i := range s.Bodies {
 		b := &s.Bodies[i]
-		if b.Motion == Static {
+		if b.Motion == Static || b.Asleep {
 			continue
 		}
 		b.X = add(b.X, scale(b.V, dt))
@@ -222,6 +255,7 @@ func (s *Solver) Step(dt float64) {
 	}
 	s.restitution()
 	s.store()
+	s.updateSleep(dt)
 }
 
 // integrateVelocity applies gravity, the applied and fluid forces and torques, and damping:
@@ -247,15 +281,17 @@ func (s *Solver) integrateVelocity(b *Body, dt float64) {
 // margin, the outer samples of each against the other's signed distance.
 func (s *Solver) collide(dt float64) {
 	s.contacts = s.contacts[:0]
+	s.queries = 0
 	r := s.Radius
 	for i := range s.Bodies {
 		a := &s.Bodies[i]
-		if a.Motion != Dynamic || a.mask()&1 == 0 {
+		if a.Motion != Dynamic || a.Asleep || a.mask()&1 == 0 {
 			continue
 		}
 		margin := s.margin(a, nil, dt)
 		reach := a.Reach + r + margin
 		s.scratch = s.static.Query(a.X, reach, s.staticX, s.scratch[:0])
+		s.queries += len(s.scratch)
 		for _, k := range s.scratch {
 			p := s.staticX[k]
 			pb := a.r.MulTVec(sub(p, a.X))
@@ -282,8 +318,8 @@ func (s *Solver) collide(dt float64) {
 		a := &s.Bodies[i]
 		for j := i + 1; j < len(s.Bodies); j++ {
 			b := &s.Bodies[j]
-			if a.Motion != Dynamic && b.Motion != Dynamic {
-				continue
+			if !s.awake(i) && !s.awake(j) && !(s.asleep(i) && s.stirring(j)) && !(s.asleep(j) && s.stirring(i)) {
+				continue // neither moves the other: static, still kinematic or sleeping bodies
 			}
 			if s.joined(i, j) {
 				continue // jointed bodies do not collide with each other (a hub and its paddles)
@@ -311,6 +347,7 @@ func (s *Solver) samplesAgainst(i, j int, margin, dt float64) {
 			continue
 		}
 		pb := b.r.MulTVec(sub(p, b.X))
+		s.queries++
 		d, nb := b.Shape.Distance(pb)
 		d -= r
 		if d >= margin {
