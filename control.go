@@ -61,8 +61,8 @@ func (w *World) RemoveParticles(e Entity, indices []int) error {
 	if err != nil {
 		return err
 	}
-	if !b.Phase.Dynamic() {
-		return fmt.Errorf("remove particles: body %q is a %s body; particles are removed from fluid, goo, elastic and elastoplastic bodies (remove the whole body with Remove)", b.Name, b.Phase)
+	if !b.Phase.Dynamic() && b.Phase != components.Flip {
+		return fmt.Errorf("remove particles: body %q is a %s body; particles are removed from fluid, goo, elastic, elastoplastic and flip bodies (remove the whole body with Remove)", b.Name, b.Phase)
 	}
 	n := w.Particles(e).Len()
 	local := make([]int32, 0, len(indices))

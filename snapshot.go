@@ -34,13 +34,15 @@ import (
 // were when it was written. Version 7 added the joints between rigid bodies with their
 // accumulated impulses. Version 8 added the elastoplastic bodies' per-particle state (F,
 // plastic strain, previous positions and the time since them; snapshot_elastoplastic.go);
-// older versions have none. Version 9 added the joints' limits, their accumulated impulses and
-// the hinges' reference directions (older joints are unlimited).
-// Version 10 added the reduced air domains and wind boxes (snapshot_reduced.go); older
-// versions have none.
+// older versions have none. Version 9 added the joints' limits, their accumulated impulses, the
+// hinges' reference directions and the motor schedules (older joints are unlimited), the rigid
+// bodies' sleep state (older bodies are awake), an application's note (World.SetNote) and the
+// sensors (sensor.go). Version 10 added the reduced air domains and wind boxes
+// (snapshot_reduced.go); version 11 the FLIP liquid bodies' grids, parameters and solver state
+// (snapshot_flip.go); older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 10
+	snapshotVersion = 11
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -165,6 +167,9 @@ func (w *World) Save(out io.Writer) error {
 		return err
 	}
 	if err := w.saveReduced(&e); err != nil {
+		return err
+	}
+	if err := w.saveFlip(&e); err != nil {
 		return err
 	}
 	payload := e.Bytes()
@@ -401,6 +406,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var flips []savedFlip
+	if version >= 11 {
+		if flips, err = loadFlip(d); err != nil {
+			return nil, err
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -493,6 +504,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		w.sim.ElasticByID(se.id).Body.SetQuaternions(se.q)
 	}
 	if err := w.restoreElastoplastic(bodies, eps); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if err := w.restoreFlip(bodies, flips); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}

@@ -32,6 +32,9 @@ const (
 	// dynamic SPH particles like fluid ones, plus the explicit elastoplastic forces of the
 	// ElastoplasticForces stage (Material.Elastoplastic).
 	Elastoplastic
+	// Flip particles are a FLIP liquid (dissertation ch. 3, package physics/flip) on its own
+	// MAC grid (FlipLiquid): not packed into the SPH sets, stepped by the FlipStep stage.
+	Flip
 )
 
 // Dynamic reports whether the phase's particles are integrated by the solver (packed into
@@ -49,6 +52,8 @@ func (p Phase) String() string {
 		return "elastic"
 	case Elastoplastic:
 		return "elastoplastic"
+	case Flip:
+		return "flip"
 	}
 	return fmt.Sprintf("phase(%d)", uint8(p))
 }

@@ -96,7 +96,7 @@ func (s *Scene) Estimate() (fluid, wall float64) {
 // of Estimate's particles with the collector's headroom.
 func (s *Scene) MemoryNeeded() float64 {
 	f, w := s.Estimate()
-	return gcHeadroom * (bytesPerFluid*f + bytesPerWall*w)
+	return gcHeadroom * (bytesPerFluid*f + bytesPerWall*w + s.flipMemory())
 }
 
 // checkMemory refuses a scene whose estimated memory exceeds what the machine has available

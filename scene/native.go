@@ -39,6 +39,8 @@ type Scene struct {
 	// Reduced are model-reduced air domains (scene/reduced.go).
 	Reduced []ReducedDomain `json:"reducedDomains" doc:"model-reduced air domains (Gerszewski 2014 ch. 5) in a plane of the world, coupled with the planar rigid bodies in it that set reducedPanels"`
 	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
+	// Flip are FLIP liquids on their own grids (scene/flip.go).
+	Flip []FlipBody `json:"flipBodies" doc:"FLIP liquids (Gerszewski 2014, ch. 3): blocks of liquid on their own MAC grid, for large splashes"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -287,8 +289,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Reduced) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic or elastoplastic body is required (or a reduced air domain)"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 && len(s.Reduced) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic or flip body is required (or a reduced air domain)"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -431,6 +433,11 @@ func (s *Scene) Validate() error {
 	}
 	for i := range s.Elastoplastic {
 		if err := s.Elastoplastic[i].validate(fmt.Sprintf("elastoplasticBodies[%d]", i), s.Solver.Spacing(), unique); err != nil {
+			return err
+		}
+	}
+	for i := range s.Flip {
+		if err := s.Flip[i].validate(fmt.Sprintf("flipBodies[%d]", i), unique); err != nil {
 			return err
 		}
 	}
@@ -602,6 +609,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Rigid[i].add(w, s.Dir); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("rigidBodies[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Flip {
+		if err := s.Flip[i].add(w); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("flipBodies[%d]: %w", i, err)
 		}
 	}
 	for i, j := range s.Joints {

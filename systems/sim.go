@@ -44,6 +44,8 @@ type Sim struct {
 	Elastic []*ElasticBody
 	// Elastoplastic holds the elastoplastic bodies' per-particle state, in body ID order.
 	Elastoplastic []*ElastoplasticBody
+	// Flip holds the FLIP liquid bodies' grids and solvers, in body ID order (flip.go).
+	Flip []*FlipBody
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -229,6 +231,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 	}
 	for _, b := range s.bodies {
 		n := b.p.Len()
+		if b.body.Phase == components.Flip {
+			continue // a FLIP liquid is neither packed fluid nor wall samples (flip.go)
+		}
 		if b.body.Phase.Dynamic() {
 			if len(b.p.V) != n && len(b.p.V) != 0 {
 				return fmt.Errorf("body %q: %d velocities for %d positions", b.body.Name, len(b.p.V), n)
@@ -329,6 +334,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.gatherElastoplastic(); err != nil {
 		return err
 	}
+	if err := s.gatherFlip(); err != nil {
+		return err
+	}
 	s.applyQueuedRemovals()
 	s.beginEvents()
 	return nil
@@ -379,7 +387,7 @@ func (s *Sim) removeQueuedElastic() {
 		j, ok := slices.BinarySearchFunc(s.bodies, id, func(b bodySlot, id uint32) int { return cmp.Compare(b.body.ID, id) })
 		switch {
 		case !ok: // the body is gone
-		case s.bodies[j].body.Phase == components.Elastic || s.bodies[j].body.Phase == components.Elastoplastic:
+		case s.bodies[j].body.Phase == components.Elastic || s.bodies[j].body.Phase == components.Elastoplastic || s.bodies[j].body.Phase == components.Flip:
 			p := s.bodies[j].p
 			var drop []removal
 			for _, r := range s.queued[lo:hi] {
@@ -755,6 +763,7 @@ func (s *Sim) Scatter() {
 	}
 	s.endContactEvents()
 	s.scatterRigid()
+	s.scatterFlip()
 	if len(s.removed) == 0 {
 		return
 	}

@@ -23,7 +23,8 @@ const (
 
 // DefaultSchedule fills sched with the stages of a substep: the five of IISPH and, between
 // advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
-// forces and the goo's velocity corrections (each a no-op without such bodies).
+// forces and the goo's velocity corrections, and after integration the FLIP liquids' step
+// (each a no-op without such bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 	for _, st := range []struct {
 		name string
@@ -37,6 +38,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},
+		{StageFlipStep, FlipStep{s}},
 	} {
 		if err := sched.Add(st.name, st.sys); err != nil {
 			return err

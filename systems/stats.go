@@ -69,6 +69,7 @@ type StepStats struct {
 	Reduced []ReducedStats `json:"reduced,omitempty"`
 	// Wind are the 3D wind boxes' numbers of the step, in creation order.
 	Wind []WindStats `json:"wind,omitempty"`
+	Flip []FlipStats `json:"flip,omitempty"` // per FLIP liquid body, in ID order (systems/flip.go)
 }
 
 // WindStats is one 3D wind box's step (physics/reduced.Box).
@@ -198,6 +199,7 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 		}
 		a.Bodies = append(a.Bodies, bs)
 	}
+	s.flipStats(&a)
 	a.StageMs = make(map[string]float64, len(times))
 	for _, st := range times {
 		a.StageMs[st.Name] = float64(st.Elapsed.Nanoseconds()) / 1e6

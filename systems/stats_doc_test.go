@@ -18,10 +18,10 @@ func TestStatsKeysAreDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"StepStats": true, "BodyStats": true, "RigidStats": true, "Removal": true, "ReducedStats": true, "WindStats": true}
+	want := map[string]bool{"StepStats": true, "BodyStats": true, "RigidStats": true, "Removal": true, "ReducedStats": true, "WindStats": true, "FlipStats": true}
 	fset := token.NewFileSet()
 	found := 0
-	for _, file := range []string{"stats.go", "rigid.go"} {
+	for _, file := range []string{"stats.go", "rigid.go", "flip.go"} {
 		f, err := parser.ParseFile(fset, file, nil, 0)
 		if err != nil {
 			t.Fatal(err)

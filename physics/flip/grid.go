@@ -49,7 +49,7 @@ func (g *Grid) Max() Vec3 {
 	return Vec3{g.Origin[0] + g.H*float64(g.N[0]), g.Origin[1] + g.H*float64(g.N[1]), g.Origin[2] + g.H*float64(g.N[2])}
 }
 
-// bytesPerCell is the grid memory of one cell, counted from the fields a Sim keeps: per cell
+// BytesPerCell is the grid memory of one cell, counted from the fields a Sim keeps: per cell
 // 9 float64 (mass, capacity ρ_max, volume fraction, density, density change, warm-started
 // pressure and pseudo-pressure, two power-iteration vectors), 2 int32 (particle count, system
 // index) and a solid flag; per face (one per cell and axis, plus the walls') 7 float64 (mass,
@@ -57,7 +57,7 @@ func (g *Grid) Max() Vec3 {
 // int32 mark; per system unknown (at most one per cell) the operator (diagonal, 6
 // coefficients, 6 neighbour indices, preconditioner, its scratch) and the solvers' 10 work
 // vectors and free flags.
-const bytesPerCell = (9*8 + 2*4 + 1) + 3*(7*8+4) + (8 + 6*8 + 6*4 + 8 + 8) + (10*8 + 1)
+const BytesPerCell = (9*8 + 2*4 + 1) + 3*(7*8+4) + (8 + 6*8 + 6*4 + 8 + 8) + (10*8 + 1)
 
 // newGrid validates the grid's parameters and the memory it would take (refused above
 // maxBytes before anything is allocated).
@@ -74,7 +74,7 @@ func newGrid(h float64, origin Vec3, n [3]int, maxBytes int64) (Grid, error) {
 		}
 	}
 	cells := float64(n[0]) * float64(n[1]) * float64(n[2])
-	if need := cells * bytesPerCell; need > float64(maxBytes) {
+	if need := cells * BytesPerCell; need > float64(maxBytes) {
 		return Grid{}, fmt.Errorf("flip: Dims %d×%d×%d (CellSize %g m) needs %.3g bytes of grid memory, more than MaxGridBytes = %d", n[0], n[1], n[2], h, need, maxBytes)
 	}
 	g := Grid{H: h, Origin: origin, N: n}

@@ -13,6 +13,11 @@ const (
 	ObstacleBox ObstacleKind = iota
 	// ObstacleSphere is the ball of radius Radius around Center.
 	ObstacleSphere
+	// ObstacleSDF is any solid given by its signed distance: SDF(x) returns the distance of x
+	// to the surface (negative inside) and the outward unit normal there; Min and Max bound
+	// the solid (outside them SDF is never consulted). A world's solid walls (boxes, closed
+	// meshes with their distance grids) enter the liquid this way.
+	ObstacleSDF
 )
 
 // Obstacle is a static solid inside the box. The box walls themselves are always solid.
@@ -21,6 +26,8 @@ type Obstacle struct {
 	Min, Max Vec3    // box corners (m)
 	Center   Vec3    // sphere centre (m)
 	Radius   float64 // sphere radius (m)
+	// SDF is the signed distance and outward normal of an ObstacleSDF (m).
+	SDF func(x Vec3) (float64, Vec3)
 }
 
 func (o *Obstacle) validate(i int) error {
@@ -38,6 +45,15 @@ func (o *Obstacle) validate(i int) error {
 		for d := 0; d < 3; d++ {
 			if math.IsNaN(o.Center[d]) || math.IsInf(o.Center[d], 0) {
 				return fmt.Errorf("flip: obstacle %d: Center[%d] = %g must be finite", i, d, o.Center[d])
+			}
+		}
+	case ObstacleSDF:
+		if o.SDF == nil {
+			return fmt.Errorf("flip: obstacle %d: an ObstacleSDF needs its SDF", i)
+		}
+		for d := 0; d < 3; d++ {
+			if !(o.Max[d] > o.Min[d]) || math.IsInf(o.Max[d]-o.Min[d], 0) {
+				return fmt.Errorf("flip: obstacle %d: Max[%d] = %g must exceed Min[%d] = %g", i, d, o.Max[d], d, o.Min[d])
 			}
 		}
 	default:
@@ -65,6 +81,15 @@ func (o *Obstacle) distance(x Vec3) (float64, Vec3) {
 			return -o.Radius, o.Center.Add(Vec3{0, o.Radius, 0})
 		}
 		return l - o.Radius, o.Center.Add(d.Mul(o.Radius / l))
+	}
+	if o.Kind == ObstacleSDF {
+		for d := 0; d < 3; d++ {
+			if x[d] < o.Min[d] || x[d] > o.Max[d] {
+				return math.Inf(1), x // beyond the bounds: outside, and no surface point needed
+			}
+		}
+		dist, n := o.SDF(x)
+		return dist, Vec3{x[0] - dist*n[0], x[1] - dist*n[1], x[2] - dist*n[2]}
 	}
 	inside := true
 	out := 0.0

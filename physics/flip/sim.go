@@ -90,6 +90,25 @@ type Sim struct {
 	clampLo        Vec3 // the box shrunk by wallGap·h: where clipping keeps particles
 	clampHi        Vec3
 	particleOffset bool
+
+	// Moving solids (bodies.go): the caller's bodies, their per-step fractions, and the static
+	// obstacles' fractions every step starts from (nil until bodies are used).
+	bodies []Body
+	bstate []bodyState
+	vcS    []float64
+	vfS    [3][]float64
+
+	// Solid particles (solidparticles.go): the caller's positions, volumes and impulses, and
+	// their fractions of the last step on each lattice.
+	spX          []Vec3
+	spVol        []float64
+	spImp        []Vec3
+	spOn         bool // the fractions hold particles (undo them first)
+	spApply      bool // which half solidBlock runs
+	spC          []float64
+	spF          [3][]float64
+	fnSolid      func(lo, hi, b int)
+	fnSolidReact func(lo, hi, b int)
 }
 
 // New validates p and obs and allocates the grid. Obstacles are static; their volume
@@ -171,6 +190,8 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	}
 	s.fnMove = s.moveBlock
 	s.fnRaster = s.rasterBlock
+	s.fnSolid = s.solidBlock
+	s.fnSolidReact = s.solidReactBlock
 	return s, nil
 }
 
@@ -192,14 +213,14 @@ func (s *Sim) Time() float64 { return s.time }
 // Params returns the parameters.
 func (s *Sim) Params() Params { return s.p }
 
-// inObstacle reports whether x lies inside an obstacle.
+// inObstacle reports whether x lies inside an obstacle or a moving body (SetBodies).
 func (s *Sim) inObstacle(x Vec3) bool {
 	for i := range s.obs {
 		if d, _ := s.obs[i].distance(x); d < 0 {
 			return true
 		}
 	}
-	return false
+	return len(s.bodies) > 0 && s.inBody(x) >= 0
 }
 
 // AddBlock seeds liquid at rest velocity v in the box [lo, hi]: ParticlesPerAxis particles per
@@ -584,6 +605,9 @@ func (s *Sim) Step(dt float64) error {
 	s.stats = Stats{Dt: dt, Particles: len(s.X)}
 	s.particleOffset = false
 	t0 := time.Now()
+	s.undoSolidParticles()
+	s.placeBodies()
+	s.applySolidParticles()
 	s.rasterise()
 	t1 := time.Now()
 	if s.p.Unilateral && s.p.DensityCorrection {
@@ -592,8 +616,11 @@ func (s *Sim) Step(dt float64) error {
 	t2 := time.Now()
 	s.applyForces()
 	s.pressureSolve()
+	s.bodyReactions()
+	s.solidReactions()
 	t3 := time.Now()
 	s.wallVelocities(&s.uf)
+	s.bodyVelocities()
 	s.extrapolate()
 	t4 := time.Now()
 	s.pool.For(len(s.X), s.fnMove)
@@ -866,6 +893,7 @@ func (s *Sim) clip(from, to Vec3) Vec3 {
 	if !s.inObstacle(x) {
 		return x
 	}
+	moved := false
 	for i := range s.obs {
 		if d, p := s.obs[i].distance(x); d < 0 {
 			// Step a tiny distance beyond the surface along the outward direction.
@@ -875,8 +903,14 @@ func (s *Sim) clip(from, to Vec3) Vec3 {
 				p = p.Add(dir.Mul(wallGap * s.g.H / l))
 			}
 			x = s.clampBox(p)
+			moved = true
 			break
 		}
+	}
+	if k := s.inBodyIf(!moved, x); k >= 0 {
+		// a moving body: out along its normal to just beyond its surface
+		d, n := s.bodies[k].SDF(x)
+		x = s.clampBox(x.Sub(n.Mul(d - wallGap*s.g.H)))
 	}
 	if !s.inObstacle(x) {
 		return x
@@ -909,18 +943,33 @@ func (s *Sim) MaxSpeed() float64 {
 	return math.Sqrt(m)
 }
 
+// MaxStep returns the CFL limit of a step, CFL·h/(v_max + √(|g|·h)), with v_max the largest
+// particle speed now (s).
+func (s *Sim) MaxStep() float64 {
+	gl := math.Sqrt(s.p.Gravity[0]*s.p.Gravity[0] + s.p.Gravity[1]*s.p.Gravity[1] + s.p.Gravity[2]*s.p.Gravity[2])
+	return s.p.CFL * s.g.H / (s.MaxSpeed() + math.Sqrt(gl*s.g.H) + 1e-12)
+}
+
+// CellValues returns the last step's density ρ_c (after the density correction; kg/m³) and
+// pressure (Pa) of the cell holding x (clamped into the box).
+func (s *Sim) CellValues(x Vec3) (rho, p float64) {
+	c := s.cellOf(x)
+	if s.dt > 0 {
+		p = s.pw[c] / s.dt
+	}
+	return s.rc[c], p
+}
+
 // Advance steps the liquid through duration in equal steps no longer than the CFL limit
-// CFL·h/(v_max + √(|g|·h)), with v_max the largest particle speed before the call, and
-// returns the number of steps.
+// (MaxStep, before each step) and returns the number of steps.
 func (s *Sim) Advance(duration float64) (int, error) {
 	if !(duration > 0) || math.IsInf(duration, 0) {
 		return 0, fmt.Errorf("flip: duration = %g must be positive and finite", duration)
 	}
-	gl := math.Sqrt(s.p.Gravity[0]*s.p.Gravity[0] + s.p.Gravity[1]*s.p.Gravity[1] + s.p.Gravity[2]*s.p.Gravity[2])
 	n := 0
 	left := duration
 	for left > 0 {
-		lim := s.p.CFL * s.g.H / (s.MaxSpeed() + math.Sqrt(gl*s.g.H) + 1e-12)
+		lim := s.MaxStep()
 		k := math.Ceil(left / lim)
 		dt := left / k
 		if err := s.Step(dt); err != nil {
@@ -986,4 +1035,12 @@ func (s *Sim) Pressure(i, j, k int) float64 {
 		return 0
 	}
 	return s.pw[s.cl.Index(i, j, k)] / s.dt
+}
+
+// inBodyIf returns inBody(x) when check is true and there are bodies, else −1.
+func (s *Sim) inBodyIf(check bool, x Vec3) int {
+	if !check || len(s.bodies) == 0 {
+		return -1
+	}
+	return s.inBody(x)
 }
