@@ -185,6 +185,7 @@ const beamSettleTol = 1e-3
 // the beam settles: its tip deflection must match Euler-Bernoulli within inWorldBeamTol, and the
 // clamp must not move.
 func TestPinnedBeamSagsInWorld(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("5632-particle beam, 1 s in 0.25 s steps")
 	}
@@ -342,6 +343,7 @@ const (
 )
 
 func TestLightCubeFloatsHeavyCubeSinks(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("two 2 s tank scenes")
 	}

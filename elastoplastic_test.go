@@ -78,6 +78,7 @@ const (
 // comes back to its elastic shape, and with a yield stress of 5 kPa (above the 2.4 kPa of its
 // own weight at its base, below the impact's stresses) stays squashed.
 func TestElastoplasticBoxDropKeepsOrRecoversItsShape(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("two 3 s drops")
 	}
@@ -220,6 +221,7 @@ func epTankDrop(t *testing.T, rho float64) (centroid, waterTop float64) {
 // height 0.12 m of a sunk 0.2 m cube), a cube of half the water's density floats half
 // submerged and one of twice its density rests on the floor.
 func TestElastoplasticFloatsOrSinksByDensity(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("two 2 s tank scenes")
 	}

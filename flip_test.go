@@ -439,6 +439,7 @@ const (
 // (two-way); a ball of 2000 kg/m³ sinks to the floor, where the liquid still lifts it by its
 // buoyancy.
 func TestFlipFloatsAndSinks(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if raceEnabled {
 		t.Skip("8 s of a FLIP tank with a rigid body: too slow under the race detector")
 	}

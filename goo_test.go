@@ -166,6 +166,7 @@ func squeezeWorld(t testing.TB, goo bool) (*sluice.World, sluice.Entity) {
 // velocity corrections" sees the same positions, neighbours and board. The goo stage's share
 // of the step time is logged only: wall-clock shares depend on the machine's load.
 func TestGooSqueezeKeepsVolume(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("squeeze scene: 13k particles, 1000 substeps (runs without -short and -race)")
 	}

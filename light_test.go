@@ -38,6 +38,7 @@ const (
 // negative in between, so a 250 kg/m³ cube rightly tips over (it did, by 11°, in 10 s); 200
 // kg/m³ (GM = +0.017 L) is the densest light cube that must stay upright.
 func TestLightBodiesFloat(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("10 s of a 2300-particle tank: skipped in -short and under -race")
 	}

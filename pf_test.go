@@ -189,6 +189,7 @@ func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
 // the water level, as in TestLightBodiesFloat). A load scaled by the unconverged push of the
 // earlier solver (78 % above the weight) or missing w moves the heavy cube's draft by centimetres.
 func TestPFCubesFloatAtArchimedesDrafts(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	// pfDraftTol (m): a quarter of the particle radius; the drafts are resolved by particles of
 	// 4 cm diameter, and the pressure-free top layer shifts both cubes alike
 	const pfDraftTol = 0.005

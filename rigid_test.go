@@ -298,6 +298,7 @@ func floatRun(t *testing.T, rho, y0, seconds float64, each func(w *sluice.World,
 // below the water surface, one of 1000 kg/m³ stays at its initial depth, one of 2000 kg/m³
 // rests on the floor; and the tank carries the weight of the water plus the floating cube.
 func TestArchimedes(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("3 × 2.5 s of a 4200-particle tank: skipped in -short and under -race")
 	}

@@ -38,6 +38,7 @@ func restingColumn(t testing.TB, maxErr float64) (*sluice.World, sluice.Entity) 
 }
 
 func TestRestingColumnIsHydrostatic(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if raceEnabled {
 		t.Skip("2 s of a 1 m column at η = 0.01 %: 23 s normally, 8 minutes under the race detector (runs without -race)")
 	}

@@ -107,6 +107,7 @@ func settledLayers(t testing.TB, w *sluice.World, e sluice.Entity, width, r, dy,
 // is ρ0·g·d within 5 % — from the floor up to two support radii below the surface. With
 // mirrored boundary pressures (the default) the wall particles read far above ρ0·g·d.
 func TestWallPressureIsHydrostatic(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("2.5 s of a 1500-particle column at η = 0.03 %: skipped in -short and under -race")
 	}
@@ -213,6 +214,7 @@ func TestExtrapolatedWallPressureExchangesMomentum(t *testing.T) {
 // submerged and the tank carries the weight of the water and the cube, as in TestArchimedes.
 // Without the cap the cube's inflated edge volumes lift it to 43.9 % submerged.
 func TestArchimedesExtrapolated(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
 		t.Skip("2.5 s of a 4200-particle tank: skipped in -short and under -race")
 	}
