@@ -202,15 +202,7 @@ func (s *Solver) solveIsland(is *jointIsland, dt float64, bias bool) {
 		j := &s.Joints[kj]
 		a, b := s.jointBodies(j)
 		for r := 0; r < j.n; r++ {
-			ro := &j.rows[r]
-			v := dot(ro.la, a.V) + dot(ro.aa, a.W)
-			if b != nil {
-				v += dot(ro.lb, b.V) + dot(ro.ab, b.W)
-			}
-			if bias {
-				v += jointBaumgarte * j.err[r] / dt
-			}
-			x[j.off+r] = -v
+			x[j.off+r] = -j.rowError(r, a, b, dt, bias)
 		}
 	}
 	s.backsolve(is, x)

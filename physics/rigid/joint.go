@@ -369,6 +369,16 @@ func (s *Solver) solveFree(j *Joint, dt float64, bias bool) {
 	applyRow(&j.free, a, b, dl)
 }
 
+// rowError is row r's velocity, plus in the bias phase jointBaumgarte of its position error
+// per substep: what the row's impulse must bring to zero.
+func (j *Joint) rowError(r int, a, b *Body, dt float64, bias bool) float64 {
+	v := rowVel(&j.rows[r], a, b)
+	if bias {
+		v += jointBaumgarte * j.err[r] / dt
+	}
+	return v
+}
+
 // rowVel is the velocity of one row: J_row · (v_A, ω_A, v_B, ω_B).
 func rowVel(ro *jointRow, a, b *Body) float64 {
 	v := dot(ro.la, a.V) + dot(ro.aa, a.W)
@@ -398,15 +408,7 @@ func (s *Solver) solveBlock(j *Joint, dt float64, bias bool) {
 	a, b := s.jointBodies(j)
 	var c [6]float64
 	for r := 0; r < j.n; r++ {
-		ro := &j.rows[r]
-		v := dot(ro.la, a.V) + dot(ro.aa, a.W)
-		if b != nil {
-			v += dot(ro.lb, b.V) + dot(ro.ab, b.W)
-		}
-		if bias {
-			v += jointBaumgarte * j.err[r] / dt
-		}
-		c[r] = v
+		c[r] = j.rowError(r, a, b, dt, bias)
 	}
 	var dl [6]float64
 	for r := 0; r < j.n; r++ {
