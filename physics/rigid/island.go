@@ -84,7 +84,7 @@ func (s *Solver) buildIslands() {
 			s.Joints[k].off = n
 			n += s.Joints[k].n
 		}
-		if n > maxIslandRows {
+		if limit := s.islandRows; (limit > 0 && n > limit) || n > maxIslandRows {
 			n = 0
 		}
 		is.n, is.factor = n, size
@@ -166,28 +166,7 @@ func (s *Solver) factorIsland(is *jointIsland) {
 			}
 		}
 	}
-	for c := 0; c < n; c++ {
-		d := k[c*n+c]
-		diag := d
-		for q := 0; q < c; q++ {
-			d -= k[c*n+q] * k[c*n+q]
-		}
-		if !(d > pivotTol*diag) {
-			for r := c; r < n; r++ {
-				k[r*n+c] = 0
-			}
-			continue
-		}
-		d = math.Sqrt(d)
-		k[c*n+c] = d
-		for r := c + 1; r < n; r++ {
-			v := k[r*n+c]
-			for q := 0; q < c; q++ {
-				v -= k[r*n+q] * k[c*n+q]
-			}
-			k[r*n+c] = v / d
-		}
-	}
+	cholesky(k, n)
 }
 
 // solveIsland solves the island's rows together for the bodies' present velocities: the
@@ -219,8 +198,40 @@ func (s *Solver) solveIsland(is *jointIsland, dt float64, bias bool) {
 
 // backsolve overwrites x with K⁻¹ x for the island's factor K = L Lᵀ (dependent rows get 0).
 func (s *Solver) backsolve(is *jointIsland, x []float64) {
-	n := is.n
-	l := s.islandFactor[is.factor : is.factor+n*n]
+	cholSolve(s.islandFactor[is.factor:is.factor+is.n*is.n], is.n, x)
+}
+
+// cholesky factors the symmetric positive semi-definite n x n matrix k (its lower triangle,
+// row-major) in place, k = L Lᵀ, leaving out the rows whose pivot falls below pivotTol of
+// their diagonal (dependent on the rows before: their column of L is zero).
+func cholesky(k []float64, n int) {
+	for c := 0; c < n; c++ {
+		d := k[c*n+c]
+		diag := d
+		for q := 0; q < c; q++ {
+			d -= k[c*n+q] * k[c*n+q]
+		}
+		if !(d > pivotTol*diag) {
+			for r := c; r < n; r++ {
+				k[r*n+c] = 0
+			}
+			continue
+		}
+		d = math.Sqrt(d)
+		k[c*n+c] = d
+		for r := c + 1; r < n; r++ {
+			v := k[r*n+c]
+			for q := 0; q < c; q++ {
+				v -= k[r*n+q] * k[c*n+q]
+			}
+			k[r*n+c] = v / d
+		}
+	}
+}
+
+// cholSolve overwrites x with K⁻¹ x for the factor cholesky left in l (the left-out rows get
+// 0, which solves a consistent system).
+func cholSolve(l []float64, n int, x []float64) {
 	for c := 0; c < n; c++ {
 		d := l[c*n+c]
 		if d == 0 {

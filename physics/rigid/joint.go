@@ -82,7 +82,7 @@ type Joint struct {
 	axis   Vec3 // hinge or slider axis (world, A's)
 	n      int  // rows
 	rows   [6]jointRow
-	kinv   [36]float64 // K⁻¹, n x n
+	kinv   [36]float64 // the factor of K = J M⁻¹ Jᵀ (cholesky), n x n
 	err    [6]float64  // position error per row
 	free   jointRow    // hinge or slider: the free row
 	kfree  float64     // its effective mass with the island's rows held
@@ -217,8 +217,9 @@ func addM(a, b Mat3) Mat3 {
 	return a
 }
 
-// jointMass computes K = J M⁻¹ Jᵀ and stores its inverse (a singular K, both bodies
-// immovable, gives a zero inverse: the joint then does nothing).
+// jointMass computes K = J M⁻¹ Jᵀ and stores its factor (cholesky: rows that depend on the
+// others, as across the plane of a planar body, are left out; both bodies immovable leave
+// every row out, and the joint then does nothing).
 func (s *Solver) jointMass(j *Joint, a, b *Body) {
 	_, ia := invMass(a)
 	_, ib := invMass(b)
@@ -232,60 +233,8 @@ func (s *Solver) jointMass(j *Joint, a, b *Body) {
 			m[r*n+c] = linDot(a, ri.la, rc.la) + dot(iaa, rc.aa) + linDot(b, ri.lb, rc.lb) + dot(ibb, rc.ab)
 		}
 	}
-	if !invert(m[:n*n], j.kinv[:n*n], n) {
-		clear(j.kinv[:])
-	}
-}
-
-// invert writes the inverse of the n x n matrix m (row-major) to out by Gauss-Jordan
-// elimination with partial pivoting; false when m is singular.
-func invert(m, out []float64, n int) bool {
-	var a [72]float64 // [m | 1], n x 2n
-	w := 2 * n
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			a[r*w+c] = m[r*n+c]
-			a[r*w+n+c] = 0
-		}
-		a[r*w+n+r] = 1
-	}
-	scaleN := 0.0
-	for _, v := range m {
-		scaleN = max(scaleN, math.Abs(v))
-	}
-	for c := 0; c < n; c++ {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r*w+c]) > math.Abs(a[p*w+c]) {
-				p = r
-			}
-		}
-		if !(math.Abs(a[p*w+c]) > 1e-12*scaleN) {
-			return false
-		}
-		if p != c {
-			for k := 0; k < w; k++ {
-				a[c*w+k], a[p*w+k] = a[p*w+k], a[c*w+k]
-			}
-		}
-		inv := 1 / a[c*w+c]
-		for k := 0; k < w; k++ {
-			a[c*w+k] *= inv
-		}
-		for r := 0; r < n; r++ {
-			if r == c || a[r*w+c] == 0 {
-				continue
-			}
-			f := a[r*w+c]
-			for k := 0; k < w; k++ {
-				a[r*w+k] -= f * a[c*w+k]
-			}
-		}
-	}
-	for r := 0; r < n; r++ {
-		copy(out[r*n:r*n+n], a[r*w+n:r*w+2*n])
-	}
-	return true
+	cholesky(m[:n*n], n)
+	copy(j.kinv[:n*n], m[:n*n])
 }
 
 // applyRows adds the impulses λ of the rows to the bodies: Δv = m⁻¹ Σ λ l, Δω = I⁻¹ Σ λ a.
@@ -410,16 +359,14 @@ func (s *Solver) solveBlock(j *Joint, dt float64, bias bool) {
 	for r := 0; r < j.n; r++ {
 		c[r] = j.rowError(r, a, b, dt, bias)
 	}
-	var dl [6]float64
 	for r := 0; r < j.n; r++ {
-		x := 0.0
-		for q := 0; q < j.n; q++ {
-			x -= j.kinv[r*j.n+q] * c[q]
-		}
-		dl[r] = x
-		j.Lambda[r] += x
+		c[r] = -c[r]
 	}
-	s.applyRows(j, a, b, dl[:j.n])
+	cholSolve(j.kinv[:j.n*j.n], j.n, c[:j.n])
+	for r := 0; r < j.n; r++ {
+		j.Lambda[r] += c[r]
+	}
+	s.applyRows(j, a, b, c[:j.n])
 }
 
 // joined reports whether a joint connects bodies i and j: their contacts with each other are

@@ -171,6 +171,7 @@ type Solver struct {
 	islandJoints                       []int32
 	islandFactor, islandRHS, islandTmp []float64
 
+	islandRows  int // when > 0, a lower bound than maxIslandRows (tests: the per-joint path)
 	sleepParent []int32
 	sleepMin    []float64
 	queries     int // signed-distance evaluations of the last contact search
