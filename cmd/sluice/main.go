@@ -43,6 +43,7 @@ const usage = `usage:
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
                          (opens a window; needs the g3n build: CGO_ENABLED=1 go build -tags g3n)
+  sluice plot STATS.jsonl [--out FILE.svg] [--keys a,b,…]   (charts of a run's statistics over time, SVG)
   sluice params          (prints the parameter reference as Markdown, from the declarations)
   sluice presets [NAME]  (lists the material presets, or prints one to copy and edit)
   sluice schema          (prints the JSON Schema of native scene files)
@@ -69,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdValidate(args[1:], stdout, stderr)
 	case "view":
 		return cmdView(args[1:], stdout, stderr)
+	case "plot":
+		return cmdPlot(args[1:], stdout, stderr)
 	case "params":
 		return cmdParams(stdout)
 	case "schema":

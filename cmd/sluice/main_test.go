@@ -537,3 +537,50 @@ func TestRunExportsSurfaces(t *testing.T) {
 		}
 	}
 }
+
+func TestPlotDrawsTheStatistics(t *testing.T) {
+	// Three steps with known values: the chart of densityErrorAvg spans its min 1 and max 3,
+	// its polyline puts t = 0.1 s at the left edge and the maximum at the top, the minimum at
+	// the bottom (to the SVG's 0.01 units); stageMs draws one line per stage, sorted. Unknown
+	// and non-numeric keys, an empty file and a file of other JSON are errors.
+	dir := t.TempDir()
+	stats := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(stats, []byte(`{"t":0.1,"densityErrorAvg":1,"stageMs":{"b":2,"a":1},"pressureSolver":"iisph"}
+{"t":0.2,"densityErrorAvg":3,"stageMs":{"b":2,"a":4}}
+{"t":0.3,"densityErrorAvg":2,"stageMs":{"b":2,"a":1}}
+`), 0o644)
+	var out, errb bytes.Buffer
+	svg := filepath.Join(dir, "s.svg")
+	if err := run([]string{"plot", stats, "--keys", "densityErrorAvg,stageMs", "--out", svg}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(svg)
+	s := string(data)
+	if !strings.Contains(s, `data-key="densityErrorAvg" data-min="1" data-max="3"`) {
+		t.Errorf("the densityErrorAvg chart does not span [1, 3]:\n%.600s", s)
+	}
+	// chart 0: top = plotTop + 20 = 60, bottom 220; x from 90 to 810
+	if !strings.Contains(s, `data-name="densityErrorAvg" points="90.00,220.00 450.00,60.00 810.00,140.00 "`) {
+		t.Errorf("the polyline's points are not the values' places:\n%.900s", s)
+	}
+	if i, j := strings.Index(s, `data-name="a"`), strings.Index(s, `data-name="b"`); i < 0 || j < i {
+		t.Errorf("stageMs does not draw stages a then b")
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	other := filepath.Join(dir, "other.jsonl")
+	os.WriteFile(other, []byte(`{"x": 1}`+"\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plot", stats, "--keys", "speedOfLight"}, "no statistic"},
+		{[]string{"plot", stats, "--keys", "pressureSolver"}, "not a number"},
+		{[]string{"plot", empty}, "no statistics"},
+		{[]string{"plot", other}, "no time t"},
+	} {
+		if err := run(c.args, &out, &errb); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error saying %q", c.args, err, c.want)
+		}
+	}
+}
