@@ -418,7 +418,10 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		measSum += st.DensityErrorMeasuredAvg * float64(st.DensityErrorMeasured)
 		measured += st.DensityErrorMeasured
 		substeps += st.Substeps
-		particles = st.Particles
+		particles = st.Particles // the SPH particles, plus the FLIP liquids' own
+		for _, f := range st.Flip {
+			particles += f.Particles
+		}
 		cg += st.ElasticIterationsTotal
 		cgSolves += st.ElasticSolves
 		for _, r := range st.Removed {
@@ -449,7 +452,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 				return err
 			}
 		}
-		bar.update(i, st.T, st.Particles, st.PressureIterations, st.DensityErrorAvg)
+		bar.update(i, st.T, particles, st.PressureIterations, st.DensityErrorAvg)
 	}
 	bar.done()
 	if poses != nil {

@@ -584,3 +584,15 @@ func TestPlotDrawsTheStatistics(t *testing.T) {
 		}
 	}
 }
+
+func TestSummaryCountsFlipParticles(t *testing.T) {
+	// A FLIP-only scene's summary counts the liquid's particles (34,560 in the example scene),
+	// not the SPH set's zero.
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", "../../examples/scenes/flip_dambreak.json", "--duration", "0.04"}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), ": 34560 particles,") {
+		t.Errorf("summary: %s", out.String())
+	}
+}
