@@ -227,6 +227,9 @@ func (s *Sim) rigidSpeed() float64 {
 // to their particles, and measures how much of each body is under water.
 func (s *Sim) scatterRigid() {
 	s.scatterJoints()
+	if len(s.Rigid.Bodies) > 0 {
+		s.cols.build(s.Fluid.X, 2*s.Kernel.H)
+	}
 	for k := range s.Rigid.Bodies {
 		rb := &s.Rigid.Bodies[k]
 		slot := &s.bodies[s.rigidSlots[k]]
@@ -252,7 +255,8 @@ const sprayDensity = 0.4
 // of the highest fluid particle's volume (its centre plus r) within two support radii of the
 // body's horizontal extent but outside the body, spray excluded. A fluid particle stands for a
 // cube of side 2r about its centre, so this is where the water's volume ends. 0 when no fluid
-// is near.
+// is near. The particles are read through the step's columns (s.cols), those under the disc
+// only; the level is a maximum, so the order they come in does not change it.
 func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
 	if len(c.Interior) == 0 {
 		return 0
@@ -261,15 +265,23 @@ func (s *Sim) submerged(rb *rigid.Body, c *components.RigidBody) float64 {
 	level := math.Inf(-1)
 	r := rb.Frame()
 	f := &s.Fluid
-	for k, x := range f.X {
-		dx, dz := x[0]-rb.X[0], x[2]-rb.X[2]
-		if dx*dx+dz*dz > reach*reach || x[1] < level || f.Rho[k] < sprayDensity*f.Rho0[k] {
-			continue
+	g := &s.cols
+	i0, i1, k0, k1 := g.span(rb.X[0], rb.X[2], reach)
+	for i := i0; i <= i1; i++ {
+		for kc := k0; kc <= k1; kc++ {
+			col := i*g.nz + kc
+			for _, k := range g.idx[g.start[col]:g.start[col+1]] {
+				x := f.X[k]
+				dx, dz := x[0]-rb.X[0], x[2]-rb.X[2]
+				if dx*dx+dz*dz > reach*reach || x[1] < level || f.Rho[k] < sprayDensity*f.Rho0[k] {
+					continue
+				}
+				if d, _ := rb.Shape.Distance(r.MulTVec(x.Sub(rb.X))); d <= 0 {
+					continue
+				}
+				level = x[1]
+			}
 		}
-		if d, _ := rb.Shape.Distance(r.MulTVec(x.Sub(rb.X))); d <= 0 {
-			continue
-		}
-		level = x[1]
 	}
 	if math.IsInf(level, -1) {
 		return 0

@@ -104,6 +104,7 @@ type Sim struct {
 
 	rigidSlots []int          // rigid solver body → slot in bodies
 	rigidIDs   []uint32       // the rigid bodies' IDs at the last gather (removals wake the sleepers)
+	cols       columns        // the fluid in columns, for the submerged fractions (columns.go)
 	bSlots     []int          // boundary body (in ID order) → slot in bodies
 	bOwner     []int32        // packed boundary sample → boundary body
 	rOwner     []int32        // packed boundary sample → rigid solver body (−1: a wall)
