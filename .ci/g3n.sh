@@ -51,3 +51,6 @@ rm -f "$shot"
 
 echo "== BenchmarkSync100k, BenchmarkSyncRigid (per-frame CPU cost of syncing 100k particles, and rigid bodies' meshes, into the view)"
 go test -p 1 -tags g3n -run '^$' -bench 'Sync100k|SyncRigid' -benchtime 100x ./game/
+
+echo "== the g3n commands of the docs/ pages under Xvfb"
+bash .ci/doc-commands g3n
