@@ -68,6 +68,8 @@ type World struct {
 	red  []*reducedDomain
 	wind []*windBox
 
+	diff diffuseState // spray, foam and bubbles (diffuse.go)
+
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
 	nextDt  func() float64
@@ -545,9 +547,13 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 		return StepStats{}, err
 	}
 	w.ctx.Substep = 0
+	tBefore := w.ecs.Clock.Time
 	n, err := w.ecs.Clock.AdvanceVar(frameDt, w.nextDt, w.substep)
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
+	if err == nil {
+		st.Diffuse, err = w.stepDiffuse(w.ecs.Clock.Time - tBefore)
+	}
 	st.Emitted = emitted
 	st.Reduced = w.reducedStats()
 	st.Wind = w.windStats()

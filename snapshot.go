@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/diffuse"
 	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/systems"
 )
@@ -39,10 +40,11 @@ import (
 // bodies' sleep state (older bodies are awake), an application's note (World.SetNote) and the
 // sensors (sensor.go). Version 10 added the reduced air domains and wind boxes
 // (snapshot_reduced.go); version 11 the FLIP liquid bodies' grids, parameters and solver state
-// (snapshot_flip.go); older versions have none.
+// (snapshot_flip.go); version 12 the diffuse particles (spray, foam, bubbles) and their update
+// counter (diffuse.go); older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 11
+	snapshotVersion = 12
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -172,6 +174,7 @@ func (w *World) Save(out io.Writer) error {
 	if err := w.saveFlip(&e); err != nil {
 		return err
 	}
+	w.saveDiffuse(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -412,6 +415,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var diff diffuse.Set
+	if version >= 12 {
+		if err := loadDiffuse(d, &diff); err != nil {
+			return nil, err
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -511,6 +520,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
+	w.diff.set = diff
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)

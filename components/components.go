@@ -302,6 +302,8 @@ type Solver struct {
 	PFMaxCGIterations int     `json:"pfMaxCGIterations" default:"100" range:"[1,10000]" doc:"Projective Fluids: most CG iterations per global step"`
 	PFTolerance       float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS of Δt² r/m (r the residual force of the global system) falls below this fraction of the spacing 2r"`
 	PFChebyshev       float64 `json:"pfChebyshev" unit:"1" default:"0" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
+
+	Diffuse Diffuse `json:"diffuse" doc:"spray, foam and air bubbles (Ihmsen et al. 2012), a post-process of every step; off by default"`
 }
 
 // DefaultSolver returns the declared defaults.
@@ -327,6 +329,22 @@ func (s *Solver) Validate(path string) error {
 	}
 	if s.DtMin > s.DtMax {
 		return &params.Error{Path: pathJoin(path, "dtMin"), Msg: fmt.Sprintf("%g s exceeds dtMax %g s", s.DtMin, s.DtMax)}
+	}
+	if d := &s.Diffuse; d.Enabled {
+		for _, c := range []struct {
+			lo, hi    float64
+			key, unit string
+		}{{d.TrappedMin, d.TrappedMax, "trappedAir", "m/s"}, {d.CrestMin, d.CrestMax, "waveCrest", ""}, {d.EnergyMin, d.EnergyMax, "energy", "J/kg"}} {
+			if !(c.hi > c.lo) {
+				return &params.Error{Path: pathJoin(path, "diffuse."+c.key+"Max"), Msg: fmt.Sprintf("%g %s must exceed %sMin = %g", c.hi, c.unit, c.key, c.lo)}
+			}
+		}
+		if d.LifetimeMax < d.LifetimeMin {
+			return &params.Error{Path: pathJoin(path, "diffuse.lifetimeMax"), Msg: fmt.Sprintf("%g s is below lifetimeMin = %g s", d.LifetimeMax, d.LifetimeMin)}
+		}
+		if d.BubbleAbove < d.SprayBelow {
+			return &params.Error{Path: pathJoin(path, "diffuse.bubbleAbove"), Msg: fmt.Sprintf("%d is below sprayBelow = %d", d.BubbleAbove, d.SprayBelow)}
+		}
 	}
 	if s.MinIterations > s.MaxIterations {
 		return &params.Error{Path: pathJoin(path, "minIterations"), Msg: fmt.Sprintf("%d exceeds maxIterations %d", s.MinIterations, s.MaxIterations)}

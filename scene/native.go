@@ -13,6 +13,7 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/diffuse"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -697,6 +698,20 @@ func FrameOf(w *sluice.World) *Frame {
 		fr.Bodies = append(fr.Bodies, FrameBody{Name: b.Body.Name, Phase: b.Body.Phase.String(),
 			X: p.X, V: p.V, Density: p.Density, Pressure: p.Pressure,
 			RestDensity: b.Material.RestDensity, Viscosity: b.Material.Viscosity})
+	}
+	// The diffuse particles (solver.diffuse) follow as three bodies, one per kind, named
+	// diffuse.spray, diffuse.foam and diffuse.bubble; they carry no density or pressure (0).
+	if d := w.Diffuse(); d.Len() > 0 {
+		for _, k := range []diffuse.Kind{diffuse.Spray, diffuse.Foam, diffuse.Bubble} {
+			fb := FrameBody{Name: "diffuse." + k.String(), Phase: "diffuse"}
+			for i, ki := range d.Kind {
+				if ki == k {
+					fb.X, fb.V = append(fb.X, d.X[i]), append(fb.V, d.V[i])
+				}
+			}
+			fb.Density, fb.Pressure = make([]float64, len(fb.X)), make([]float64, len(fb.X))
+			fr.Bodies = append(fr.Bodies, fb)
+		}
 	}
 	return fr
 }

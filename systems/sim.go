@@ -922,3 +922,19 @@ func (s *Sim) RestorePack(w *ecs.World, ps PackState) error {
 	copy(s.Goo.C, ps.GooC)
 	return s.Goo.Conn.Import(n, ps.GooCount, ps.GooJ, ps.GooR, n, s.Bound.Len())
 }
+
+// DiffuseSources fills dst (grown to the packed fluid's length) with whether each packed
+// particle belongs to a plain fluid body — not goo, elastic or elastoplastic — and so may
+// generate spray, foam and bubbles.
+func (s *Sim) DiffuseSources(dst []bool) []bool {
+	dst = par.Grow(dst, s.Fluid.Len())
+	for k := range dst {
+		b := s.bodies[s.owner[k]]
+		dst[k] = b.body.Phase == components.Fluid && !b.mat.Viscoelastic.Enabled
+	}
+	return dst
+}
+
+// Walls returns the boundary samples and their grid as the last substep used them (cell size
+// the kernel support), for post-processes that look for walls near points.
+func (s *Sim) Walls() ([]physics.Vec3, *physics.Grid) { return s.Bound.X, &s.boundGrid }

@@ -70,6 +70,21 @@ type StepStats struct {
 	// Wind are the 3D wind boxes' numbers of the step, in creation order.
 	Wind []WindStats `json:"wind,omitempty"`
 	Flip []FlipStats `json:"flip,omitempty"` // per FLIP liquid body, in ID order (systems/flip.go)
+	// Diffuse are the spray, foam and bubbles after the step (solver.diffuse.enabled), or nil.
+	Diffuse *DiffuseStats `json:"diffuse,omitempty"`
+}
+
+// DiffuseStats counts the diffuse particles of one step (physics/diffuse, Ihmsen et al. 2012).
+type DiffuseStats struct {
+	Spray     int     `json:"spray"`     // diffuse particles with fewer fluid neighbours than sprayBelow, after the step
+	Foam      int     `json:"foam"`      // diffuse particles at the surface (carried by the fluid), after the step
+	Bubbles   int     `json:"bubbles"`   // diffuse particles inside the fluid, after the step
+	Generated int     `json:"generated"` // new particles this step
+	Dissolved int     `json:"dissolved"` // foam whose lifetime ended this step
+	Left      int     `json:"left"`      // diffuse particles removed for leaving the domain this step
+	Absorbed  int     `json:"absorbed"`  // spray removed this step for hitting a wall (within a spacing 2r of a wall sample)
+	Capped    int     `json:"capped"`    // particles the potentials asked for beyond maxParticles (not generated)
+	Ms        float64 `json:"ms"`        // wall time of the diffuse update (ms)
 }
 
 // WindStats is one 3D wind box's step (physics/reduced.Box).

@@ -18,7 +18,7 @@ func TestStatsKeysAreDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"StepStats": true, "BodyStats": true, "RigidStats": true, "Removal": true, "ReducedStats": true, "WindStats": true, "FlipStats": true}
+	want := map[string]bool{"StepStats": true, "BodyStats": true, "RigidStats": true, "Removal": true, "ReducedStats": true, "WindStats": true, "FlipStats": true, "DiffuseStats": true}
 	fset := token.NewFileSet()
 	found := 0
 	for _, file := range []string{"stats.go", "rigid.go", "flip.go"} {

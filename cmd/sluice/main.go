@@ -34,6 +34,7 @@ import (
 	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/presets"
 	"github.com/sluicephysics/sluice/scene"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 const usage = `usage:
@@ -406,6 +407,8 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	var iters, errSum, measSum float64
 	measured := 0
 	var substeps, particles, removed, cg, cgSolves int
+	var diff *systems.DiffuseStats // the last step's diffuse particles, if on
+	diffGenerated, diffPeak := 0, 0
 	gone := map[string]bool{} // rigid bodies reported outside the domain
 	for i := 1; i <= frames; i++ {
 		st, err := w.Step(frameDt)
@@ -424,6 +427,11 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		}
 		cg += st.ElasticIterationsTotal
 		cgSolves += st.ElasticSolves
+		if st.Diffuse != nil {
+			diff = st.Diffuse
+			diffGenerated += diff.Generated
+			diffPeak = max(diffPeak, diff.Spray+diff.Foam+diff.Bubbles)
+		}
 		for _, r := range st.Removed {
 			removed += r.Count
 			bar.note(fmt.Sprintf("t = %.4g s: %d particles of %q left the domain and were removed", r.Time, r.Count, r.Body))
@@ -481,6 +489,10 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		iters/float64(max(substeps, 1)), 100*errSum/float64(max(substeps, 1)), 100*measSum/float64(max(measured, 1)), removed)
 	if cgSolves > 0 {
 		fmt.Fprintf(stdout, "elastic CG iterations %.2f per solve\n", float64(cg)/float64(cgSolves))
+	}
+	if diff != nil {
+		fmt.Fprintf(stdout, "diffuse particles: %d generated, at most %d at once; at the end %d spray, %d foam, %d bubbles\n",
+			diffGenerated, diffPeak, diff.Spray, diff.Foam, diff.Bubbles)
 	}
 	return nil
 }
@@ -570,6 +582,7 @@ func cmdParams(stdout io.Writer) error {
 	}{
 		{"scene (top level)", scene.Scene{}},
 		{"solver", components.Solver{}},
+		{"solver.diffuse (spray, foam and bubbles, Ihmsen et al. 2012)", components.Diffuse{}},
 		{"fluids[i]", scene.FluidBlock{}},
 		{"fluidSpheres[i]", scene.FluidSphere{}},
 		{"fluidModels[i]", scene.FluidModel{}},

@@ -596,3 +596,38 @@ func TestSummaryCountsFlipParticles(t *testing.T) {
 		t.Errorf("summary: %s", out.String())
 	}
 }
+
+func TestRunExportsDiffuseParticles(t *testing.T) {
+	// examples/scenes/foam.json turns on spray, foam and bubbles: after 0.6 s the dam break's
+	// wave has made some, and the CSV frame carries them as bodies diffuse.spray,
+	// diffuse.foam and diffuse.bubble of phase diffuse, as many rows as the stats count.
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	frames := filepath.Join(dir, "frames")
+	stats := filepath.Join(dir, "stats.jsonl")
+	err := run([]string{"run", "../../examples/scenes/foam.json", "--duration", "0.6", "--out", frames, "--export", "csv", "--every", "36", "--stats", stats}, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	data, err := os.ReadFile(filepath.Join(frames, "foam_000036.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Count(string(data), ",diffuse,")
+	js, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(js)), "\n")
+	var last struct {
+		Diffuse struct{ Spray, Foam, Bubbles int }
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	n := last.Diffuse.Spray + last.Diffuse.Foam + last.Diffuse.Bubbles
+	t.Logf("%d diffuse rows, stats %+v", rows, last.Diffuse)
+	if n == 0 || rows != n {
+		t.Errorf("%d diffuse rows in the frame, the stats count %d (want equal and > 0)", rows, n)
+	}
+}
