@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/diffuse"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -57,6 +58,15 @@ var rigidShades = [...]float32{1, 0.85, 0.93, 0.78}
 func RigidShade(m rigid.Motion, i int) Color {
 	c, f := RigidColor(m), rigidShades[i%len(rigidShades)]
 	return Color{c.R * f, c.G * f, c.B * f, c.A}
+}
+
+// DiffuseStyles are the drawn colours and radii (fractions of r) of the diffuse particles
+// (solver.diffuse): white spray and foam, smaller and fainter blue-white bubbles, all smaller
+// than the fluid's particles, which they sit among.
+var DiffuseStyles = [...]PhaseStyle{
+	diffuse.Spray:  {Color: Color{1, 1, 1, 0.9}, RadiusScale: 0.45},
+	diffuse.Foam:   {Color: Color{0.95, 0.97, 1, 0.9}, RadiusScale: 0.5},
+	diffuse.Bubble: {Color: Color{0.75, 0.88, 1, 0.6}, RadiusScale: 0.35},
 }
 
 // Unstyled is the style of a phase missing from PhaseStyles: loud magenta.

@@ -61,6 +61,13 @@ type View struct {
 	samples  bool        // draw rigid bodies as their boundary samples instead of meshes
 	nSamples int         // vertices of rigid bodies' samples, after the moving particles
 
+	// The diffuse particles (spray, foam, bubbles) in a buffer of their own, rewritten every
+	// Sync from World.Diffuse (they change once per step and are not interpolated).
+	dgr      *particleGraphic
+	dvbo     *gls.VBO
+	dbuf     []float32
+	nDiffuse int
+
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
 	lo, hi  float64   // colour-map range of the last field sync
@@ -161,6 +168,25 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	// The particles move out of any bounding box computed once: never frustum-cull them.
 	v.gr.SetCullable(false)
 	v.Node.Add(v.gr)
+
+	v.dvbo = gls.NewVBO(nil)
+	v.dvbo.AddAttrib(gls.VertexPosition)
+	v.dvbo.AddCustomAttrib("ParticleColor", 4)
+	v.dvbo.AddCustomAttrib("ParticleRadius", 1)
+	v.dvbo.SetUsage(gls.STREAM_DRAW)
+	dgeom := geometry.NewGeometry()
+	dgeom.AddVBO(v.dvbo)
+	v.dgr = &particleGraphic{}
+	v.dgr.Graphic.Init(v.dgr, dgeom, gls.POINTS)
+	v.dgr.uMV.Init("MV")
+	v.dgr.uMVP.Init("MVP")
+	v.dgr.uProj.Init("Proj")
+	v.dgr.uScale.Init("PointScale")
+	v.dgr.uLight.Init("LightDir")
+	v.dgr.SetCullable(false)
+	v.dgr.AddMaterial(v.dgr, v.translucent, 0, 0) // 0, 0: every vertex of the buffer
+	v.Node.Add(v.dgr)
+
 	if err := v.layout(); err != nil {
 		return nil, err
 	}
@@ -340,7 +366,35 @@ func (v *View) Sync() {
 	}
 	v.syncRigid()
 	v.vbo.Update()
+	v.syncDiffuse()
 }
+
+// syncDiffuse writes the world's diffuse particles into their buffer, styled by kind
+// (DiffuseStyles). It allocates only when their number grows past the buffer.
+func (v *View) syncDiffuse() {
+	d := v.world.Diffuse()
+	n := d.Len()
+	if n == 0 && v.nDiffuse == 0 {
+		return
+	}
+	if cap(v.dbuf) < stride*n {
+		v.dbuf = make([]float32, stride*n, stride*(n+n/4))
+	}
+	v.dbuf = v.dbuf[:stride*n]
+	for i, x := range d.X {
+		j := stride * i
+		st := DiffuseStyles[d.Kind[i]]
+		v.dbuf[j], v.dbuf[j+1], v.dbuf[j+2] = float32(x[0]), float32(x[1]), float32(x[2])
+		v.dbuf[j+3], v.dbuf[j+4], v.dbuf[j+5], v.dbuf[j+6] = st.Color.R, st.Color.G, st.Color.B, st.Color.A
+		v.dbuf[j+7] = st.RadiusScale * v.radius
+	}
+	v.nDiffuse = n
+	v.dgr.SetVisible(n > 0)
+	v.dvbo.SetBuffer(v.dbuf)
+}
+
+// Diffuse is the number of diffuse particles (spray, foam, bubbles) drawn at the last Sync.
+func (v *View) Diffuse() int { return v.nDiffuse }
 
 // syncRigid moves each rigid body's mesh to the body's interpolated pose, or its samples when
 // they are drawn instead. It allocates nothing (the poses' scratch is kept; g3n's node setters

@@ -527,3 +527,47 @@ func TestRunCallsTheGamesHooks(t *testing.T) {
 		t.Errorf("SaveScreenshot: %v", err)
 	}
 }
+
+func TestViewDrawsDiffuseParticles(t *testing.T) {
+	// With solver.diffuse on, the dam break's wave makes spray, foam and bubbles; after a Sync
+	// the diffuse buffer holds each of them at its position in its kind's style, and a Sync
+	// with as many particles as before allocates nothing.
+	settings := components.DefaultSolver()
+	settings.Diffuse.Enabled = true
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true)
+	w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
+	d, err := NewDriver(WorldStepper{w}, 60, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 48; i++ { // 0.8 s: the wave has hit the far wall
+		if _, err := d.Advance(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := w.Diffuse()
+	if df.Len() == 0 || v.Diffuse() != df.Len() || len(v.dbuf) != stride*df.Len() {
+		t.Fatalf("%d diffuse particles in the world, %d drawn, buffer of %d floats", df.Len(), v.Diffuse(), len(v.dbuf))
+	}
+	for i, x := range df.X {
+		j := stride * i
+		st := DiffuseStyles[df.Kind[i]]
+		if v.dbuf[j] != float32(x[0]) || v.dbuf[j+1] != float32(x[1]) || v.dbuf[j+2] != float32(x[2]) ||
+			(Color{v.dbuf[j+3], v.dbuf[j+4], v.dbuf[j+5], v.dbuf[j+6]}) != st.Color || v.dbuf[j+7] != st.RadiusScale*v.radius {
+			t.Fatalf("diffuse particle %d (%v at %v) drawn as %v", i, df.Kind[i], x, v.dbuf[j:j+stride])
+		}
+	}
+	if a := testing.AllocsPerRun(20, v.Sync); a != 0 {
+		t.Errorf("%g allocations per Sync with %d diffuse particles, want 0", a, df.Len())
+	}
+	t.Logf("%d diffuse particles drawn", df.Len())
+}
