@@ -121,6 +121,20 @@ func (g *particleGraphic) RenderSetup(gs *gls.GLS, rinfo *core.RenderInfo) {
 	gs.Uniform3f(g.uLight.Location(gs), -0.408, 0.816, 0.408)
 }
 
+// newParticleGraphic makes a points graphic of geom drawn by the impostor shader.
+func newParticleGraphic(geom *geometry.Geometry) *particleGraphic {
+	g := &particleGraphic{}
+	g.Graphic.Init(g, geom, gls.POINTS)
+	g.uMV.Init("MV")
+	g.uMVP.Init("MVP")
+	g.uProj.Init("Proj")
+	g.uScale.Init("PointScale")
+	g.uLight.Init("LightDir")
+	// The particles move out of any bounding box computed once: never frustum-cull them.
+	g.SetCullable(false)
+	return g
+}
+
 // RegisterShaders adds the impostor program to a renderer; call it once per renderer before
 // rendering a View.
 func RegisterShaders(r *renderer.Renderer) {
@@ -158,15 +172,7 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.translucent.SetBlending(material.BlendNormal)
 
 	v.SetColorMap(&Heat)
-	v.gr = &particleGraphic{}
-	v.gr.Graphic.Init(v.gr, v.geom, gls.POINTS)
-	v.gr.uMV.Init("MV")
-	v.gr.uMVP.Init("MVP")
-	v.gr.uProj.Init("Proj")
-	v.gr.uScale.Init("PointScale")
-	v.gr.uLight.Init("LightDir")
-	// The particles move out of any bounding box computed once: never frustum-cull them.
-	v.gr.SetCullable(false)
+	v.gr = newParticleGraphic(v.geom)
 	v.Node.Add(v.gr)
 
 	v.dvbo = gls.NewVBO(nil)
@@ -176,14 +182,7 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.dvbo.SetUsage(gls.STREAM_DRAW)
 	dgeom := geometry.NewGeometry()
 	dgeom.AddVBO(v.dvbo)
-	v.dgr = &particleGraphic{}
-	v.dgr.Graphic.Init(v.dgr, dgeom, gls.POINTS)
-	v.dgr.uMV.Init("MV")
-	v.dgr.uMVP.Init("MVP")
-	v.dgr.uProj.Init("Proj")
-	v.dgr.uScale.Init("PointScale")
-	v.dgr.uLight.Init("LightDir")
-	v.dgr.SetCullable(false)
+	v.dgr = newParticleGraphic(dgeom)
 	v.dgr.AddMaterial(v.dgr, v.translucent, 0, 0) // 0, 0: every vertex of the buffer
 	v.Node.Add(v.dgr)
 
