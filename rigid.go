@@ -216,9 +216,8 @@ func (w *World) buildRigid(name string, def *components.RigidBody) (rigid.Body, 
 	vols := make([]float64, len(samples))
 	bs := physics.BoundarySet{X: samples}
 	var g physics.Grid
-	var nb physics.Neighbors
 	kr := &w.sim.Kernel
-	if err := physics.BoundaryVolumes(&bs, kr, kr.WallVolumeScale(sp, w.sim.Settings.BoundaryLayers), &g, &nb, w.ecs.Pool); err != nil {
+	if err := physics.BoundaryVolumes(&bs, kr, kr.WallVolumeScale(sp, w.sim.Settings.BoundaryLayers), &g, w.ecs.Pool); err != nil {
 		return rigid.Body{}, fmt.Errorf("%s: %w", path, err)
 	}
 	copy(vols, bs.Vol)

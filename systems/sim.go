@@ -686,11 +686,9 @@ func (s *Sim) packBoundary() error {
 			walls.X = append(walls.X, bs.p.X...)
 		}
 	}
-	// The walls' grid and pair lists are needed only here, once per change of the walls: they
-	// are not kept (on the reference's dam break they held 15 MB, half the live heap).
+	// The walls' grid is needed only here, once per change of the walls: it is not kept.
 	var volGrid physics.Grid
-	var volNb physics.Neighbors
-	if err := physics.BoundaryVolumes(&walls, &s.Kernel, s.Kernel.WallVolumeScale(s.Settings.Spacing(), s.Settings.BoundaryLayers), &volGrid, &volNb, s.pool); err != nil {
+	if err := physics.BoundaryVolumes(&walls, &s.Kernel, s.Kernel.WallVolumeScale(s.Settings.Spacing(), s.Settings.BoundaryLayers), &volGrid, s.pool); err != nil {
 		return err
 	}
 	k, w := 0, 0

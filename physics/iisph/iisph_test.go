@@ -33,8 +33,7 @@ func setup(t *testing.T, pool *par.Pool, squeeze float64) (*physics.FluidSet, *p
 	}
 	b := &physics.BoundarySet{X: bx, V: make([]physics.Vec3, len(bx))}
 	var vg physics.Grid
-	var vn physics.Neighbors
-	if err := physics.BoundaryVolumes(b, &kr, kr.WallVolumeScale(s, 1), &vg, &vn, pool); err != nil {
+	if err := physics.BoundaryVolumes(b, &kr, kr.WallVolumeScale(s, 1), &vg, pool); err != nil {
 		t.Fatal(err)
 	}
 	var fg, bg physics.Grid

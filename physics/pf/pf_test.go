@@ -46,8 +46,7 @@ func newScene(t testing.TB, pool *par.Pool, nx, ny, nz int, tank physics.Vec3, s
 	}
 	sc.b = &physics.BoundarySet{X: bx, V: make([]physics.Vec3, len(bx))}
 	var vg physics.Grid
-	var vn physics.Neighbors
-	if err := physics.BoundaryVolumes(sc.b, &sc.kr, sc.kr.WallVolumeScale(sp, 2), &vg, &vn, pool); err != nil {
+	if err := physics.BoundaryVolumes(sc.b, &sc.kr, sc.kr.WallVolumeScale(sp, 2), &vg, pool); err != nil {
 		t.Fatal(err)
 	}
 	sc.bg.NoSelf = true
