@@ -78,6 +78,8 @@ type Material struct {
 	Elastoplastic ElastoplasticSolid `json:"elastoplastic" doc:"point-based elastoplastic solid (Gerszewski et al. 2009): dough, clay, snow; used by elastoplastic bodies only"`
 	// Surface applies to boundary bodies.
 	Surface
+	// Color is only for drawing.
+	Color mgl64.Vec3 `json:"color" unit:"1" default:"[0,0,0]" range:"[0,1]" doc:"the body's colour in the view, linear RGB with each channel in 0–1 (the presets give water, honey, slime, … their own); [0, 0, 0]: the phase's colour"`
 }
 
 // ElasticSolid is the material of an elastic body: corotated linear elasticity with shear

@@ -23,7 +23,6 @@ import (
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
-	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -229,9 +228,7 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 0.75)
 	sun.SetPosition(-0.4, 1, 0.8)
 	scene.Add(sun)
-	var phases []components.Phase
 	var kinds []rigid.Motion
-	seen := map[components.Phase]bool{}
 	seenKind := map[rigid.Motion]bool{}
 	for _, b := range w.Bodies() {
 		if IsRigid(w, b) {
@@ -239,12 +236,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 				seenKind[k] = true
 				kinds = append(kinds, k)
 			}
-		} else if !seen[b.Body.Phase] {
-			seen[b.Body.Phase] = true
-			phases = append(phases, b.Body.Phase)
 		}
 	}
-	hud := NewHUD(phases)
+	hud := NewHUD(LegendKeys(w))
 	hud.AddRigidKeys(kinds)
 	scene.Add(hud.Node)
 

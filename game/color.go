@@ -3,7 +3,10 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics/diffuse"
 	"github.com/sluicephysics/sluice/physics/rigid"
@@ -71,6 +74,48 @@ var DiffuseStyles = [...]PhaseStyle{
 
 // Unstyled is the style of a phase missing from PhaseStyles: loud magenta.
 var Unstyled = PhaseStyle{Color: Color{1, 0, 1, 1}, RadiusScale: 1}
+
+// BodyStyle is the style a body is drawn in when colouring by phase: its phase's style in the
+// colour of its material (components.Material.Color), keeping the phase's opacity and size;
+// a material without a colour ([0, 0, 0]) takes the phase's.
+func BodyStyle(p components.Phase, c mgl64.Vec3) PhaseStyle {
+	st := StyleOf(p)
+	if c != (mgl64.Vec3{}) {
+		st.Color = Color{float32(c[0]), float32(c[1]), float32(c[2]), st.Color.A}
+	}
+	return st
+}
+
+// LegendKey is one entry of the view's colour key.
+type LegendKey struct {
+	Color Color
+	Label string
+}
+
+// LegendKeys lists the colours the world's particle bodies are drawn in when colouring by
+// phase, one key per distinct colour, in body order. A body in its phase's colour is labelled
+// by the phase; one in its material's colour by the material's preset where it names one,
+// else by the body's name (the first such body of the colour).
+func LegendKeys(w *sluice.World) []LegendKey {
+	var keys []LegendKey
+	for _, b := range w.Bodies() {
+		if IsRigid(w, b) {
+			continue
+		}
+		k := LegendKey{Color: BodyStyle(b.Body.Phase, b.Material.Color).Color, Label: b.Body.Phase.String()}
+		switch {
+		case b.Material.Color == (mgl64.Vec3{}):
+		case b.Material.Preset != "":
+			k.Label = b.Material.Preset
+		default:
+			k.Label = b.Body.Name
+		}
+		if !slices.ContainsFunc(keys, func(o LegendKey) bool { return o.Color == k.Color }) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
 
 // StyleOf returns the phase's style.
 func StyleOf(p components.Phase) PhaseStyle {

@@ -2,12 +2,15 @@ package game
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/scene"
 )
 
 // colorTol is the float32 rounding allowed in an interpolated colour channel.
@@ -118,5 +121,84 @@ func TestRigidShades(t *testing.T) {
 	}
 	if RigidColor(rigid.Motion(99)) != Unstyled.Color {
 		t.Error("an unknown kind of motion is not drawn in the unstyled colour")
+	}
+}
+
+// hue returns the hue of c in degrees [0, 360) and its saturation (max − min)/max.
+func hue(c Color) (h, sat float64) {
+	r, g, b := float64(c.R), float64(c.G), float64(c.B)
+	mx, mn := max(r, g, b), min(r, g, b)
+	if mx == 0 || mx == mn {
+		return 0, 0
+	}
+	d := mx - mn
+	switch mx {
+	case r:
+		h = math.Mod((g-b)/d, 6)
+	case g:
+		h = (b-r)/d + 2
+	default:
+		h = (r-g)/d + 4
+	}
+	h *= 60
+	if h < 0 {
+		h += 360
+	}
+	return h, d / mx
+}
+
+// hueGap is the angle between two hues (degrees, 0–180).
+func hueGap(a, b float64) float64 {
+	d := math.Abs(a - b)
+	return math.Min(d, 360-d)
+}
+
+// minHueGap: water, honey and slime must read as three different colours, not shades of one:
+// 30° apart on the colour wheel at least (blue, orange and green are ~100° apart).
+const minHueGap = 30
+
+func TestMaterialColorsAndLegend(t *testing.T) {
+	// A material's colour replaces its phase's colour (opacity and size stay the phase's);
+	// the presets water, honey and slime get three distinct hues, and the legend lists each
+	// body colour once, labelled by its preset.
+	w, err := sluice.NewWorld(components.DefaultSolver(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 0.5, 0.3}, true)
+	var want []LegendKey
+	for i, name := range []string{"water", "honey", "slime"} {
+		m, err := scene.Preset(name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		x0 := 0.4 * float64(i)
+		if _, err := w.AddFluidBlock(name, m, mgl64.Vec3{x0, 0, 0}, mgl64.Vec3{x0 + 0.3, 0.2, 0.3}, mgl64.Vec3{}); err != nil {
+			t.Fatal(err)
+		}
+		st := BodyStyle(components.Fluid, m.Color)
+		if fl := StyleOf(components.Fluid); st.RadiusScale != fl.RadiusScale || st.Color.A != fl.Color.A {
+			t.Errorf("%s: style %+v keeps neither the fluid's size nor opacity %+v", name, st, fl)
+		}
+		want = append(want, LegendKey{Color: st.Color, Label: name})
+	}
+	wall := BodyStyle(components.Boundary, mgl64.Vec3{})
+	if wall != StyleOf(components.Boundary) {
+		t.Errorf("a material without a colour: %+v, want the phase's %+v", wall, StyleOf(components.Boundary))
+	}
+	keys := LegendKeys(w)
+	want = append([]LegendKey{{Color: wall.Color, Label: "boundary"}}, want...)
+	if !slices.Equal(keys, want) {
+		t.Fatalf("legend %+v, want %+v", keys, want)
+	}
+	for i := 1; i < len(want); i++ {
+		for j := i + 1; j < len(want); j++ {
+			hi, _ := hue(want[i].Color)
+			hj, _ := hue(want[j].Color)
+			if g := hueGap(hi, hj); g < minHueGap {
+				t.Errorf("%s and %s: hues %.0f° and %.0f° only %.0f° apart", want[i].Label, want[j].Label, hi, hj, g)
+			}
+		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
-	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics/rigid"
 )
 
@@ -42,8 +41,8 @@ const (
 	keyW                      = 96 // a key entry: swatch and name
 )
 
-// NewHUD builds the panels; phases are the phases present in the world (for the phase key).
-func NewHUD(phases []components.Phase) *HUD {
+// NewHUD builds the panels; keys are the colours of the world's particle bodies (LegendKeys).
+func NewHUD(keys []LegendKey) *HUD {
 	h := &HUD{Node: core.NewNode()}
 	h.stats = gui.NewLabel("sluice")
 	h.stats.SetFontSize(14)
@@ -73,11 +72,10 @@ func NewHUD(phases []components.Phase) *HUD {
 		l.SetColor(&math32.Color{R: 0.9, G: 0.9, B: 0.9})
 		h.legend.Add(l)
 	}
-	sort.Slice(phases, func(i, j int) bool { return phases[i] < phases[j] })
-	for i, ph := range phases {
-		h.addKey(i, 0, StyleOf(ph).Color, ph.String())
+	for i, k := range keys {
+		h.addKey(i, 0, k.Color, k.Label)
 	}
-	h.legend.SetWidth(max(h.legend.Width(), float32(6+len(phases)*keyW)))
+	h.legend.SetWidth(max(h.legend.Width(), float32(6+len(keys)*keyW)))
 	return h
 }
 

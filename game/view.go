@@ -84,6 +84,7 @@ const lutSize = 1024
 type slot struct {
 	e      sluice.Entity
 	phase  components.Phase
+	style  PhaseStyle // BodyStyle of the body's phase and material
 	offset int
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
@@ -204,7 +205,7 @@ func (v *View) layout() error {
 		if IsRigid(v.world, b) {
 			continue
 		}
-		s := slot{e: b.Entity, phase: b.Body.Phase, count: b.Particles.Len()}
+		s := slot{e: b.Entity, phase: b.Body.Phase, style: BodyStyle(b.Body.Phase, b.Material.Color), count: b.Particles.Len()}
 		if Moves(v.world, b) {
 			s.offset = v.nMoving
 			v.nMoving += s.count
@@ -253,7 +254,7 @@ func (v *View) layout() error {
 		v.static[i].offset = off
 		off += v.static[i].count
 		x := v.world.Particles(v.static[i].e).X
-		st := StyleOf(v.static[i].phase)
+		st := v.static[i].style
 		for k, p := range x {
 			j := stride * (v.static[i].offset + k)
 			v.buf[j], v.buf[j+1], v.buf[j+2] = float32(p[0]), float32(p[1]), float32(p[2])
@@ -356,7 +357,7 @@ func (v *View) Sync() {
 		v.colorByField(fields[v.mode-1])
 	} else if !v.colored {
 		for _, s := range v.moving {
-			st := StyleOf(s.phase)
+			st := s.style
 			for k := 0; k < s.count; k++ {
 				v.writeStyle(stride*(s.offset+k), st.Color, st.RadiusScale)
 			}
@@ -459,7 +460,7 @@ func (v *View) colorByField(f Field) {
 	flo := float32(lo)
 	for i := range v.moving {
 		s := &v.moving[i]
-		st := StyleOf(s.phase)
+		st := s.style
 		if s.plain {
 			for k := 0; k < s.count; k++ {
 				v.writeStyle(stride*(s.offset+k), st.Color, st.RadiusScale)

@@ -571,3 +571,68 @@ func TestViewDrawsDiffuseParticles(t *testing.T) {
 	}
 	t.Logf("%d diffuse particles drawn", df.Len())
 }
+
+// TestRenderMaterialColors renders water, honey and slime side by side: each shows as an area
+// of its own hue (within materialHueTol of its material's colour, at least minMaterialPixels),
+// so the three are told apart on screen. SLUICE_SHOT=FILE.png keeps the screenshot.
+func TestRenderMaterialColors(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	const (
+		materialHueTol    = 12   // degrees: shading scales a colour's channels, keeping its hue
+		minMaterialPixels = 1500 // of 480 000: each block covers far more (measured below)
+		minSaturation     = 0.5  // the walls' sand-grey dots and the background are greyer
+	)
+	dir := t.TempDir()
+	src := `{"solver": {"particleRadius": 0.025},
+	  "boundaries": [{"name": "tank", "min": [0, 0, 0], "max": [1.3, 0.5, 0.3], "tank": true}],
+	  "fluids": [
+	    {"name": "water", "min": [0, 0, 0], "max": [0.35, 0.25, 0.3], "material": {"preset": "water"}},
+	    {"name": "honey", "min": [0.475, 0, 0], "max": [0.825, 0.25, 0.3], "material": {"preset": "honey"}},
+	    {"name": "slime", "min": [0.95, 0, 0], "max": [1.3, 0.25, 0.3], "material": {"preset": "slime"}}]}`
+	p := filepath.Join(dir, "three.json")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := scene.LoadAny(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sc.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	path := filepath.Join(dir, "three.png")
+	if s := os.Getenv("SLUICE_SHOT"); s != "" {
+		path = s
+	}
+	shot, err := runOnMain(w, Options{Width: 800, Height: 600, Frames: 1, Screenshot: path, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := shot.Image
+	for _, name := range []string{"water", "honey", "slime"} {
+		e, _ := w.BodyByName(name)
+		hm, _ := hue(BodyStyle(components.Fluid, w.Material(e).Color).Color)
+		n := 0
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if inAny(image.Pt(x, y), shot.Overlays) {
+					continue
+				}
+				r, g, bb, _ := img.At(x, y).RGBA()
+				h, s := hue(Color{float32(r) / 65535, float32(g) / 65535, float32(bb) / 65535, 1})
+				if s >= minSaturation && hueGap(h, hm) <= materialHueTol {
+					n++
+				}
+			}
+		}
+		t.Logf("%s (hue %.0f°): %d pixels", name, hm, n)
+		if n < minMaterialPixels {
+			t.Errorf("%s: %d pixels of its hue %.0f°, want ≥ %d", name, n, hm, minMaterialPixels)
+		}
+	}
+}
