@@ -250,3 +250,60 @@ func init() {
 		}
 	}
 }
+
+// RangeQuantile is the share of values a field's colour range leaves out at each end: the
+// colour map spans the 1st to the 99th percentile, so a few spray particles at 11 m/s do not
+// push every other particle into the map's first colour; the legend also shows the full range.
+const RangeQuantile = 0.01
+
+// rangeBins is the resolution of the percentile histogram: the range's ends are bin edges,
+// within (max − min)/rangeBins of the exact percentiles.
+const rangeBins = 4096
+
+// RobustRange returns the RangeQuantile and 1 − RangeQuantile percentiles (plo, phi) of the
+// finite values of vals, to within (hi − lo)/rangeBins outward, and their full range (lo, hi).
+// hist is scratch of at least rangeBins entries, so a caller can reuse it frame after frame;
+// with no finite value all four are NaN.
+func RobustRange(vals []float32, hist []int32) (plo, phi, lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	n := 0
+	for _, x := range vals {
+		if f := float64(x); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			lo, hi = min(lo, f), max(hi, f)
+			n++
+		}
+	}
+	if n == 0 {
+		nan := math.NaN()
+		return nan, nan, nan, nan
+	}
+	if !(hi > lo) {
+		return lo, hi, lo, hi
+	}
+	hist = hist[:rangeBins]
+	clear(hist)
+	scale := rangeBins / (hi - lo)
+	for _, x := range vals {
+		if f := float64(x); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			hist[min(int((f-lo)*scale), rangeBins-1)]++
+		}
+	}
+	cut := int(RangeQuantile * float64(n))
+	below, k := 0, 0
+	for ; k < rangeBins && below+int(hist[k]) <= cut; k++ {
+		below += int(hist[k])
+	}
+	plo = lo + float64(k)/scale
+	above, m := 0, rangeBins-1
+	for ; m > 0 && above+int(hist[m]) <= cut; m-- {
+		above += int(hist[m])
+	}
+	phi = lo + float64(m+1)/scale
+	if m == rangeBins-1 {
+		phi = hi
+	}
+	if k == 0 {
+		plo = lo
+	}
+	return plo, phi, lo, hi
+}

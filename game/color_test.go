@@ -202,3 +202,36 @@ func TestMaterialColorsAndLegend(t *testing.T) {
 		}
 	}
 }
+
+func TestRobustRangeIgnoresOutliers(t *testing.T) {
+	// 10 000 values evenly over [0, 1] and 50 outliers at 100 (0.5 %): the colour range is the
+	// 1st–99th percentile, [0.01, 0.99] within the histogram's resolution (100/4096 here), not
+	// [0, 100]; the full range is reported too. NaN and ±Inf are skipped.
+	var vals []float32
+	for i := 0; i < 10000; i++ {
+		vals = append(vals, float32(i)/9999)
+	}
+	for i := 0; i < 50; i++ {
+		vals = append(vals, 100)
+	}
+	vals = append(vals, float32(math.NaN()), float32(math.Inf(1)))
+	hist := make([]int32, rangeBins)
+	plo, phi, lo, hi := RobustRange(vals, hist)
+	res := (hi - lo) / rangeBins
+	t.Logf("colour range [%.4f, %.4f], full [%g, %g]", plo, phi, lo, hi)
+	if lo != 0 || hi != 100 {
+		t.Errorf("full range [%g, %g], want [0, 100]", lo, hi)
+	}
+	// the 1 % cut of 10 050 values is 100: the 101st value, 0.01, starts the range; at the
+	// top the 50 outliers and the 51 largest regular values are cut, ending it near 0.995.
+	// Both ends are bin edges at most res outward of these.
+	if plo > 0.01 || plo < 0.01-res || phi < 0.995 || phi > 0.995+res {
+		t.Errorf("colour range [%g, %g], want [0.01, 0.995] within %g outward", plo, phi, res)
+	}
+	if p1, p2, l, h := RobustRange([]float32{3, 3, 3}, hist); p1 != 3 || p2 != 3 || l != 3 || h != 3 {
+		t.Errorf("constant values: %g %g %g %g", p1, p2, l, h)
+	}
+	if p1, _, _, _ := RobustRange([]float32{float32(math.NaN())}, hist); !math.IsNaN(p1) {
+		t.Errorf("no finite value: %g, want NaN", p1)
+	}
+}

@@ -5,6 +5,7 @@ package game
 import (
 	"fmt"
 	"image"
+	"math"
 	"sort"
 	"strings"
 
@@ -120,7 +121,11 @@ func (h *HUD) SetStats(lines []string) { h.stats.SetText(strings.Join(lines, "\n
 func (h *HUD) SetLegend(v *View) {
 	name, unit, lo, hi, field := v.ColorMode()
 	if field {
-		h.title.SetText(fmt.Sprintf("%s (%s)", name, unit))
+		title := fmt.Sprintf("%s (%s), 1st–99th percentile", name, unit)
+		if flo, fhi := v.FullRange(); !math.IsNaN(flo) {
+			title = fmt.Sprintf("%s (%s), all %.3g–%.3g", name, unit, flo, fhi)
+		}
+		h.title.SetText(title)
 		cm := v.ColorMap()
 		for i, p := range h.bar {
 			c := cm.At((float32(i) + 0.5) / legendSwatches)

@@ -71,7 +71,10 @@ type View struct {
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
 	lo, hi  float64   // colour-map range of the last field sync
-	colored bool      // the colours in buf match mode and layout
+	fullLo  float64   // smallest and largest value of the last field sync (NaN: none)
+	fullHi  float64
+	hist    []int32 // scratch of RobustRange
+	colored bool    // the colours in buf match mode and layout
 	cmap    *ColorMap
 	lut     [lutSize]Color // cmap sampled at lutSize points, for the per-particle mapping
 }
@@ -432,24 +435,28 @@ func (v *View) colorByField(f Field) {
 		v.values = make([]float32, v.nMoving)
 	}
 	v.values = v.values[:v.nMoving]
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range v.moving {
 		s := &v.moving[i]
 		vals := v.values[s.offset : s.offset+s.count]
 		p := v.world.Particles(s.e)
 		s.plain = p.Len() != s.count || !f.Eval(p, v.world.Material(s.e), vals)
 		if s.plain {
-			continue
-		}
-		for _, x := range vals {
-			lo, hi = min(lo, float64(x)), max(hi, float64(x))
+			for k := range vals {
+				vals[k] = float32(math.NaN()) // not counted in the range
+			}
 		}
 	}
+	if cap(v.hist) < rangeBins {
+		v.hist = make([]int32, rangeBins)
+	}
+	// The map spans the 1st–99th percentile (RobustRange); the legend also shows the full range.
+	lo, hi, fullLo, fullHi := RobustRange(v.values, v.hist)
+	v.fullLo, v.fullHi = fullLo, fullHi
 	if f.Min < f.Max {
 		lo, hi = f.Min, f.Max
 	}
 	if !(hi > lo) { // one value, or none: a range around it so the map is defined
-		if math.IsInf(lo, 0) {
+		if math.IsNaN(lo) {
 			lo, hi = 0, 1
 		} else {
 			lo, hi = lo-0.5, lo+0.5
@@ -508,6 +515,15 @@ func (v *View) ColorMode() (name, unit string, lo, hi float64, field bool) {
 	}
 	f := fields[v.mode-1]
 	return f.Name, f.Unit, v.lo, v.hi, true
+}
+
+// FullRange returns the smallest and largest value of the field at the last Sync (NaN when
+// not colouring by a field or no body has it); the colour map spans ColorMode's narrower range.
+func (v *View) FullRange() (lo, hi float64) {
+	if v.mode == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return v.fullLo, v.fullHi
 }
 
 // ColorMap is the map fields are drawn with.
