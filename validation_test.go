@@ -129,9 +129,9 @@ func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 	// does not approach the experiment.
 	//
 	// At r = a/60 and a/80 with the default dtMax (5 ms) the collapse blows up near T = 0.3
-	// (the fastest particle jumps from 0.8 to 7.6 √(ga) within one frame at a/60) and the
-	// fronts lead by +40 to +150 %; with dtMax = 0.5 ms the leading front is −0.8 … +17.6 %
-	// at a/60 and −0.3 … +18.5 % at a/80, as at a/40.
+	// (at a/60 the fastest particle jumps from 0.8 to 7.6 √(ga) within one step of
+	// ΔT = 0.05) and the leading front leads by up to +58 % at a/60 and +154 % at a/80; with
+	// dtMax = 0.5 ms it is −0.8 … +17.6 % at a/60 and −0.3 … +18.5 % at a/80, as at a/40.
 	const frontTol = 0.25
 	const bulkTol = 0.10
 	const bulkDepth = 0.2 // × a
