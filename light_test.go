@@ -154,7 +154,9 @@ const (
 )
 
 // TestLightBodiesAbsoluteDraft: cubes of 50, 100 and 200 kg/m³ float with their bottoms at the
-// Archimedes draft ρ/ρ_w · L below the water level beside them, within lightAbsDraftTol.
+// Archimedes draft ρ/ρ_w · L below the water level beside them, within lightAbsDraftTol, upright
+// and without their bobbing growing (lightGrowth, lightJitter) from 0.5–1.5 s to 1.5–2.5 s;
+// TestLightBodiesFloat checks the growth over 10 s at r = 1 cm.
 func TestLightBodiesAbsoluteDraft(t *testing.T) {
 	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
 	if testing.Short() || raceEnabled {
@@ -220,9 +222,17 @@ func lightDrafts(t *testing.T, wallPressure string) {
 	}
 	drafts, topGap := make([]float64, len(cubes)), make([]float64, len(cubes))
 	n := 0
+	var early, late [3][]float64 // the cubes' heights over 0.5–1.5 s and 1.5–2.5 s
 	for f := 1; f <= 150; f++ {
 		if _, err := w.Step(1.0 / 60); err != nil {
 			t.Fatal(err)
+		}
+		for i, c := range cubes {
+			if y := w.RigidBody(c).State.X[1]; f > 90 {
+				late[i] = append(late[i], y)
+			} else if f > 30 {
+				early[i] = append(early[i], y)
+			}
 		}
 		if f <= 90 || f%6 != 0 { // average over 1.5–2.5 s, every tenth of a second
 			continue
@@ -272,6 +282,12 @@ func lightDrafts(t *testing.T, wallPressure string) {
 		}
 		if q := w.RigidBody(c).State.Q; math.Abs(q[0]) < math.Cos(math.Pi/36) {
 			t.Errorf("ρ = %g: tipped over (orientation %v)", rhos[i], q)
+		}
+		// the stability criterion of TestLightBodiesFloat over the 2.5 s this test runs
+		e, l := rms(early[i]), rms(late[i])
+		t.Logf("ρ = %g kg/m³: height RMS %.2f mm at 0.5–1.5 s, %.2f mm at 1.5–2.5 s", rhos[i], 1e3*e, 1e3*l)
+		if l > lightGrowth*e+lightJitter {
+			t.Errorf("ρ = %g: bobbing grew from %.2f mm to %.2f mm RMS", rhos[i], 1e3*e, 1e3*l)
 		}
 	}
 }
