@@ -103,14 +103,38 @@ var martinMoyce = [][2]float64{
 func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 	// The collapse of a water column of base a and height 2a in a thin slab (free-slip walls
 	// on every side, physical water viscosity), front position against the experiment for
-	// T ≤ 3. The simulated front leads the experiment, as sharp-release simulations commonly
-	// do: measured +13 % at T = 0.84, +19.5 % at T = 1.19, +9 to +10 % for T ≥ 2.3 (the
-	// front speed dZ/dT late in the run is close to the experiment's; the lead is built up in
-	// the first T ≈ 1). At half the particle radius and at twice the slab depth the fronts
-	// agree with these within 5 %, so the lead is not a resolution effect. frontTol guards
-	// this state; the 10 % is not met for T < 2.3 without shifting the experiment's
-	// time origin (ΔT ≈ 0.25), which is not applied here.
+	// T ≤ 3, read two ways.
+	//
+	// The leading front (the layers-th largest x) leads the experiment: −1.0 % at T = 0.41,
+	// +12.2 % at 0.84, +17.7 % at 1.19, +8.8 to +11.9 % for T ≥ 1.98. The lead is a sheet one
+	// or two particles thick that shoots ahead of the surge: such a sheet is all surface
+	// particles, short of neighbours, whose pressure is clamped at zero, so it moves
+	// ballistically rather than as water driven by its depth. frontTol guards this state.
+	//
+	// The bulk front is where the water is at least bulkDepth = 0.2a deep: the farthest
+	// particle of the farthest lattice column (particles binned by round(x/2r)) holding at
+	// least 0.2a/2r particles per slab layer. Martin & Moyce read the surge front by eye; the
+	// surge is water whose depth drives it, and a sheet one to three particles thick (up to
+	// 0.15a here) is not: all its particles are surface particles, short of neighbours, their
+	// pressure clamped at zero, so it flies ballistically. 0.2a is two support radii (2h) at
+	// r = a/40, the thinnest layer in which a particle (the middle one) has its full
+	// neighbourhood; it is set in units of a, not of h, so that it means the same water at
+	// other resolutions. Measured: −3.2 % (T = 0.41) to +5.2 % (T = 1.83), within 2.5 %
+	// elsewhere; bulkTol is the 10 %. The threshold matters: the front where the
+	// water is 0.1a or 0.15a deep leads by up to +14.6 % and +9.6 %. With the same
+	// definition and set-up, measured once: no-slip walls (boundary viscosity ν_b = ν)
+	// −3.2 … +3.1 %; wallPressure extrapolate −3.5 … +3.6 %; a slab twice as deep −3.3 …
+	// +4.5 %; dtMax = 0.5 ms −3.5 … +4.4 %; with dtMax = 0.5 ms at r = a/60 −4.8 … +2.2 % and
+	// at r = a/80 −4.4 … +3.0 %: the bulk front converges with resolution, the leading one
+	// does not approach the experiment.
+	//
+	// At r = a/60 and a/80 with the default dtMax (5 ms) the collapse blows up near T = 0.3
+	// (at a/60 the fastest particle jumps from 0.8 to 7.6 √(ga) within one step of
+	// ΔT = 0.05) and the leading front leads by up to +58 % at a/60 and +154 % at a/80; with
+	// dtMax = 0.5 ms it is −0.8 … +17.6 % at a/60 and −0.3 … +18.5 % at a/80, as at a/40.
 	const frontTol = 0.25
+	const bulkTol = 0.10
+	const bulkDepth = 0.2 // × a
 	if testing.Short() || raceEnabled {
 		t.Skip("dam-break validation: long (skipped under -short and the race detector)")
 	}
@@ -150,20 +174,43 @@ func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 		slices.Sort(xs)
 		return xs[len(xs)-layers] / a
 	}
-	if z := front(); math.Abs(z-1) > 1e-9 {
-		t.Fatalf("initial front Z = %.4f, want 1", z)
+	var count []int
+	bulk := func() float64 {
+		p := w.Particles(e)
+		count = count[:0]
+		for _, x := range p.X {
+			b := int(math.Round(x[0] / sp))
+			for len(count) <= b {
+				count = append(count, 0)
+			}
+			count[b]++
+		}
+		b := len(count) - 1
+		for b > 0 && count[b] < int(math.Round(bulkDepth*a/sp))*layers {
+			b--
+		}
+		z := 0.0
+		for _, x := range p.X {
+			if int(math.Round(x[0]/sp)) == b {
+				z = max(z, x[0]/a)
+			}
+		}
+		return z
+	}
+	if z, zb := front(), bulk(); math.Abs(z-1) > 1e-9 || math.Abs(zb-1) > 1e-9 {
+		t.Fatalf("initial front Z = %.4f, bulk front %.4f, want 1", z, zb)
 	}
 	scale := math.Sqrt(2 * 9.81 / a) // T per second
 	const dT = 0.05
-	ts, zs := []float64{0}, []float64{1}
+	ts, zs, zbs := []float64{0}, []float64{1}, []float64{1}
 	for ts[len(ts)-1] < 3 {
 		st, err := w.Step(dT / scale)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, zs = append(ts, st.T*scale), append(zs, front())
+		ts, zs, zbs = append(ts, st.T*scale), append(zs, front()), append(zbs, bulk())
 	}
-	worst := 0.0
+	worst, worstBulk := 0.0, 0.0
 	for _, d := range martinMoyce {
 		k := 1
 		for ts[k] < d[0] {
@@ -171,14 +218,18 @@ func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 		}
 		f := (d[0] - ts[k-1]) / (ts[k] - ts[k-1])
 		z := zs[k-1] + f*(zs[k]-zs[k-1])
-		rel := z/d[1] - 1
-		worst = max(worst, math.Abs(rel))
-		t.Logf("T = %.2f: Z = %.3f, experiment %.2f (%+.1f %%)", d[0], z, d[1], 100*rel)
+		zb := zbs[k-1] + f*(zbs[k]-zbs[k-1])
+		rel, relBulk := z/d[1]-1, zb/d[1]-1
+		worst, worstBulk = max(worst, math.Abs(rel)), max(worstBulk, math.Abs(relBulk))
+		t.Logf("T = %.2f: leading front Z = %.3f (%+.1f %%), bulk front %.3f (%+.1f %%), experiment %.2f", d[0], z, 100*rel, zb, 100*relBulk, d[1])
 		if math.Abs(rel) > frontTol {
 			t.Errorf("T = %.2f: front Z = %.3f, experiment %.2f: off by %.1f %%, want ≤ %g %%", d[0], z, d[1], 100*rel, 100*frontTol)
 		}
+		if math.Abs(relBulk) > bulkTol {
+			t.Errorf("T = %.2f: bulk front Z = %.3f, experiment %.2f: off by %.1f %%, want ≤ %g %%", d[0], zb, d[1], 100*relBulk, 100*bulkTol)
+		}
 	}
-	t.Logf("%d particles, worst deviation %.1f %%", w.Particles(e).Len(), 100*worst)
+	t.Logf("%d particles, worst deviation %.1f %% (leading front), %.1f %% (bulk front)", w.Particles(e).Len(), 100*worst, 100*worstBulk)
 }
 
 // water0 is a fluid block's initial velocity: at rest.
