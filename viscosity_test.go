@@ -129,3 +129,112 @@ func TestImplicitPoiseuilleFlow(t *testing.T) {
 		t.Errorf("the implicit steady profile deviates by %.2f %% of u_max from the explicit one, want ≤ %g %%", 100*worst, 100*poiseuilleTol)
 	}
 }
+
+// viscousDamBreak builds issue 21's scene — ν = 0.05 m²/s, r = 1 cm, dtMax = 4 ms, a column
+// 12 × 16 × 10 cm in a 40 cm tank — with the given viscosity solver and worker count.
+func viscousDamBreak(t testing.TB, mode string, workers int) (*sluice.World, sluice.Entity) {
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.01
+	s.DtMax = 0.004
+	s.ViscositySolver = mode
+	w, err := sluice.NewWorld(s, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.4, 0.4, 0.1}, true); err != nil {
+		t.Fatal(err)
+	}
+	m := components.DefaultMaterial()
+	m.Viscosity = 0.05
+	e, err := w.AddFluidBlock("honey", m, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.12, 0.16, 0.1}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, e
+}
+
+// TestImplicitViscousDamBreak: issue 21's viscous dam break with the implicit viscosity. The
+// substep is no longer held at the explicit limit (it runs at the CFL step, at most dtMax),
+// and still the flow only slumps: no particle rises above the column's initial top (plus one
+// spacing of surface sampling slack, as in TestHighViscosityIsStableAtAnyDtMax), none leaves
+// the tank, and the front moves out.
+func TestImplicitViscousDamBreak(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("viscous dam break: long (skipped under -short and the race detector)")
+	}
+	t.Parallel()
+	const rise = 0.02
+	w, e := viscousDamBreak(t, "implicit", 0)
+	defer w.Close()
+	top := 0.0
+	for _, x := range w.Particles(e).X {
+		top = max(top, x[1])
+	}
+	n0 := w.Particles(e).Len()
+	spread, substeps, its, solves := 0.0, 0, 0, 0
+	for i := 0; i < 60; i++ {
+		st, err := w.Step(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		substeps += st.Substeps
+		its += st.ViscosityIterationsTotal
+		solves += st.ViscositySolves
+		p := w.Particles(e)
+		if p.Len() != n0 {
+			t.Fatalf("t=%.2f: %d particles, started with %d", st.T, p.Len(), n0)
+		}
+		for _, x := range p.X {
+			if x[1] > top+rise {
+				t.Fatalf("t=%.2f: a particle at y = %.3f m, above the column's top %.3f m (dt %.2g s)", st.T, x[1], top, st.Dt)
+			}
+			spread = max(spread, x[0])
+		}
+	}
+	kr := physics.NewKernel(physics.CubicSpline, 0.04)
+	lim := kr.ViscousDtLimit(0.02, 2, 0.05, 0)
+	t.Logf("1 s in %d substeps (explicit limit %.3g s would need ≥ %.0f), %.1f CG iterations per solve; front at %.3f m", substeps, lim, math.Ceil(1/lim), float64(its)/float64(solves), spread)
+	if solves != substeps {
+		t.Errorf("%d implicit solves in %d substeps", solves, substeps)
+	}
+	if float64(substeps) > 0.5/lim {
+		t.Errorf("%d substeps: the implicit run did not step past the explicit limit (%.3g s)", substeps, lim)
+	}
+	if spread < 0.15 {
+		t.Errorf("the viscous column did not slump: front at %.3f m", spread)
+	}
+}
+
+// TestImplicitViscosityIsIndependentOfWorkers: the viscous dam break with the implicit solve
+// gives bit-identical particles for 1 and 3 workers.
+func TestImplicitViscosityIsIndependentOfWorkers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("slow under the race detector; physics/viscosity's worker test covers the solver")
+	}
+	frames := 10
+	if testing.Short() {
+		frames = 3
+	}
+	var ref []mgl64.Vec3
+	for _, workers := range []int{1, 3} {
+		w, e := viscousDamBreak(t, "implicit", workers)
+		for i := 0; i < frames; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := w.Particles(e)
+		if ref == nil {
+			ref = append(ref, p.X...)
+			ref = append(ref, p.V...)
+		} else {
+			got := append(append([]mgl64.Vec3(nil), p.X...), p.V...)
+			for i := range ref {
+				if got[i] != ref[i] {
+					t.Fatalf("3 workers: entry %d is %v, 1 worker %v", i, got[i], ref[i])
+				}
+			}
+		}
+		w.Close()
+	}
+}
