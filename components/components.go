@@ -69,7 +69,7 @@ type Body struct {
 type Material struct {
 	Preset      string  `json:"preset,omitempty" doc:"material preset this material starts from (sluice presets lists them: water, honey, slime, …; a scene-local presets/NAME.json or a path ending in .json overrides the shipped one); the keys given next to it win"`
 	RestDensity float64 `json:"density" unit:"kg/m^3" default:"1000" range:"[1,100000]" doc:"rest density ρ0"`
-	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,10]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
+	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,1000]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
 	// Elastic applies to elastic bodies.

@@ -720,3 +720,54 @@ func TestCorpusBlockCountsFollowTheReferenceRule(t *testing.T) {
 	}
 	t.Logf("%d scenes checked", checked)
 }
+
+// TestImplicitViscosityImport: viscosityMethod 6 maps onto the implicit viscosity solve with
+// the block's viscosity, boundary viscosity (the walls' drag) and CG settings; method 5 maps
+// the same way with a warning naming the substitution; both scenes build and step.
+func TestImplicitViscosityImport(t *testing.T) {
+	corpusFiles(t)
+	for _, c := range []struct {
+		file          string
+		nu, nuB, maxE float64
+		maxIt         int
+		warn          string
+	}{
+		{"BucklingModel_Weiler2018.json", 5, 5, 0.05, 200, ""},
+		{"CoilingModel_Takahashi2015.json", 20, 0, 0.05, 200, "5 (Takahashi et al. 2015 (improved)) is integrated by sluice's implicit viscosity solve"},
+	} {
+		sc, warns, err := ImportSPlisHSPlasH(filepath.Join(corpus, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		s := sc.Solver
+		if s.ViscositySolver != "implicit" || s.ViscosityMaxError != c.maxE || s.ViscosityMaxIterations != c.maxIt {
+			t.Errorf("%s: solver %q, maxError %g, maxIterations %d; want implicit, %g, %d", c.file, s.ViscositySolver, s.ViscosityMaxError, s.ViscosityMaxIterations, c.maxE, c.maxIt)
+		}
+		if nu := sc.Fluids[0].Material.Viscosity; nu != c.nu {
+			t.Errorf("%s: ν = %g, want %g", c.file, nu, c.nu)
+		}
+		for _, m := range sc.Meshes {
+			if m.Drag != c.nuB {
+				t.Errorf("%s: wall %s drag %g, want %g", c.file, m.Name, m.Drag, c.nuB)
+			}
+		}
+		if c.warn != "" && !strings.Contains(fmt.Sprint(warns), c.warn) {
+			t.Errorf("%s: no warning %q in %v", c.file, c.warn, warns)
+		}
+		if adv := sc.Advice(); len(adv) != 0 {
+			t.Errorf("%s: advice about an explicit limit the implicit solve does not have: %v", c.file, adv)
+		}
+		w, err := sc.Build(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := w.Step(1.0 / 60)
+		w.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if st.ViscositySolves != st.Substeps || st.ViscosityUnconverged != 0 {
+			t.Errorf("%s: %d implicit solves in %d substeps, %d unconverged", c.file, st.ViscositySolves, st.Substeps, st.ViscosityUnconverged)
+		}
+	}
+}
