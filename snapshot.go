@@ -39,10 +39,12 @@ import (
 // bodies' sleep state (older bodies are awake), an application's note (World.SetNote) and the
 // sensors (sensor.go). Version 10 added the reduced air domains and wind boxes
 // (snapshot_reduced.go); version 11 the FLIP liquid bodies' grids, parameters and solver state
-// (snapshot_flip.go); older versions have none.
+// (snapshot_flip.go); older versions have none. Version 12 added the implicit viscosity's warm
+// start (each packed particle's last velocity change, physics.FluidSet.VDiff); older
+// versions restore it as zero.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 11
+	snapshotVersion = 12
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -172,6 +174,12 @@ func (w *World) Save(out io.Writer) error {
 	if err := w.saveFlip(&e); err != nil {
 		return err
 	}
+	vd := w.sim.Fluid.VDiff
+	if ps.Repack {
+		vd = nil
+	}
+	e.u64(uint64(len(vd)))
+	e.vecs(vd)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -412,6 +420,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var vdiff []mgl64.Vec3
+	if version >= 12 {
+		vdiff = d.vecs(d.count(24))
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -514,6 +526,13 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if len(vdiff) > 0 {
+		if len(vdiff) != w.sim.Fluid.Len() {
+			w.Close()
+			return nil, fmt.Errorf("%w: viscosity warm start for %d particles, %d packed", ErrSnapshot, len(vdiff), w.sim.Fluid.Len())
+		}
+		copy(w.sim.Fluid.VDiff, vdiff)
 	}
 	if err := w.restoreReduced(reds); err != nil {
 		w.Close()
