@@ -38,6 +38,7 @@ func BenchmarkViscosity(b *testing.B) {
 			physics.Advect(f, &sim.FF, &sim.Kernel, s.Gravity, 0, lim, pool)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/particle/step")
+		b.ReportMetric(float64(n), "particles")
 	})
 	for _, c := range []struct {
 		name string
@@ -62,13 +63,14 @@ func BenchmarkViscosity(b *testing.B) {
 }
 
 // BenchmarkViscousDamBreak runs issue 21's viscous dam break (ν = 0.05 m²/s, r = 1 cm,
-// dtMax = 4 ms, 1920 particles) for one simulated second on one worker with each viscosity
+// dtMax = 4 ms, 140 particles) for one simulated second on one worker with each viscosity
 // solver and reports the substeps and the wall time. Run it with -benchtime=1x.
 func BenchmarkViscousDamBreak(b *testing.B) {
 	for _, mode := range []string{"explicit", "implicit"} {
 		b.Run(mode, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				w, _ := viscousDamBreak(b, mode, 1)
+				w, e := viscousDamBreak(b, mode, 1)
+				b.ReportMetric(float64(w.Particles(e).Len()), "particles")
 				sub := 0
 				t0 := time.Now()
 				for f := 0; f < 60; f++ {

@@ -98,9 +98,9 @@ func poiseuille(t *testing.T, mode string, dtMax, tEnd float64) ([pfBin]float64,
 // 100 times the explicit viscosity's stable step; the explicit viscosity runs at that step.
 // Both reach the steady profile (H²/(π²ν) = 3 ms; the run is 50 ms), which must agree within
 // poiseuilleTol. The closed form u(y) = g y (H − y)/(2ν) is logged: both runs exceed it by
-// the same margin, the SPH Laplacian's own error in plane shear at a support of 4r (on a
-// perfect lattice its sum gives 0.70 of ∇²u for u = y², see docs/viscosity.md), not the
-// time integration's.
+// the same margin (about half of u_max in this 12-spacing channel), the SPH Laplacian's and
+// the wall drag's own error in plane shear at a support of 4r, not the time integration's
+// (docs/viscosity.md).
 func TestImplicitPoiseuilleFlow(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("Poiseuille validation: long (skipped under -short and the race detector)")
@@ -160,10 +160,6 @@ func viscousDamBreak(t testing.TB, mode string, workers int) (*sluice.World, slu
 // spacing of surface sampling slack, as in TestHighViscosityIsStableAtAnyDtMax), none leaves
 // the tank, and the front moves out.
 func TestImplicitViscousDamBreak(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("viscous dam break: long (skipped under -short and the race detector)")
-	}
-	t.Parallel()
 	const rise = 0.02
 	w, e := viscousDamBreak(t, "implicit", 0)
 	defer w.Close()
