@@ -19,9 +19,10 @@
 // particle's diagonal block and its own (known) velocity to the right-hand side, as Weiler et
 // al. treat boundary neighbours.
 //
-// Since nothing bounds the step, ν Δt/h² may be far beyond the explicit limit
-// (physics.Kernel.ViscousDtLimit): a shear wave of any wavelength decays monotonically, never
-// overshoots, the discrete analogue of backward Euler's unconditional stability.
+// Nothing bounds the step: ν Δt/h² may be far beyond the explicit limit
+// (physics.Kernel.ViscousDtLimit). Backward Euler multiplies each eigenmode of the operator
+// (eigenvalue λ ≥ 0 of −ν∇²) by 1/(1 + Δt λ), which lies in (0, 1] for every Δt, where the
+// explicit step's factor 1 − Δt λ falls below −1 past the limit.
 //
 // After the solve the velocity is set to v* + Δt·a(v), with a(v) the viscous acceleration of
 // the solved field evaluated pair by pair. That differs from the CG's iterate by its residual
