@@ -77,25 +77,27 @@ type Sim struct {
 	nubmax     float64 // largest boundary viscosity (drag) of the walls and bodies (m²/s)
 	viscLam    float64 // ViscosityEigen of the kernel at the particle spacing (1/m²)
 	dragLam    float64 // WallDragEigen of the kernel at the spacing and wall layers (1/m²)
+	acc        StepStats
+	motions    *generic.Map[components.Motion]
+	emitters   *generic.Map[components.Emitter]
+	rigids     *generic.Map[components.RigidBody]
+	moving     bool // some boundary body has a Motion
+	gooOn      bool
+	gooLast    []gooC
+	gooEdited  []bool
+	gooInv     []int32
+	gooSrc     []int32
+	bInv       []int32  // old → new boundary index after a boundary repack (nil: unchanged)
+	prevIDs    []uint32 // body IDs of the slots of the previous Gather
+	slotIDs    []uint32 // body IDs of the slots of this Gather
+	slotMap    []int32  // remapOwners: old body slot → new
+	queued     []queuedRemoval
+
 	// viscImplicit: this substep's viscosity and wall drag are integrated by the implicit
 	// solve (ViscositySolve) instead of in AdvectionForces; NextDt decides it per substep.
+	// viscV holds the fluid's velocities while ViscositySolve lends f.V to the drag reaction.
 	viscImplicit bool
-	viscV        []physics.Vec3 // the fluid's velocities while ViscositySolve lends f.V to the drag reaction
-	acc          StepStats
-	motions      *generic.Map[components.Motion]
-	emitters     *generic.Map[components.Emitter]
-	rigids       *generic.Map[components.RigidBody]
-	moving       bool // some boundary body has a Motion
-	gooOn        bool
-	gooLast      []gooC
-	gooEdited    []bool
-	gooInv       []int32
-	gooSrc       []int32
-	bInv         []int32  // old → new boundary index after a boundary repack (nil: unchanged)
-	prevIDs      []uint32 // body IDs of the slots of the previous Gather
-	slotIDs      []uint32 // body IDs of the slots of this Gather
-	slotMap      []int32  // remapOwners: old body slot → new
-	queued       []queuedRemoval
+	viscV        []physics.Vec3
 
 	// Joints between rigid bodies (joints.go), in ID order; jointSeq is the last ID given.
 	Joints   []SimJoint
