@@ -62,7 +62,7 @@ func (w *World) stepDiffuse(dt float64) (*systems.DiffuseStats, error) {
 }
 
 // saveDiffuse writes the diffuse particles and the update counter that seeds the next
-// generation (snapshot version 12).
+// generation (snapshot version 13).
 func (w *World) saveDiffuse(e *enc) {
 	s := &w.diff.set
 	e.u64(s.Updates)

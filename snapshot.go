@@ -40,11 +40,13 @@ import (
 // bodies' sleep state (older bodies are awake), an application's note (World.SetNote) and the
 // sensors (sensor.go). Version 10 added the reduced air domains and wind boxes
 // (snapshot_reduced.go); version 11 the FLIP liquid bodies' grids, parameters and solver state
-// (snapshot_flip.go); version 12 the diffuse particles (spray, foam, bubbles) and their update
-// counter (diffuse.go); older versions have none.
+// (snapshot_flip.go); older versions have none. Version 12 added the implicit viscosity's warm
+// start (each packed particle's last velocity change, physics.FluidSet.VDiff); older
+// versions restore it as zero. Version 13 added the diffuse particles (spray, foam, bubbles)
+// and their update counter (diffuse.go); older versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 12
+	snapshotVersion = 13
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -174,6 +176,12 @@ func (w *World) Save(out io.Writer) error {
 	if err := w.saveFlip(&e); err != nil {
 		return err
 	}
+	vd := w.sim.Fluid.VDiff
+	if ps.Repack {
+		vd = nil
+	}
+	e.u64(uint64(len(vd)))
+	e.vecs(vd)
 	w.saveDiffuse(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
@@ -415,8 +423,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
-	var diff diffuse.Set
+	var vdiff []mgl64.Vec3
 	if version >= 12 {
+		vdiff = d.vecs(d.count(24))
+	}
+	var diff diffuse.Set
+	if version >= 13 {
 		if err := loadDiffuse(d, &diff); err != nil {
 			return nil, err
 		}
@@ -524,6 +536,13 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if err := w.sim.RestorePack(w.ecs, ps); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if len(vdiff) > 0 {
+		if len(vdiff) != w.sim.Fluid.Len() {
+			w.Close()
+			return nil, fmt.Errorf("%w: viscosity warm start for %d particles, %d packed", ErrSnapshot, len(vdiff), w.sim.Fluid.Len())
+		}
+		copy(w.sim.Fluid.VDiff, vdiff)
 	}
 	if err := w.restoreReduced(reds); err != nil {
 		w.Close()

@@ -69,7 +69,7 @@ type Body struct {
 type Material struct {
 	Preset      string  `json:"preset,omitempty" doc:"material preset this material starts from (sluice presets lists them: water, honey, slime, …; a scene-local presets/NAME.json or a path ending in .json overrides the shipped one); the keys given next to it win"`
 	RestDensity float64 `json:"density" unit:"kg/m^3" default:"1000" range:"[1,100000]" doc:"rest density ρ0"`
-	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,10]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
+	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,1000]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
 	// Elastic applies to elastic bodies.
@@ -297,6 +297,11 @@ type Solver struct {
 	DomainMin       mgl64.Vec3 `json:"domainMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the simulation domain; particles leaving it are removed and reported (domainMin = domainMax = 0: automatic, the bodies' bounds widened by half their size)"`
 	DomainMax       mgl64.Vec3 `json:"domainMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the simulation domain"`
 
+	// the viscosity integration (explicit Laplacian or the implicit solve of Weiler et al. 2018)
+	ViscositySolver        string  `json:"viscositySolver" default:"explicit" doc:"integration of the viscosity and the walls' drag: explicit (the Laplacian viscosity force in the advection; the substep is held below its stability limit), implicit (Weiler et al. 2018: backward Euler solved by block-Jacobi CG, no step limit; physics/viscosity) or auto (implicit in the substeps where the explicit limit would cut the step below the CFL step, explicit otherwise)"`
+	ViscosityMaxError      float64 `json:"viscosityMaxError" unit:"1" default:"0.001" range:"[1e-12,0.5]" doc:"implicit viscosity: the CG stops when the relative residual |M(v* − A v)|/|M v*| falls to this"`
+	ViscosityMaxIterations int     `json:"viscosityMaxIterations" default:"100" range:"[1,100000]" doc:"implicit viscosity: most CG iterations per solve"`
+
 	// the pressure solver and the settings of Projective Fluids
 	PressureSolver    string  `json:"pressureSolver" default:"iisph" doc:"pressure solver: iisph (Ihmsen et al. 2014) or pf (Projective Fluids, Weiler et al. 2016)"`
 	PFStiffness       float64 `json:"pfStiffness" unit:"N/m" default:"1e6" range:"(0,1e12]" doc:"Projective Fluids: stiffness w of every density constraint (paper: 10⁶ range)"`
@@ -328,6 +333,9 @@ func (s *Solver) Validate(path string) error {
 	}
 	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" {
 		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf)", s.PressureSolver)}
+	}
+	if s.ViscositySolver != "explicit" && s.ViscositySolver != "implicit" && s.ViscositySolver != "auto" {
+		return &params.Error{Path: pathJoin(path, "viscositySolver"), Msg: fmt.Sprintf("%q is not a viscosity solver (allowed: explicit, implicit, auto)", s.ViscositySolver)}
 	}
 	if s.DtMin > s.DtMax {
 		return &params.Error{Path: pathJoin(path, "dtMin"), Msg: fmt.Sprintf("%g s exceeds dtMax %g s", s.DtMin, s.DtMax)}

@@ -19,6 +19,7 @@ type FluidSet struct {
 	Visc  []float64 // kinematic viscosity ν (m²/s)
 	Rho   []float64 // SPH density (kg/m³)
 	P     []float64 // pressure (Pa), kept between steps to warm-start the solver
+	VDiff []Vec3    // velocity change of the last implicit viscosity solve (m/s), its warm start (physics/viscosity)
 
 	reg  []Field
 	pass passArgs
@@ -32,6 +33,7 @@ type passArgs struct {
 	kr                                       *Kernel
 	gravity                                  Vec3
 	xsph, dt                                 float64
+	inviscid                                 bool
 	partial, partial2                        []float64
 	fnDensity, fnAdvect, fnIntegrate, fnVmax func(lo, hi, block int)
 	fnDrag, fnCompression                    func(lo, hi, block int)
@@ -52,7 +54,7 @@ func (f *FluidSet) Len() int { return len(f.X) }
 func (f *FluidSet) Resize(n int) {
 	f.X, f.V, f.VStar, f.AP = resize(f.X, n), resize(f.V, n), resize(f.VStar, n), resize(f.AP, n)
 	f.M, f.Rho0, f.Visc = resize(f.M, n), resize(f.Rho0, n), resize(f.Visc, n)
-	f.Rho, f.P = resize(f.Rho, n), resize(f.P, n)
+	f.Rho, f.P, f.VDiff = resize(f.Rho, n), resize(f.P, n), resize(f.VDiff, n)
 }
 
 // Fields lists every per-particle field with its name and unit, in a fixed order. Sorting,
@@ -76,6 +78,7 @@ func (f *FluidSet) fields() []Field {
 		{Name: "viscosity", Unit: "m^2/s", Scalar: &f.Visc},
 		{Name: "density", Unit: "kg/m^3", Scalar: &f.Rho},
 		{Name: "pressure", Unit: "Pa", Scalar: &f.P},
+		{Name: "viscosityChange", Unit: "m/s", Vec: &f.VDiff},
 	}
 }
 
@@ -241,6 +244,16 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 func Advect(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, dt float64, pool *par.Pool) {
 	f.init()
 	f.pass.ff, f.pass.kr, f.pass.gravity, f.pass.xsph, f.pass.dt = ff, kr, gravity, xsph, dt
+	f.pass.inviscid = false
+	pool.For(f.Len(), f.pass.fnAdvect)
+}
+
+// AdvectInviscid is Advect without the viscosity term: gravity and XSPH only, for substeps
+// whose viscosity an implicit solve (physics/viscosity) integrates afterwards.
+func AdvectInviscid(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, dt float64, pool *par.Pool) {
+	f.init()
+	f.pass.ff, f.pass.kr, f.pass.gravity, f.pass.xsph, f.pass.dt = ff, kr, gravity, xsph, dt
+	f.pass.inviscid = true
 	pool.For(f.Len(), f.pass.fnAdvect)
 }
 
@@ -254,12 +267,13 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 		var sx, sy, sz float64
 		js, ws, gws := fblk.RowW(i - lo)
 		nui := f.Visc[i]
+		inviscid := f.pass.inviscid
 		for k, j := range js {
 			xj, vj := &f.X[j], &f.V[j]
 			vx, vy, vz := vi[0]-vj[0], vi[1]-vj[1], vi[2]-vj[2]
 			vol := f.M[j] / f.Rho[j]
 			nu := 0.5 * (nui + f.Visc[j])
-			if nu != 0 {
+			if nu != 0 && !inviscid {
 				rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
 				// The pair's volume with the pair's mean density, 2m_j/(ρ_i + ρ_j): m_j/ρ_j
 				// where the densities match, and m_i·(this) is symmetric in i and j, so the

@@ -746,10 +746,11 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 // viscosity the explicit force can only hold with substeps below the scene's dtMax (the
 // largest substep, taken when the fluid is slow). The solver caps every substep at that limit
 // (physics.Kernel.ViscousDtLimit), so the run stays stable but takes more substeps; each
-// warning names the material's key, the limit and the cost.
+// warning names the material's key, the limit and the cost. With solver.viscositySolver
+// implicit or auto there is no such limit (docs/viscosity.md) and no advice.
 func (s *Scene) Advice() []Warning {
 	kind, err := physics.ParseKernel(s.Solver.Kernel)
-	if err != nil {
+	if err != nil || s.Solver.ViscositySolver != "explicit" {
 		return nil
 	}
 	kr := physics.NewKernel(kind, s.Solver.SupportRadius())
@@ -758,7 +759,7 @@ func (s *Scene) Advice() []Warning {
 		lim := kr.ViscousDtLimit(s.Solver.Spacing(), s.Solver.BoundaryLayers, m.Viscosity, 0)
 		if lim < s.Solver.DtMax {
 			out = append(out, Warning{Path: path + ".viscosity", Msg: fmt.Sprintf(
-				"%g m^2/s at particleRadius %g m is stable only with substeps up to %.2g s (the explicit viscosity's limit), below solver.dtMax %g s: the solver takes substeps of at most %.2g s, up to %.1fx as many when the fluid is slow",
+				"%g m^2/s at particleRadius %g m is stable only with substeps up to %.2g s (the explicit viscosity's limit), below solver.dtMax %g s: the solver takes substeps of at most %.2g s, up to %.1fx as many when the fluid is slow (solver.viscositySolver \"auto\" or \"implicit\" lifts the limit)",
 				m.Viscosity, s.Solver.ParticleRadius, lim, s.Solver.DtMax, lim, s.Solver.DtMax/lim)})
 		}
 	}

@@ -105,7 +105,7 @@ func TestScenePresetFolderAndPathOverrideTheShippedPreset(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "presets", "honey.json"), []byte(`{"density": 1400, "viscosity": 0.04}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "mine.json"), []byte(`{"density": 1300}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "chain.json"), []byte(`{"preset": "water"}`), 0o644)
-	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"viscosity": 20}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"viscosity": 2000}`), 0o644)
 	for _, c := range []struct {
 		preset  string
 		density float64
@@ -115,7 +115,7 @@ func TestScenePresetFolderAndPathOverrideTheShippedPreset(t *testing.T) {
 		{"mine.json", 1300, ""},
 		{"water", 1000, ""},
 		{"chain.json", 0, "presets do not chain"},
-		{"bad.json", 0, "viscosity: 20 m^2/s is above the maximum 10"},
+		{"bad.json", 0, "viscosity: 2000 m^2/s is above the maximum 1000"},
 	} {
 		path := filepath.Join(dir, "scene.json")
 		os.WriteFile(path, []byte(strings.Replace(presetScene, "PRESET", c.preset, 1)), 0o644)

@@ -57,6 +57,10 @@ type importer struct {
 	// bodyIDs maps a rigid body's "id" (its index when it has none) to its sluice name: a
 	// dynamic body's rigid-body name, "" for a static wall.
 	bodyIDs map[int]string
+	// viscSet: a material selected an implicit viscosity method; nuB is the largest
+	// viscosityBoundary, given to every wall and rigid body as its drag.
+	viscSet bool
+	nuB     float64
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -301,6 +305,17 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if err := im.finishContacts(); err != nil {
 		return nil, im.warnings, err
 	}
+	if im.nuB > 0 {
+		for i := range sc.Meshes {
+			sc.Meshes[i].Drag = im.nuB
+		}
+		for i := range sc.Boundaries {
+			sc.Boundaries[i].Drag = im.nuB
+		}
+		for i := range sc.Rigid {
+			sc.Rigid[i].Drag = im.nuB
+		}
+	}
 	for _, k := range []string{"BallJoints", "HingeJoints", "TargetVelocityMotorHingeJoints"} {
 		if err := eachObject(top, k, func(o obj, i int) error { return im.joint(k, o, i) }); err != nil {
 			return nil, im.warnings, err
@@ -536,23 +551,15 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 		}
 	}
 	if vm > 1 {
-		// Name the method by its parameter block in the material (the numbering differs
-		// between SPlisHSPlasH versions).
-		method := "unknown method"
-		keys := make([]string, 0, len(mo))
-		for k := range mo {
-			keys = append(keys, k)
+		var err error
+		if nu, err = im.implicitViscosity(mo, mp, vm); err != nil {
+			return 0, 0, err
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if bo, isObj := mo[k].(obj); isObj {
-				if _, hasVisc := bo["viscosity"]; hasVisc {
-					method = k
-					break
-				}
-			}
+	}
+	for _, k := range implicitBlocks {
+		if _, ok := take(mo, k.block); ok {
+			im.warn(mp+"."+k.block, "block of a viscosity method the material does not select, ignored")
 		}
-		return 0, 0, &UnsupportedError{mp + ".viscosityMethod", fmt.Sprintf("%g (%s) is an implicit viscosity solver; sluice has only the explicit Laplacian viscosity (method 1) so far", vm, method)}
 	}
 	if nu == 0 {
 		nu = 0.01
@@ -581,6 +588,95 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 	im.leftovers(mo, mp)
 	im.used[id] = [2]float64{rho0, nu}
 	return rho0, nu, nil
+}
+
+// implicitBlocks are the reference's implicit viscosity methods by viscosityMethod number,
+// with the name of their parameter block in a material.
+var implicitBlocks = []struct {
+	method float64
+	block  string
+}{
+	{2, "Bender and Koschier 2017"},
+	{3, "Peer et al. 2015"},
+	{4, "Peer et al. 2016"},
+	{5, "Takahashi et al. 2015 (improved)"},
+	{6, "Weiler et al. 2018"},
+}
+
+// implicitViscosity maps an implicit viscosity method (viscosityMethod 2–6) onto sluice's
+// implicit viscosity solve (physics/viscosity, Weiler et al. 2018, which is method 6 itself):
+// the block's viscosity becomes the material's ν (the reference, too, multiplies it by ρ0 into
+// a dynamic viscosity, so it is kinematic), viscosityBoundary the walls' and bodies' drag,
+// viscoMaxError and viscoMaxIter the solver's viscosityMaxError and viscosityMaxIterations
+// (the reference's relative CG residual; with several materials the strictest). Methods 2–5
+// are mapped too, with a warning: they integrate the same kinematic viscosity implicitly with
+// other discretisations (docs/splishsplash.md says why Weiler's is a fair stand-in).
+func (im *importer) implicitViscosity(mo obj, mp string, vm float64) (float64, error) {
+	block := ""
+	for _, b := range implicitBlocks {
+		if b.method == vm {
+			block = b.block
+		}
+	}
+	if block == "" {
+		return 0, &UnsupportedError{mp + ".viscosityMethod", fmt.Sprintf("%g is not a viscosity method of the reference (0–6)", vm)}
+	}
+	bp := mp + "." + block
+	bo, inBlock := mo, false // old scene files put the method's keys in the material itself
+	if v, ok := take(mo, block); ok {
+		inBlock = true
+		o, isObj := v.(obj)
+		if !isObj {
+			return 0, fmt.Errorf("%s: expected an object", bp)
+		}
+		bo = o
+	} else {
+		bp = mp
+	}
+	if vm != 6 {
+		im.warn(mp+".viscosityMethod", "%g (%s) is integrated by sluice's implicit viscosity solve (Weiler et al. 2018) with the same kinematic viscosity", vm, block)
+	}
+	nu := 0.01
+	if _, ok := bo["viscosity"]; !ok {
+		im.warn(bp, "no viscosity given: the reference's default ν = 0.01 m²/s is used")
+	}
+	if err := im.takeNum(bo, bp, "viscosity", &nu); err != nil {
+		return 0, err
+	}
+	if _, ok := bo["viscosityBoundary"]; ok {
+		nub := 0.0
+		if err := im.takeNum(bo, bp, "viscosityBoundary", &nub); err != nil {
+			return 0, err
+		}
+		if im.viscSet && nub != im.nuB {
+			im.warn(bp+".viscosityBoundary", "%g m²/s differs from another material's %g: sluice's drag belongs to the walls, which take the larger", nub, im.nuB)
+		}
+		im.nuB = max(im.nuB, nub)
+	}
+	s := &im.sc.Solver
+	if !im.viscSet {
+		s.ViscositySolver = "implicit"
+		s.ViscosityMaxError, s.ViscosityMaxIterations = 1, 0 // tightened by the materials below
+	}
+	me, mi := 0.01, 100.0 // the reference's defaults
+	if err := im.takeNum(bo, bp, "viscoMaxError", &me); err != nil {
+		return 0, err
+	}
+	if err := im.takeNum(bo, bp, "viscoMaxIter", &mi); err != nil {
+		return 0, err
+	}
+	s.ViscosityMaxError = min(s.ViscosityMaxError, me)
+	s.ViscosityMaxIterations = max(s.ViscosityMaxIterations, int(mi))
+	im.viscSet = true
+	if inBlock {
+		for _, k := range []string{"viscoMaxIterOmega", "viscoMaxErrorOmega"} {
+			if v, ok := take(bo, k); ok {
+				im.warn(bp+"."+k, "%v: setting of Peer et al. 2016's vorticity solve, which sluice's implicit viscosity does not have, ignored", v)
+			}
+		}
+		im.leftovers(bo, bp)
+	}
+	return nu, nil
 }
 
 // peer2018 maps a material's "Peer et al. 2018" block onto sluice's elastic material: Young's

@@ -25,6 +25,7 @@ import (
 	"github.com/sluicephysics/sluice/physics/pf"
 	"github.com/sluicephysics/sluice/physics/rigid"
 	"github.com/sluicephysics/sluice/physics/viscoelastic"
+	"github.com/sluicephysics/sluice/physics/viscosity"
 )
 
 // Sim is the packed solver state of a world (an ECS resource).
@@ -37,6 +38,7 @@ type Sim struct {
 	FB       physics.Neighbors // fluid → boundary neighbours of the current substep
 	Pressure *iisph.Solver
 	PF       *pf.Solver         // the Projective Fluids solver when solver.pressureSolver is "pf", else nil
+	Visc     *viscosity.Solver  // the implicit viscosity solver (Weiler et al. 2018), used per solver.viscositySolver
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
@@ -88,6 +90,12 @@ type Sim struct {
 	slotIDs    []uint32 // body IDs of the slots of this Gather
 	slotMap    []int32  // remapOwners: old body slot → new
 	queued     []queuedRemoval
+
+	// viscImplicit: this substep's viscosity and wall drag are integrated by the implicit
+	// solve (ViscositySolve) instead of in AdvectionForces; NextDt decides it per substep.
+	// viscV holds the fluid's velocities while ViscositySolve lends f.V to the drag reaction.
+	viscImplicit bool
+	viscV        []physics.Vec3
 
 	// Joints between rigid bodies (joints.go), in ID order; jointSeq is the last ID given.
 	Joints   []SimJoint
@@ -153,6 +161,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	kind, _ := physics.ParseKernel(s.Kernel)
 	kr := physics.NewKernel(kind, s.SupportRadius())
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
+	sim.Visc = viscosity.NewSolver(viscosity.Params{MaxError: s.ViscosityMaxError, MaxIterations: s.ViscosityMaxIterations})
 	if s.PressureSolver == "pf" {
 		sim.PF = pf.NewSolver(s.PF())
 	}
@@ -632,6 +641,7 @@ func (s *Sim) packFluid() {
 		}
 	}
 	s.Fluid.Resize(n)
+	clear(s.Fluid.VDiff) // the implicit viscosity's warm start belongs to the old packing
 	s.owner = slices.Grow(s.owner[:0], n)[:n]
 	s.origin = slices.Grow(s.origin[:0], n)[:n]
 	k := 0
@@ -822,6 +832,11 @@ func cmpRemoval(a, b removal) int {
 // any viscosity at any dtMax is stable, for a scene file and a Go program alike, and never
 // above the explicit elastoplastic forces' limit (elastoplasticDt). These limits may fall
 // below dtMin: stability wins over the user's floor.
+//
+// With solver.viscositySolver "implicit" the viscosity limit does not apply: the substep's
+// viscosity is integrated by the unconditionally stable implicit solve. With "auto" the
+// implicit solve takes the substeps where the limit is below the step the other limits allow,
+// and the explicit force the others (which then run exactly as with "explicit").
 func (s *Sim) NextDt() float64 {
 	s.partial = par.Grow(s.partial, par.Blocks(s.Fluid.Len()))
 	vmax := s.Fluid.MaxSpeed(s.partial, s.pool)
@@ -833,11 +848,21 @@ func (s *Sim) NextDt() float64 {
 	if vr := s.rigidSpeed(); vr > 0 {
 		dt = min(dt, max(s.Settings.CFL*s.Settings.Spacing()/vr, s.Settings.DtMin))
 	}
+	dt = min(dt, s.elastoplasticDt())
+	s.viscImplicit = false
 	if s.numax > 0 || s.nubmax > 0 {
 		lam := s.numax*s.viscLam + s.nubmax*s.dragLam
-		dt = min(dt, physics.ViscositySafety*2/lam)
+		lim := physics.ViscositySafety * 2 / lam
+		switch {
+		case s.Settings.ViscositySolver == "implicit":
+			s.viscImplicit = true
+		case s.Settings.ViscositySolver == "auto" && lim < dt:
+			s.viscImplicit = true
+		default:
+			dt = min(dt, lim)
+		}
 	}
-	return min(dt, s.elastoplasticDt())
+	return dt
 }
 
 // BodyName returns the name of the body owning packed fluid particle k.

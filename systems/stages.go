@@ -17,12 +17,14 @@ const (
 	StageNeighborSearch  = "NeighborSearch"
 	StageDensity         = "Density"
 	StageAdvectionForces = "AdvectionForces"
+	StageViscositySolve  = "ViscositySolve"
 	StagePressureSolve   = "PressureSolve"
 	StageIntegration     = "Integration"
 )
 
-// DefaultSchedule fills sched with the stages of a substep: the five of IISPH and, between
-// advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
+// DefaultSchedule fills sched with the stages of a substep: the five of IISPH, the implicit
+// viscosity solve right after advection (a no-op in substeps that integrate the viscosity
+// explicitly) and, between advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
 // forces and the goo's velocity corrections, and after integration the FLIP liquids' step
 // (each a no-op without such bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
@@ -33,6 +35,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageNeighborSearch, NeighborSearch{s}},
 		{StageDensity, Density{s}},
 		{StageAdvectionForces, AdvectionForces{s}},
+		{StageViscositySolve, ViscositySolve{s}},
 		{StageElasticSolve, ElasticSolve{s}},
 		{StageElastoplasticForces, ElastoplasticForces{s}},
 		{StageViscoelastic, ViscoelasticConnections{s}},
@@ -138,11 +141,50 @@ func (d Density) Run(ctx *ecs.Context) error {
 // viscoelastic) modify v* further before the pressure solve sees it.
 type AdvectionForces struct{ S *Sim }
 
+// In a substep whose viscosity the implicit solve integrates (see Sim.NextDt) it leaves the
+// viscosity and the drag out; ViscositySolve, right after it, adds both.
+//
 // Run implements ecs.System.
 func (a AdvectionForces) Run(ctx *ecs.Context) error {
 	s := a.S
+	if s.viscImplicit {
+		physics.AdvectInviscid(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
+		return nil
+	}
 	physics.Advect(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
 	s.boundaryDrag(ctx.Dt)
+	return nil
+}
+
+// ViscositySolve reads v*, ρ, the neighbour lists and the walls' drag and replaces v* by the
+// velocity after an implicit (backward Euler) viscosity step (physics/viscosity, Weiler et
+// al. 2018), in the substeps Sim.NextDt gave to it (solver.viscositySolver "implicit", or
+// "auto" where the explicit limit would cut the step); otherwise it does nothing. The walls'
+// drag is part of the solve; its reaction on the bodies is summed from the solved velocities.
+type ViscositySolve struct{ S *Sim }
+
+// Run implements ecs.System.
+func (v ViscositySolve) Run(ctx *ecs.Context) error {
+	s := v.S
+	if !s.viscImplicit || s.Fluid.Len() == 0 {
+		return nil
+	}
+	r := s.Visc.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.pool)
+	a := &s.acc
+	a.ViscositySolves++
+	a.ViscosityIterationsTotal += r.Iterations
+	if !r.Converged {
+		a.ViscosityUnconverged++
+	}
+	if s.dragOn {
+		// The drag's reaction from the solved velocities (rigid.Loads.Drag reads f.V): the
+		// fluid's side of each wall pair was computed from the same field.
+		f := &s.Fluid
+		f.V, s.viscV = s.Visc.Solution(), f.V
+		s.setCenters()
+		s.drag.Drag(f, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, s.pool)
+		f.V = s.viscV
+	}
 	return nil
 }
 

@@ -52,6 +52,11 @@ type StepStats struct {
 	errSum                  float64
 	measSum                 float64
 
+	// The implicit viscosity solves (solver.viscositySolver implicit or auto; docs/viscosity.md).
+	ViscosityIterations      float64 `json:"viscosityIterations,omitempty"`      // implicit viscosity: average CG iterations per solve
+	ViscosityIterationsTotal int     `json:"viscosityIterationsTotal,omitempty"` // implicit viscosity: CG iterations of the step
+	ViscositySolves          int     `json:"viscositySolves,omitempty"`          // implicit viscosity solves of the step (one per substep that used it)
+	ViscosityUnconverged     int     `json:"viscosityUnconverged,omitempty"`     // implicit viscosity solves that hit viscosityMaxIterations above viscosityMaxError
 	// The elastoplastic bodies' substeps (Gerszewski et al. 2009; systems/elastoplastic.go):
 	// how often the guards of ch. 4 §4.4 held a particle's F back, how many particles flowed
 	// plastically, and the extreme singular values of F (principal stretches; below 1
@@ -177,6 +182,9 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 	a.KineticEnergy, a.MaxSpeed = ke, math.Sqrt(vmax)
 	if s.Goo.Len() > 0 {
 		a.GooConnections = s.Goo.Conn.Pairs()
+	}
+	if a.ViscositySolves > 0 {
+		a.ViscosityIterations = float64(a.ViscosityIterationsTotal) / float64(a.ViscositySolves)
 	}
 	if a.ElasticSolves > 0 {
 		a.ElasticIterations = float64(a.ElasticIterationsTotal) / float64(a.ElasticSolves)
