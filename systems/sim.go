@@ -20,6 +20,7 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/dfsph"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/par"
 	"github.com/sluicephysics/sluice/physics/pf"
@@ -37,6 +38,7 @@ type Sim struct {
 	FB       physics.Neighbors // fluid → boundary neighbours of the current substep
 	Pressure *iisph.Solver
 	PF       *pf.Solver         // the Projective Fluids solver when solver.pressureSolver is "pf", else nil
+	DF       *dfsph.Solver      // the Divergence-Free SPH solver when solver.pressureSolver is "dfsph", else nil
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
@@ -157,6 +159,9 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
 	if s.PressureSolver == "pf" {
 		sim.PF = pf.NewSolver(s.PF())
+	}
+	if s.PressureSolver == "dfsph" {
+		sim.DF = dfsph.NewSolver(s.DFSPH())
 	}
 	sim.boundGrid.NoSelf = true
 	sim.confineFn = sim.confineBlock
