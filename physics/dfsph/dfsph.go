@@ -128,6 +128,8 @@ type Solver struct {
 	PLoad []float64
 	dtDiv float64 // Δt of the last divergence solve (its k are impulses: kDiv/dtDiv is a p/ρ²)
 	nDiv  int     // particle count of the last divergence solve (0: none this step)
+	// uniform: every particle has the same mass, so the pair terms skip the mass ratios
+	uniform bool
 
 	errSum, errMax []float64
 	dt             float64
@@ -161,6 +163,13 @@ func (s *Solver) bind(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physi
 	nb := par.Blocks(n)
 	s.errSum = par.Grow(s.errSum, nb)
 	s.errMax = par.Grow(s.errMax, nb)
+	s.uniform = true
+	for _, m := range f.M {
+		if m != f.M[0] {
+			s.uniform = false
+			break
+		}
+	}
 	return n
 }
 
@@ -389,6 +398,21 @@ func (s *Solver) correct(lo, hi, block int) {
 		mi := f.M[i]
 		var x, y, z float64
 		js, gws := fblk.Row(i - lo)
+		if s.uniform {
+			// the single-phase pair term m (k_i + k_j) ∇W_ij, without the mass loads
+			for k, j := range js {
+				kj := kk[j]
+				if ki == 0 && kj == 0 {
+					continue
+				}
+				g := &gws[k]
+				c := mi * (ki + kj)
+				x += c * float64(g[0])
+				y += c * float64(g[1])
+				z += c * float64(g[2])
+			}
+			js = js[:0]
+		}
 		for k, j := range js {
 			kj := kk[j]
 			if ki == 0 && kj == 0 {
