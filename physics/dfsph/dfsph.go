@@ -285,13 +285,16 @@ func (s *Solver) finish(lo, hi, _ int) {
 
 // factor computes, per particle, Σ_b Ψ_b ∇W_ib, α_i = 1/D_i with
 // D_i = |m_i Σ_j ∇W_ij + Σ_b Ψ_b ∇W_ib|² + Σ_j m_i³/m_j |∇W_ij|² (the paper's α_i divided by
-// ρ_i, see the package comment), and the first divergence source with its stiffness.
+// ρ_i, see the package comment), and in the same loop over the neighbours the first
+// divergence source with its stiffness (source's divergence branch with the sum at zero).
 func (s *Solver) factor(lo, hi, block int) {
 	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
-	f, b := s.f, s.b
+	f, b, v, dt := s.f, s.b, s.vel, s.dt
+	var esum, emax float64
 	for i := lo; i < hi; i++ {
 		mi := f.M[i]
-		var gx, gy, gz, sq float64
+		vi := v[i]
+		var gx, gy, gz, sq, div float64
 		js, gws := fblk.Row(i - lo)
 		for k, j := range js {
 			g := vec(&gws[k])
@@ -303,7 +306,10 @@ func (s *Solver) factor(lo, hi, block int) {
 			gy += g[1]
 			gz += g[2]
 			sq += g2
+			vj := &v[j]
+			div += (vi[0]-vj[0])*g[0] + (vi[1]-vj[1])*g[1] + (vi[2]-vj[2])*g[2]
 		}
+		div *= mi
 		psi0 := f.Rho0[i]
 		var bx, by, bz float64
 		bs, gbs := bblk.Row(i - lo)
@@ -313,6 +319,8 @@ func (s *Solver) factor(lo, hi, block int) {
 			bx += psi * g[0]
 			by += psi * g[1]
 			bz += psi * g[2]
+			vb := &b.V[j]
+			div += psi0 * b.Vol[j] * ((vi[0]-vb[0])*g[0] + (vi[1]-vb[1])*g[1] + (vi[2]-vb[2])*g[2])
 		}
 		s.bgrad[i] = physics.Vec3{bx, by, bz}
 		x, y, z := mi*gx+bx, mi*gy+by, mi*gz+bz
@@ -322,8 +330,16 @@ func (s *Solver) factor(lo, hi, block int) {
 			a = 1 / d
 		}
 		s.alpha[i] = a
+		// the first divergence source, as in source (the step's sum starts at zero)
+		e := dt * max(0, div) / psi0
+		k := max(0, s.Omega*div*a)
+		s.kDiv[i] = k
+		s.k[i] = k
+		esum += e
+		emax = max(emax, e)
 	}
-	s.source(lo, hi, block)
+	s.errSum[block] = esum
+	s.errMax[block] = emax
 }
 
 // source evaluates the source of every particle of the block from the current velocities and
