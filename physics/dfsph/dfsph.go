@@ -25,8 +25,8 @@
 // Clamping and relaxation. Free-surface particles rightly sit below the rest density, so a
 // particle's pressure is never negative. The paper clamps every iteration's source
 // (ρ* ≥ ρ0, Dρ/Dt ≥ 0), so each stiffness only adds; with the warm start below that let the
-// dam break gain energy (its kinetic energy rose from 140 J to 436 J in 0.05 s, IISPH: 140
-// J), since a warm-start pressure that overshoots can never be taken back. sluice clamps the
+// dam break gain energy (r = 3 cm, kinetic energy 436 J at 0.05 s against IISPH's 140 J),
+// since a warm-start pressure that overshoots can never be taken back. sluice clamps the
 // step's sum instead, as IISPH clamps its pressure: the iteration is relaxed Jacobi on the
 // sum K_i of the step's stiffnesses,
 //
