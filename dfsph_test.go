@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
@@ -54,7 +55,7 @@ func TestDFSPHBadSettingsAreRejected(t *testing.T) {
 	}{
 		{func(s *components.Solver) { s.PressureSolver = "dfsph"; s.MaxDivergenceError = 0 }, []string{"maxDivergenceError", "1e-06"}},
 		{func(s *components.Solver) { s.PressureSolver = "dfsph"; s.WallPressure = "extrapolate" }, []string{"wallPressure", "mirror"}},
-		{func(s *components.Solver) { s.PressureSolver = "df" }, []string{"pressureSolver", "iisph, dfsph, pf"}},
+		{func(s *components.Solver) { s.PressureSolver = "df" }, []string{"pressureSolver", "iisph, pf, dfsph"}},
 	}
 	for _, c := range cases {
 		s := components.DefaultSolver()
@@ -227,5 +228,58 @@ func TestDFSPHRestingColumnIsHydrostatic(t *testing.T) {
 	t.Logf("measured divergence: compressing %.3g, absolute %.3g (Δt = %.4g s); %.2f density and %.2f divergence corrections per substep", pos, abs, st.Dt, st.PressureIterations, st.DivergenceIterations)
 	if abs > divTol {
 		t.Errorf("settled column: divergence Δt·avg|Dρ/Dt|/ρ0 = %.3g, want ≤ %g", abs, divTol)
+	}
+}
+
+// TestDFSPHCubesFloatAtArchimedesDrafts: with DFSPH the loads on bodies are the reaction of
+// both solves' boundary forces, so dynamic rigid bodies float as they do with IISPH. The scene
+// of TestPFCubesFloatAtArchimedesDrafts: two 12 cm cubes of 300 and 700 kg/m³ in water 20 cm
+// deep (r = 2 cm), placed at their drafts, 2 s; averaged over the last 1 s the lighter cube
+// must stand (700 − 300)/1000 · 12 cm = 48 mm above the heavier. Leaving the divergence
+// solve's impulse out of the loads, or loads from the pressure of one iteration, moves the
+// drafts by centimetres.
+func TestDFSPHCubesFloatAtArchimedesDrafts(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
+	// draftTol (m): a quarter of the particle radius, as for PF: the drafts are resolved by
+	// particles of 4 cm diameter, and the pressure-free top layer shifts both cubes alike
+	const draftTol = 0.005
+	if raceEnabled || testing.Short() {
+		t.Skip("2 s of a 600-particle tank: skipped in -short and under -race")
+	}
+	const side, rhoW, fill = 0.12, 1000.0, 0.2
+	s := components.DefaultSolver()
+	s.PressureSolver = "dfsph"
+	s.ParticleRadius = 0.02
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	mustBox(t, w, "tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, 0.4, 0.24}, true)
+	mustBlock(t, w, "water", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, fill, 0.24})
+	rhos := []float64{300, 700}
+	var cubes []sluice.Entity
+	for i, rho := range rhos {
+		d := components.DefaultRigidBody()
+		d.Size, d.Density = mgl64.Vec3{side, side, side}, rho
+		d.Position = mgl64.Vec3{0.2 + 0.4*float64(i), fill + side/2 - rho/rhoW*side, 0.12}
+		cubes = append(cubes, mustRigid(t, w, "cube"+string(rune('0'+i)), d))
+	}
+	var late [2][]float64
+	for f := 1; f <= 120; f++ {
+		if _, err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		if w.Time() > 1 {
+			for i, c := range cubes {
+				late[i] = append(late[i], w.RigidBody(c).State.X[1])
+			}
+		}
+	}
+	got := avg(late[0]) - avg(late[1])
+	want := (rhos[1] - rhos[0]) / rhoW * side
+	t.Logf("centres %.4f m and %.4f m: the lighter %.2f mm higher, Archimedes %.2f mm", avg(late[0]), avg(late[1]), 1e3*got, 1e3*want)
+	if math.Abs(got-want) > draftTol {
+		t.Errorf("ρ = %g floats %.2f mm above ρ = %g, Archimedes says %.2f mm (± %g mm)", rhos[0], 1e3*got, rhos[1], 1e3*want, 1e3*draftTol)
 	}
 }

@@ -326,7 +326,7 @@ func (s *Solver) Validate(path string) error {
 		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("unknown mode %q (allowed: mirror, extrapolate)", s.WallPressure)}
 	}
 	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" && s.PressureSolver != "dfsph" {
-		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, dfsph, pf)", s.PressureSolver)}
+		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf, dfsph)", s.PressureSolver)}
 	}
 	if s.PressureSolver == "dfsph" && s.WallPressure != "mirror" {
 		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("%q is not available with pressureSolver dfsph (allowed: mirror; DFSPH iterates pressure increments, which a hydrostatic extrapolation of the full pressure does not split into)", s.WallPressure)}
