@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/dfsph"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/pf"
 )
@@ -281,10 +282,10 @@ type Solver struct {
 	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
 	WallPressure    string     `json:"wallPressure" default:"mirror" doc:"pressure of boundary samples in the pressure solve: mirror (the particle's own, one-sided force; Akinci 2012, Ihmsen 2014) or extrapolate (hydrostatic extrapolation from the particle, symmetric force; Adami 2012 Eq. 27) with rigid bodies' sample volumes capped at the particle volume: extrapolate gives the hydrostatic pressure next to walls (see package iisph)"`
 	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
-	MaxError        float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH stop criterion η: average density error as a fraction of ρ0 (0.001 = 0.1 %)"`
+	MaxError        float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH and DFSPH stop criterion η: average (predicted) density error as a fraction of ρ0 (0.001 = 0.1 %)"`
 	MinIterations   int        `json:"minIterations" default:"2" range:"[1,1000]" doc:"minimum pressure iterations per solve (the paper uses 2)"`
 	MaxIterations   int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"maximum pressure iterations per solve"`
-	Omega           float64    `json:"omega" unit:"1" default:"0.5" range:"(0,1]" doc:"relaxation factor ω of the relaxed Jacobi iteration (paper: 0.5)"`
+	Omega           float64    `json:"omega" unit:"1" default:"0.5" range:"(0,1]" doc:"relaxation factor ω of the relaxed Jacobi iteration of IISPH and DFSPH (IISPH paper: 0.5)"`
 	CFL             float64    `json:"cfl" unit:"1" default:"0.4" range:"(0,1]" doc:"CFL factor λ in dt = λ·2r/v_max"`
 	DtMin           float64    `json:"dtMin" unit:"s" default:"1e-5" range:"(0,1]" doc:"smallest substep"`
 	DtMax           float64    `json:"dtMax" unit:"s" default:"0.005" range:"(0,1]" doc:"largest substep"`
@@ -303,12 +304,14 @@ type Solver struct {
 	ViscosityMaxIterations int     `json:"viscosityMaxIterations" default:"100" range:"[1,100000]" doc:"implicit viscosity: most CG iterations per solve"`
 
 	// the pressure solver and the settings of Projective Fluids
-	PressureSolver    string  `json:"pressureSolver" default:"iisph" doc:"pressure solver: iisph (Ihmsen et al. 2014) or pf (Projective Fluids, Weiler et al. 2016)"`
-	PFStiffness       float64 `json:"pfStiffness" unit:"N/m" default:"1e6" range:"(0,1e12]" doc:"Projective Fluids: stiffness w of every density constraint (paper: 10⁶ range)"`
-	PFMaxIterations   int     `json:"pfMaxIterations" default:"30" range:"[1,1000]" doc:"Projective Fluids: most local/global iterations per substep (paper: 30)"`
-	PFMaxCGIterations int     `json:"pfMaxCGIterations" default:"100" range:"[1,10000]" doc:"Projective Fluids: most CG iterations per global step"`
-	PFTolerance       float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS of Δt² r/m (r the residual force of the global system) falls below this fraction of the spacing 2r"`
-	PFChebyshev       float64 `json:"pfChebyshev" unit:"1" default:"0" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
+	PressureSolver string `json:"pressureSolver" default:"iisph" doc:"pressure solver: iisph (Ihmsen et al. 2014), dfsph (Divergence-Free SPH, Bender & Koschier 2015/2017; uses maxError, minIterations, maxIterations and maxDivergenceError) or pf (Projective Fluids, Weiler et al. 2016)"`
+	// MaxDivergenceError is DFSPH's η_v (SPlisHSPlasH's maxErrorV, there in percent).
+	MaxDivergenceError float64 `json:"maxDivergenceError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"DFSPH divergence solve stop criterion η_v: Δt times the average compressing velocity divergence Dρ/Dt, as a fraction of ρ0 (the compression the velocities would cause over one substep; 0.001 = 0.1 %)"`
+	PFStiffness        float64 `json:"pfStiffness" unit:"N/m" default:"1e6" range:"(0,1e12]" doc:"Projective Fluids: stiffness w of every density constraint (paper: 10⁶ range)"`
+	PFMaxIterations    int     `json:"pfMaxIterations" default:"30" range:"[1,1000]" doc:"Projective Fluids: most local/global iterations per substep (paper: 30)"`
+	PFMaxCGIterations  int     `json:"pfMaxCGIterations" default:"100" range:"[1,10000]" doc:"Projective Fluids: most CG iterations per global step"`
+	PFTolerance        float64 `json:"pfTolerance" unit:"1" default:"1e-5" range:"(0,0.1]" doc:"Projective Fluids: stop when the RMS of Δt² r/m (r the residual force of the global system) falls below this fraction of the spacing 2r"`
+	PFChebyshev        float64 `json:"pfChebyshev" unit:"1" default:"0" range:"[0,1)" doc:"Projective Fluids: spectral radius ρ of the Chebyshev acceleration of the local/global iteration (Wang 2015); 0 = off"`
 
 	Diffuse Diffuse `json:"diffuse" doc:"spray, foam and air bubbles (Ihmsen et al. 2012), a post-process of every step; off by default"`
 }
@@ -331,8 +334,11 @@ func (s *Solver) Validate(path string) error {
 	if s.WallPressure != "mirror" && s.WallPressure != "extrapolate" {
 		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("unknown mode %q (allowed: mirror, extrapolate)", s.WallPressure)}
 	}
-	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" {
-		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf)", s.PressureSolver)}
+	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" && s.PressureSolver != "dfsph" {
+		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf, dfsph)", s.PressureSolver)}
+	}
+	if s.PressureSolver == "dfsph" && s.WallPressure != "mirror" {
+		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("%q is not available with pressureSolver dfsph (allowed: mirror; DFSPH iterates pressure increments, which a hydrostatic extrapolation of the full pressure does not split into)", s.WallPressure)}
 	}
 	if s.ViscositySolver != "explicit" && s.ViscositySolver != "implicit" && s.ViscositySolver != "auto" {
 		return &params.Error{Path: pathJoin(path, "viscositySolver"), Msg: fmt.Sprintf("%q is not a viscosity solver (allowed: explicit, implicit, auto)", s.ViscositySolver)}
@@ -371,6 +377,13 @@ func (s *Solver) Validate(path string) error {
 // IISPH returns the pressure solver's parameters.
 func (s *Solver) IISPH() iisph.Params {
 	return iisph.Params{MaxError: s.MaxError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, Omega: s.Omega, Gravity: s.Gravity, Extrapolate: s.WallPressure == "extrapolate"}
+}
+
+// DFSPH returns the Divergence-Free SPH solver's parameters: η, the iteration bounds and the
+// relaxation ω of IISPH (the bounds for both solves; the divergence solve makes at least one
+// correction, as in the paper) and η_v.
+func (s *Solver) DFSPH() dfsph.Params {
+	return dfsph.Params{MaxError: s.MaxError, MaxDivergenceError: s.MaxDivergenceError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, MinDivIterations: 1, MaxDivIterations: s.MaxIterations, Divergence: true, Omega: s.Omega}
 }
 
 // PF returns the Projective Fluids solver's parameters.

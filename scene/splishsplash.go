@@ -426,6 +426,8 @@ func (im *importer) configuration(c obj) error {
 	}
 	switch method {
 	case 3:
+	case 4:
+		s.PressureSolver = "dfsph"
 	case 5:
 		s.PressureSolver = "pf"
 		if blk, ok := c[name].(obj); !ok || blk["stiffness"] == nil {
@@ -457,6 +459,20 @@ func (im *importer) configuration(c obj) error {
 		if maxErr > 0 {
 			s.MaxError = maxErr / 100 // percent of ρ0 in the reference
 		}
+		if method == 4 && blk == name {
+			// the divergence solve's η_v: the reference stops when Δt·avg(Dρ/Dt) ≤ maxErrorV % of ρ0
+			errV := -1.0
+			if err := im.takeNum(bo, bp, "maxErrorV", &errV); err != nil {
+				return err
+			}
+			if errV > 0 {
+				s.MaxDivergenceError = errV / 100
+			}
+			if _, ok := bo["maxIterationsV"]; ok {
+				delete(bo, "maxIterationsV")
+				im.warn(bp+".maxIterationsV", "the divergence solve shares maxIterations with the constant-density solve, ignored")
+			}
+		}
 		var it float64
 		if _, ok := bo["minIterations"]; ok {
 			im.takeNum(bo, bp, "minIterations", &it)
@@ -481,8 +497,10 @@ func (im *importer) configuration(c obj) error {
 			im.warn(p+".boundaryHandlingMethod", "%v (%s) is replaced by boundary particles (Akinci et al. 2012)", v, map[float64]string{1: "density maps", 2: "volume maps"}[m])
 		}
 	}
-	if _, ok := take(c, "enableDivergenceSolver"); ok {
-		im.warn(p+".enableDivergenceSolver", "DFSPH's divergence solver has no IISPH counterpart, ignored")
+	if v, ok := take(c, "enableDivergenceSolver"); ok {
+		if on, _ := v.(bool); method != 4 || !on {
+			im.warn(p+".enableDivergenceSolver", "%v: sluice's DFSPH always solves the divergence and the other solvers have none, ignored", v)
+		}
 	}
 	for _, k := range []string{"kernel", "gradKernel"} {
 		if v, ok := take(c, k); ok {

@@ -110,11 +110,11 @@ func TestDamBreakModelImport(t *testing.T) {
 	if n := w.Bodies()[len(w.Bodies())-1].Particles.Len(); n != want {
 		t.Fatalf("%d fluid particles, want %d", n, want)
 	}
-	if sc.Solver.MaxError != 0.0005 || sc.Fluids[0].Material.Viscosity != 0.01 {
-		t.Fatalf("DFSPH maxError 0.05 %% → η %g, viscosity %g", sc.Solver.MaxError, sc.Fluids[0].Material.Viscosity)
+	if sc.Solver.MaxError != 0.0005 || sc.Solver.MaxDivergenceError != 0.001 || sc.Solver.PressureSolver != "dfsph" || sc.Fluids[0].Material.Viscosity != 0.01 {
+		t.Fatalf("DFSPH maxError 0.05 %%, maxErrorV 0.1 %% → solver %q, η %g, η_v %g, viscosity %g", sc.Solver.PressureSolver, sc.Solver.MaxError, sc.Solver.MaxDivergenceError, sc.Fluids[0].Material.Viscosity)
 	}
 	joined := fmt.Sprint(warns)
-	for _, k := range []string{"simulationMethod", "boundaryHandlingMethod", "numberOfStepsPerRenderUpdate", "maxErrorV"} {
+	for _, k := range []string{"boundaryHandlingMethod", "numberOfStepsPerRenderUpdate", "maxIterationsV"} {
 		if !strings.Contains(joined, k) {
 			t.Errorf("no warning names %s: %v", k, warns)
 		}
@@ -559,8 +559,8 @@ func TestProjectiveFluidsSceneSelectsPF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc.Solver.PressureSolver != "iisph" || !strings.Contains(fmt.Sprint(warns), "simulationMethod") {
-		t.Fatalf("DFSPH scene: solver %q, warnings %v; want iisph with a warning", sc.Solver.PressureSolver, warns)
+	if sc.Solver.PressureSolver != "dfsph" || strings.Contains(fmt.Sprint(warns), "simulationMethod") {
+		t.Fatalf("DFSPH scene: solver %q, warnings %v; want dfsph without a simulationMethod warning", sc.Solver.PressureSolver, warns)
 	}
 }
 

@@ -165,6 +165,14 @@ func (s *Sim) boundaryLoads(dt float64) {
 	if s.PF != nil {
 		s.PF.Loads(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
 		force, torque = s.PF.Force, s.PF.Torque
+	} else if s.DF != nil {
+		// the reaction of both DFSPH solves' boundary forces: their summed pressure in place
+		// of the constant-density solve's (a swap, so f.P comes back bit for bit)
+		f := &s.Fluid
+		f.P, s.DF.PLoad = s.DF.PLoad, f.P
+		s.loads.Sum(f, &s.Bound, &s.FB, s.bOwner, s.bCenters, false, s.Pressure.Gravity, s.pool)
+		f.P, s.DF.PLoad = s.DF.PLoad, f.P
+		force, torque = s.loads.Force, s.loads.Torque
 	} else {
 		s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.Pressure.Extrapolate, s.Pressure.Gravity, s.pool)
 		force, torque = s.loads.Force, s.loads.Torque

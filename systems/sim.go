@@ -20,6 +20,7 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/ecs"
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/dfsph"
 	"github.com/sluicephysics/sluice/physics/iisph"
 	"github.com/sluicephysics/sluice/physics/par"
 	"github.com/sluicephysics/sluice/physics/pf"
@@ -39,6 +40,7 @@ type Sim struct {
 	Pressure *iisph.Solver
 	PF       *pf.Solver         // the Projective Fluids solver when solver.pressureSolver is "pf", else nil
 	Visc     *viscosity.Solver  // the implicit viscosity solver (Weiler et al. 2018), used per solver.viscositySolver
+	DF       *dfsph.Solver      // the Divergence-Free SPH solver when solver.pressureSolver is "dfsph", else nil
 	Volume0  float64            // particle volume at rest (m³), from physics.Kernel.LatticeVolume
 	Goo      viscoelastic.State // goo connections and coefficients (empty without goo bodies)
 	Rigid    rigid.Solver       // the rigid bodies, in body ID order (see rigid.go)
@@ -164,6 +166,9 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	sim.Visc = viscosity.NewSolver(viscosity.Params{MaxError: s.ViscosityMaxError, MaxIterations: s.ViscosityMaxIterations})
 	if s.PressureSolver == "pf" {
 		sim.PF = pf.NewSolver(s.PF())
+	}
+	if s.PressureSolver == "dfsph" {
+		sim.DF = dfsph.NewSolver(s.DFSPH())
 	}
 	sim.boundGrid.NoSelf = true
 	sim.confineFn = sim.confineBlock

@@ -117,10 +117,24 @@ func (s *Sim) describe(err error) error {
 // against which the solver's own predicted error can be checked.
 type Density struct{ S *Sim }
 
+// With DFSPH (solver.pressureSolver "dfsph") it then runs the divergence-free solve on the
+// velocities v, which Bender & Koschier's step (Algorithm 1) places after the neighbour
+// search and density of the new positions, before the non-pressure forces.
+//
 // Run implements ecs.System.
 func (d Density) Run(ctx *ecs.Context) error {
 	s := d.S
 	physics.Density(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, s.pool)
+	if s.DF != nil {
+		r := s.DF.DivergenceSolve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+		a := &s.acc
+		a.DivergenceIterationsTotal += r.Iterations
+		a.divSolves++
+		a.divErrSum += r.AvgError
+		if !r.Converged {
+			a.DivergenceUnconverged++
+		}
+	}
 	if s.integrated {
 		s.integrated = false
 		nb := par.Blocks(s.Fluid.Len())
@@ -190,9 +204,11 @@ func (v ViscositySolve) Run(ctx *ecs.Context) error {
 
 // PressureSolve reads ρ, v* and the last step's pressures and writes new pressures and the
 // pressure acceleration, making the fluid incompressible and keeping it out of the
-// boundaries: IISPH (Ihmsen et al. 2014) or, when solver.pressureSolver is "pf", Projective
-// Fluids (Weiler et al. 2016), whose constraint force per unit mass takes the place of the
-// pressure acceleration.
+// boundaries: IISPH (Ihmsen et al. 2014); when solver.pressureSolver is "dfsph", the
+// constant-density solve of Divergence-Free SPH (Bender & Koschier 2015), whose velocity
+// correction divided by Δt is the pressure acceleration and whose pressure includes the
+// divergence solve's of the Density stage; or, when it is "pf", Projective Fluids (Weiler et
+// al. 2016), whose constraint force per unit mass takes the place of the pressure acceleration.
 type PressureSolve struct{ S *Sim }
 
 // Run implements ecs.System.
@@ -203,6 +219,15 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 		r := s.PF.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.Settings.Spacing(), s.pool)
 		a.PressureIterationsTotal += r.Iterations
 		a.PFCGIterationsTotal += r.CGIterations
+		a.solves++
+		a.errSum += r.AvgError
+		a.DensityErrorMax = max(a.DensityErrorMax, r.MaxError)
+		if !r.Converged {
+			a.UnconvergedSolves++
+		}
+	} else if s.DF != nil {
+		r := s.DF.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+		a.PressureIterationsTotal += r.Iterations
 		a.solves++
 		a.errSum += r.AvgError
 		a.DensityErrorMax = max(a.DensityErrorMax, r.MaxError)

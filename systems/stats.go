@@ -22,35 +22,41 @@ type StepStats struct {
 	// counted there; a substep followed by a repack (emitted, added or removed bodies) is not
 	// measured. Compare it with densityErrorAvg: the solver linearises the density in Δt, the
 	// measurement does not.
-	DensityErrorMeasuredAvg float64            `json:"densityErrorMeasuredAvg"` // mean over the measured substeps of the average compression
-	DensityErrorMeasuredMax float64            `json:"densityErrorMeasuredMax"` // largest per-particle compression measured
-	DensityErrorMeasured    int                `json:"densityErrorMeasured"`    // substeps measured
-	PressureIterations      float64            `json:"pressureIterations"`      // average pressure iterations per substep
-	PressureIterationsTotal int                `json:"pressureIterationsTotal"`
-	UnconvergedSolves       int                `json:"unconvergedSolves"`                // solves that hit maxIterations above η (pf: pfMaxIterations above pfTolerance)
-	PressureSolver          string             `json:"pressureSolver"`                   // the method that ran: iisph or pf (pressureIterations then counts PF's local/global iterations)
-	PFCGIterations          float64            `json:"pfCGIterations,omitempty"`         // pf: average CG iterations per substep, summed over its global steps
-	PFCGIterationsTotal     int                `json:"pfCGIterationsTotal,omitempty"`    // pf: CG iterations of the step
-	MaxSpeed                float64            `json:"maxSpeed"`                         // m/s
-	KineticEnergy           float64            `json:"kineticEnergy"`                    // J, fluid
-	Bodies                  []BodyStats        `json:"bodies"`                           // per body, in ID order
-	StageMs                 map[string]float64 `json:"stageMs"`                          // wall ms per stage, summed over substeps
-	Removed                 []Removal          `json:"removed,omitempty"`                // particles removed for leaving the domain
-	Emitted                 int                `json:"emitted,omitempty"`                // particles emitters added at the start of the step
-	GooConnections          int                `json:"gooConnections,omitempty"`         // goo connections at the end of the step (a fluid pair counts once)
-	GooDeferred             int                `json:"gooDeferred,omitempty"`            // candidate goo connections postponed for a full candidate buffer (0 in practice)
-	ElasticIterations       float64            `json:"elasticIterations,omitempty"`      // average CG iterations per elastic solve (one solve per elastic body and substep)
-	ElasticIterationsTotal  int                `json:"elasticIterationsTotal,omitempty"` // CG iterations of all elastic solves of the step
-	ElasticSolves           int                `json:"elasticSolves,omitempty"`          // elastic solves of the step (elastic bodies × substeps)
-	ElasticUnconverged      int                `json:"elasticUnconverged,omitempty"`     // elastic solves that hit maxIterations above maxError
-	ElasticShortened        int                `json:"elasticShortened,omitempty"`       // substeps shortened after the elastic solve (Algorithm 3's re-estimated step)
-	RigidOutside            []string           `json:"rigidOutside,omitempty"`           // rigid bodies whose centre of mass is outside the domain at the end of the step (no fluid reaches them there; they fall on, reported every step)
-	WallCorrections         int                `json:"wallCorrections,omitempty"`        // particles found inside a solid wall at the end of a substep and moved back to its surface (see Sim.AddSolid)
-	RigidMs                 float64            `json:"rigidMs,omitempty"`                // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
-	WallMs                  float64            `json:"wallMs"`                           // wall ms of the whole step
-	solves                  int
-	errSum                  float64
-	measSum                 float64
+	DensityErrorMeasuredAvg   float64            `json:"densityErrorMeasuredAvg"` // mean over the measured substeps of the average compression
+	DensityErrorMeasuredMax   float64            `json:"densityErrorMeasuredMax"` // largest per-particle compression measured
+	DensityErrorMeasured      int                `json:"densityErrorMeasured"`    // substeps measured
+	PressureIterations        float64            `json:"pressureIterations"`      // average pressure iterations per substep
+	PressureIterationsTotal   int                `json:"pressureIterationsTotal"`
+	UnconvergedSolves         int                `json:"unconvergedSolves"`                   // solves that hit maxIterations above η (pf: pfMaxIterations above pfTolerance)
+	PressureSolver            string             `json:"pressureSolver"`                      // the method that ran: iisph, dfsph (pressureIterations then counts the constant-density solve's corrections) or pf (pressureIterations then counts PF's local/global iterations)
+	DivergenceIterations      float64            `json:"divergenceIterations,omitempty"`      // dfsph: average corrections of the divergence solve per substep
+	DivergenceIterationsTotal int                `json:"divergenceIterationsTotal,omitempty"` // dfsph: corrections of the divergence solves of the step
+	DivergenceErrorAvg        float64            `json:"divergenceErrorAvg,omitempty"`        // dfsph: mean over substeps of the divergence solve's remaining error, Δt·avg(max(0, Dρ/Dt))/ρ0 (≤ maxDivergenceError when converged)
+	DivergenceUnconverged     int                `json:"divergenceUnconverged,omitempty"`     // dfsph: divergence solves that hit maxIterations above maxDivergenceError
+	PFCGIterations            float64            `json:"pfCGIterations,omitempty"`            // pf: average CG iterations per substep, summed over its global steps
+	PFCGIterationsTotal       int                `json:"pfCGIterationsTotal,omitempty"`       // pf: CG iterations of the step
+	MaxSpeed                  float64            `json:"maxSpeed"`                            // m/s
+	KineticEnergy             float64            `json:"kineticEnergy"`                       // J, fluid
+	Bodies                    []BodyStats        `json:"bodies"`                              // per body, in ID order
+	StageMs                   map[string]float64 `json:"stageMs"`                             // wall ms per stage, summed over substeps
+	Removed                   []Removal          `json:"removed,omitempty"`                   // particles removed for leaving the domain
+	Emitted                   int                `json:"emitted,omitempty"`                   // particles emitters added at the start of the step
+	GooConnections            int                `json:"gooConnections,omitempty"`            // goo connections at the end of the step (a fluid pair counts once)
+	GooDeferred               int                `json:"gooDeferred,omitempty"`               // candidate goo connections postponed for a full candidate buffer (0 in practice)
+	ElasticIterations         float64            `json:"elasticIterations,omitempty"`         // average CG iterations per elastic solve (one solve per elastic body and substep)
+	ElasticIterationsTotal    int                `json:"elasticIterationsTotal,omitempty"`    // CG iterations of all elastic solves of the step
+	ElasticSolves             int                `json:"elasticSolves,omitempty"`             // elastic solves of the step (elastic bodies × substeps)
+	ElasticUnconverged        int                `json:"elasticUnconverged,omitempty"`        // elastic solves that hit maxIterations above maxError
+	ElasticShortened          int                `json:"elasticShortened,omitempty"`          // substeps shortened after the elastic solve (Algorithm 3's re-estimated step)
+	RigidOutside              []string           `json:"rigidOutside,omitempty"`              // rigid bodies whose centre of mass is outside the domain at the end of the step (no fluid reaches them there; they fall on, reported every step)
+	WallCorrections           int                `json:"wallCorrections,omitempty"`           // particles found inside a solid wall at the end of a substep and moved back to its surface (see Sim.AddSolid)
+	RigidMs                   float64            `json:"rigidMs,omitempty"`                   // wall ms of the rigid-body work: placing samples, re-indexing moving boundaries, fluid loads, contacts and integration
+	WallMs                    float64            `json:"wallMs"`                              // wall ms of the whole step
+	solves                    int
+	errSum                    float64
+	divSolves                 int
+	divErrSum                 float64
+	measSum                   float64
 
 	// The implicit viscosity solves (solver.viscositySolver implicit or auto; docs/viscosity.md).
 	ViscosityIterations      float64 `json:"viscosityIterations,omitempty"`      // implicit viscosity: average CG iterations per solve
@@ -167,6 +173,10 @@ func (s *Sim) EndStep(clock *ecs.Clock, substeps int, lastDt float64, times []ec
 		a.DensityErrorAvg = a.errSum / float64(a.solves)
 		a.PressureIterations = float64(a.PressureIterationsTotal) / float64(a.solves)
 		a.PFCGIterations = float64(a.PFCGIterationsTotal) / float64(a.solves)
+	}
+	if a.divSolves > 0 {
+		a.DivergenceIterations = float64(a.DivergenceIterationsTotal) / float64(a.divSolves)
+		a.DivergenceErrorAvg = a.divErrSum / float64(a.divSolves)
 	}
 	if a.DensityErrorMeasured > 0 {
 		a.DensityErrorMeasuredAvg = a.measSum / float64(a.DensityErrorMeasured)
