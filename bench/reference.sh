@@ -10,7 +10,7 @@
 #   THREADS     worker/thread counts to run (default "1 2")
 #   RUNS        runs of each (default 1)
 #   SOLVERS     "iisph" (the scene switched to IISPH at maxError 0.05 %) and/or "dfsph" (the
-#               scene as shipped; sluice runs it with its DFSPH once it has one, IISPH before)
+#               scene as shipped, which both programs run with DFSPH)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenes=${1:-../shared/splishsplash/Scenes}
