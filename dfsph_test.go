@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
@@ -128,37 +127,7 @@ func TestDFSPHDamBreakFrontFollowsIISPH(t *testing.T) {
 	// The dam break at r = 0.04 with DFSPH and with IISPH: the leading edge of the water may
 	// differ by at most 10 % of the IISPH value at every frame of the first second; both
 	// enforce the same incompressibility, so the collapse must run at the same speed.
-	const frontTol = 0.10
-	if raceEnabled {
-		t.Skip("two 1 s dam breaks take minutes under the race detector")
-	}
-	if testing.Short() {
-		t.Skip("two 1 s dam breaks")
-	}
-	var fronts [2][]float64
-	for k, solver := range []string{"iisph", "dfsph"} {
-		w, _ := pfDamBreak(t, solver, 0.04, 2)
-		for i := 0; i < 60; i++ {
-			st, err := w.Step(frame)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fronts[k] = append(fronts[k], st.Bodies[1].Max[0])
-		}
-		w.Close()
-	}
-	worst, at := 0.0, 0
-	for i := range fronts[0] {
-		if d := math.Abs(fronts[1][i]-fronts[0][i]) / fronts[0][i]; d > worst {
-			worst, at = d, i
-		}
-	}
-	t.Logf("largest front difference %.2f %% at t = %.3f s (iisph %.3f m, dfsph %.3f m); at 0.1/0.2/0.3 s: iisph %.3f/%.3f/%.3f, dfsph %.3f/%.3f/%.3f",
-		100*worst, float64(at+1)*frame, fronts[0][at], fronts[1][at],
-		fronts[0][5], fronts[0][11], fronts[0][17], fronts[1][5], fronts[1][11], fronts[1][17])
-	if worst > frontTol {
-		t.Errorf("DFSPH front differs from IISPH's by %.1f %% at t = %.3f s", 100*worst, float64(at+1)*frame)
-	}
+	checkFrontFollowsIISPH(t, "dfsph")
 }
 
 // measuredDivergence recomputes from the world's packed particles, with a fresh neighbour
@@ -240,46 +209,10 @@ func TestDFSPHRestingColumnIsHydrostatic(t *testing.T) {
 // heavier, and the test failed.
 func TestDFSPHCubesFloatAtArchimedesDrafts(t *testing.T) {
 	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
-	// draftTol (m): a quarter of the particle radius, as for PF: the drafts are resolved by
-	// particles of 4 cm diameter, and the pressure-free top layer shifts both cubes alike
-	const draftTol = 0.005
 	if raceEnabled || testing.Short() {
 		t.Skip("2 s of a 600-particle tank: skipped in -short and under -race")
 	}
-	const side, rhoW, fill = 0.12, 1000.0, 0.2
 	s := components.DefaultSolver()
 	s.PressureSolver = "dfsph"
-	s.ParticleRadius = 0.02
-	w, err := sluice.NewWorld(s, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	mustBox(t, w, "tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, 0.4, 0.24}, true)
-	mustBlock(t, w, "water", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.8, fill, 0.24})
-	rhos := []float64{300, 700}
-	var cubes []sluice.Entity
-	for i, rho := range rhos {
-		d := components.DefaultRigidBody()
-		d.Size, d.Density = mgl64.Vec3{side, side, side}, rho
-		d.Position = mgl64.Vec3{0.2 + 0.4*float64(i), fill + side/2 - rho/rhoW*side, 0.12}
-		cubes = append(cubes, mustRigid(t, w, "cube"+string(rune('0'+i)), d))
-	}
-	var late [2][]float64
-	for f := 1; f <= 120; f++ {
-		if _, err := w.Step(1.0 / 60); err != nil {
-			t.Fatal(err)
-		}
-		if w.Time() > 1 {
-			for i, c := range cubes {
-				late[i] = append(late[i], w.RigidBody(c).State.X[1])
-			}
-		}
-	}
-	got := avg(late[0]) - avg(late[1])
-	want := (rhos[1] - rhos[0]) / rhoW * side
-	t.Logf("centres %.4f m and %.4f m: the lighter %.2f mm higher, Archimedes %.2f mm", avg(late[0]), avg(late[1]), 1e3*got, 1e3*want)
-	if math.Abs(got-want) > draftTol {
-		t.Errorf("ρ = %g floats %.2f mm above ρ = %g, Archimedes says %.2f mm (± %g mm)", rhos[0], 1e3*got, rhos[1], 1e3*want, 1e3*draftTol)
-	}
+	checkCubesFloat(t, s)
 }

@@ -148,6 +148,14 @@ func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
 	// of the first second (the acceptance figure); both solvers enforce the same
 	// incompressibility, so the collapse must run at the same speed. Before the global step's
 	// relaxation (this test, correction unscaled) the PF front ran ahead by 16 % at 0.3 s.
+	checkFrontFollowsIISPH(t, "pf")
+}
+
+// checkFrontFollowsIISPH runs the dam break at r = 0.04 for 1 s with IISPH and with the given
+// pressure solver and fails if the leading edge of the water (the body's largest x) differs
+// from IISPH's by more than 10 % of it at any frame.
+func checkFrontFollowsIISPH(t *testing.T, solver string) {
+	t.Helper()
 	const frontTol = 0.10
 	if raceEnabled {
 		t.Skip("two 1 s dam breaks take minutes under the race detector")
@@ -156,8 +164,8 @@ func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
 		t.Skip("two 1 s dam breaks")
 	}
 	var fronts [2][]float64
-	for k, solver := range []string{"iisph", "pf"} {
-		w, _ := pfDamBreak(t, solver, 0.04, 2)
+	for k, sv := range []string{"iisph", solver} {
+		w, _ := pfDamBreak(t, sv, 0.04, 2)
 		for i := 0; i < 60; i++ {
 			st, err := w.Step(frame)
 			if err != nil {
@@ -173,11 +181,11 @@ func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
 			worst, at = d, i
 		}
 	}
-	t.Logf("largest front difference %.2f %% at t = %.3f s (iisph %.3f m, pf %.3f m); at 0.1/0.2/0.3 s: iisph %.3f/%.3f/%.3f, pf %.3f/%.3f/%.3f",
-		100*worst, float64(at+1)*frame, fronts[0][at], fronts[1][at],
-		fronts[0][5], fronts[0][11], fronts[0][17], fronts[1][5], fronts[1][11], fronts[1][17])
+	t.Logf("largest front difference %.2f %% at t = %.3f s (iisph %.3f m, %s %.3f m); at 0.1/0.2/0.3 s: iisph %.3f/%.3f/%.3f, %s %.3f/%.3f/%.3f",
+		100*worst, float64(at+1)*frame, fronts[0][at], solver, fronts[1][at],
+		fronts[0][5], fronts[0][11], fronts[0][17], solver, fronts[1][5], fronts[1][11], fronts[1][17])
 	if worst > frontTol {
-		t.Errorf("PF front differs from IISPH's by %.1f %% at t = %.3f s", 100*worst, float64(at+1)*frame)
+		t.Errorf("%s front differs from IISPH's by %.1f %% at t = %.3f s", solver, 100*worst, float64(at+1)*frame)
 	}
 }
 
@@ -190,20 +198,29 @@ func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
 // earlier solver (78 % above the weight) or missing w moves the heavy cube's draft by centimetres.
 func TestPFCubesFloatAtArchimedesDrafts(t *testing.T) {
 	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
-	// pfDraftTol (m): a quarter of the particle radius; the drafts are resolved by particles of
-	// 4 cm diameter, and the pressure-free top layer shifts both cubes alike
-	const pfDraftTol = 0.005
 	if raceEnabled || testing.Short() {
 		t.Skip("2 s of a 600-particle tank (about 20 s): skipped in -short and under -race")
 	}
-	const side, rhoW, fill = 0.12, 1000.0, 0.2
 	s := components.DefaultSolver()
 	s.PressureSolver = "pf"
-	s.ParticleRadius = 0.02
 	// the loads are compared on average over 1 s, which a residual force of Δt² r/m ≤ 10⁻³·2r
 	// RMS per substep does not shift measurably (the same scene gave 49.8 mm at 10⁻⁵ and
 	// 50.1 mm at 10⁻³); the default 10⁻⁵ takes twice as long
 	s.PFTolerance = 1e-3
+	checkCubesFloat(t, s)
+}
+
+// checkCubesFloat floats 12 cm cubes of 300 and 700 kg/m³ side by side in water 0.2 m deep
+// (r = 2 cm) with the given solver settings for 2 s and fails unless, over the second second,
+// the lighter stands (700 − 300)/1000 · 12 cm = 48 mm higher than the heavier (Archimedes)
+// within draftTol.
+func checkCubesFloat(t *testing.T, s components.Solver) {
+	t.Helper()
+	// draftTol (m): a quarter of the particle radius; the drafts are resolved by particles of
+	// 4 cm diameter, and the pressure-free top layer shifts both cubes alike
+	const draftTol = 0.005
+	const side, rhoW, fill = 0.12, 1000.0, 0.2
+	s.ParticleRadius = 0.02
 	w, err := sluice.NewWorld(s, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +255,7 @@ func TestPFCubesFloatAtArchimedesDrafts(t *testing.T) {
 	got := avg(late[0]) - avg(late[1])
 	want := (rhos[1] - rhos[0]) / rhoW * side
 	t.Logf("centres %.4f m and %.4f m: the lighter %.2f mm higher, Archimedes %.2f mm", avg(late[0]), avg(late[1]), 1e3*got, 1e3*want)
-	if math.Abs(got-want) > pfDraftTol {
-		t.Errorf("ρ = %g floats %.2f mm above ρ = %g, Archimedes says %.2f mm (± %g mm)", rhos[0], 1e3*got, rhos[1], 1e3*want, 1e3*pfDraftTol)
+	if math.Abs(got-want) > draftTol {
+		t.Errorf("ρ = %g floats %.2f mm above ρ = %g, Archimedes says %.2f mm (± %g mm)", rhos[0], 1e3*got, rhos[1], 1e3*want, 1e3*draftTol)
 	}
 }

@@ -4,63 +4,15 @@ import (
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics"
-	"github.com/sluicephysics/sluice/physics/boundary"
+	"github.com/sluicephysics/sluice/physics/internal/testlattice"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
-// setup is a 12³ lattice of fluid at the given fraction of its rest spacing inside a one-layer
-// box wall.
-func setup(t *testing.T, pool *par.Pool, squeeze float64) (*physics.FluidSet, *physics.BoundarySet, *physics.Kernel, func() (*physics.Neighbors, *physics.Neighbors)) {
-	const s = 0.05
-	kr := physics.NewKernel(physics.CubicSpline, 2*s)
-	f := &physics.FluidSet{}
-	n := 12
-	f.Resize(n * n * n)
-	vol := kr.LatticeVolume(s)
-	k := 0
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			for l := 0; l < n; l++ {
-				f.X[k] = physics.Vec3{s * (1 + squeeze*float64(i)), s * (1 + squeeze*float64(j)), s * (1 + squeeze*float64(l))}
-				f.M[k], f.Rho0[k] = 1000*vol, 1000
-				k++
-			}
-		}
-	}
-	bx, err := boundary.Box(physics.Vec3{0, 0, 0}, physics.Vec3{0.66, 0.66, 0.66}, s, 1, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &physics.BoundarySet{X: bx, V: make([]physics.Vec3, len(bx))}
-	var vg physics.Grid
-	if err := physics.BoundaryVolumes(b, &kr, kr.WallVolumeScale(s, 1), &vg, pool); err != nil {
-		t.Fatal(err)
-	}
-	var fg, bg physics.Grid
-	var ff, fb physics.Neighbors
-	search := func() (*physics.Neighbors, *physics.Neighbors) {
-		if err := fg.Build(f.X, kr.H, pool); err != nil {
-			t.Fatal(err)
-		}
-		if err := bg.Build(b.X, kr.H, pool); err != nil {
-			t.Fatal(err)
-		}
-		physics.Search(&fg, f.X, &fg, fg.SelfAdjacent(), &kr, true, &ff, pool)
-		adj := make([]int32, 27*fg.NumCells())
-		fg.Adjacent(&bg, adj, pool)
-		physics.Search(&fg, f.X, &bg, adj, &kr, false, &fb, pool)
-		return &ff, &fb
-	}
-	return f, b, &kr, search
-}
+// setup is testlattice.Setup: a 12³ lattice of fluid at the given fraction of its rest
+// spacing inside a one-layer box wall.
+var setup = testlattice.Setup
 
-func avgCompression(f *physics.FluidSet) float64 {
-	e := 0.0
-	for i := range f.Rho {
-		e += max(0, f.Rho[i]-f.Rho0[i]) / f.Rho0[i]
-	}
-	return e / float64(len(f.Rho))
-}
+var avgCompression = testlattice.AvgCompression
 
 // compressionAfterStep solves one step with a tight η from the squeezed lattice, moves the
 // particles and returns the average compression before and after.
