@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/sluicephysics/sluice"
@@ -48,28 +47,12 @@ func TestDFSPHIsSelectedAndReported(t *testing.T) {
 
 func TestDFSPHBadSettingsAreRejected(t *testing.T) {
 	// Each bad setting fails world creation with an error naming the field and the allowed values.
-	cases := []struct {
-		edit func(*components.Solver)
-		want []string
-	}{
+	cases := []badSolverSetting{
 		{func(s *components.Solver) { s.PressureSolver = "dfsph"; s.MaxDivergenceError = 0 }, []string{"maxDivergenceError", "1e-06"}},
 		{func(s *components.Solver) { s.PressureSolver = "dfsph"; s.WallPressure = "extrapolate" }, []string{"wallPressure", "mirror"}},
 		{func(s *components.Solver) { s.PressureSolver = "df" }, []string{"pressureSolver", "iisph, pf, dfsph"}},
 	}
-	for _, c := range cases {
-		s := components.DefaultSolver()
-		c.edit(&s)
-		w, err := sluice.NewWorld(s, 1)
-		if err == nil {
-			w.Close()
-			t.Fatalf("accepted a bad setting, want an error naming %v", c.want)
-		}
-		for _, frag := range c.want {
-			if !strings.Contains(err.Error(), frag) {
-				t.Errorf("error %q does not contain %q", err, frag)
-			}
-		}
-	}
+	checkBadSolverSettings(t, cases)
 }
 
 func TestDFSPHDeterministicAcrossWorkers(t *testing.T) {

@@ -115,10 +115,7 @@ func TestPFDeterministicAndSnapshot(t *testing.T) {
 
 func TestPFBadSettingsAreRejected(t *testing.T) {
 	// Each bad setting fails world creation with an error naming the field and its range.
-	cases := []struct {
-		edit func(*components.Solver)
-		want []string
-	}{
+	cases := []badSolverSetting{
 		{func(s *components.Solver) { s.PFStiffness = 0 }, []string{"pfStiffness", "0"}},
 		{func(s *components.Solver) { s.PFStiffness = -1e6 }, []string{"pfStiffness", "-1e+06"}},
 		{func(s *components.Solver) { s.PFMaxIterations = 0 }, []string{"pfMaxIterations", "1"}},
@@ -126,20 +123,7 @@ func TestPFBadSettingsAreRejected(t *testing.T) {
 		{func(s *components.Solver) { s.PFChebyshev = 1 }, []string{"pfChebyshev", "1"}},
 		{func(s *components.Solver) { s.PressureSolver = "pbf" }, []string{"pressureSolver", "iisph, pf"}},
 	}
-	for _, c := range cases {
-		s := components.DefaultSolver()
-		c.edit(&s)
-		w, err := sluice.NewWorld(s, 1)
-		if err == nil {
-			w.Close()
-			t.Fatalf("accepted a bad setting, want an error naming %v", c.want)
-		}
-		for _, frag := range c.want {
-			if !strings.Contains(err.Error(), frag) {
-				t.Errorf("error %q does not contain %q", err, frag)
-			}
-		}
-	}
+	checkBadSolverSettings(t, cases)
 }
 
 func TestPFDamBreakFrontFollowsIISPH(t *testing.T) {
@@ -257,5 +241,31 @@ func checkCubesFloat(t *testing.T, s components.Solver) {
 	t.Logf("centres %.4f m and %.4f m: the lighter %.2f mm higher, Archimedes %.2f mm", avg(late[0]), avg(late[1]), 1e3*got, 1e3*want)
 	if math.Abs(got-want) > draftTol {
 		t.Errorf("ρ = %g floats %.2f mm above ρ = %g, Archimedes says %.2f mm (± %g mm)", rhos[0], 1e3*got, rhos[1], 1e3*want, 1e3*draftTol)
+	}
+}
+
+// badSolverSetting is an edit of the default solver settings that world creation must refuse
+// with an error containing every fragment of want (the field and the allowed values).
+type badSolverSetting struct {
+	edit func(*components.Solver)
+	want []string
+}
+
+// checkBadSolverSettings fails unless every case is refused as badSolverSetting says.
+func checkBadSolverSettings(t *testing.T, cases []badSolverSetting) {
+	t.Helper()
+	for _, c := range cases {
+		s := components.DefaultSolver()
+		c.edit(&s)
+		w, err := sluice.NewWorld(s, 1)
+		if err == nil {
+			w.Close()
+			t.Fatalf("accepted a bad setting, want an error naming %v", c.want)
+		}
+		for _, frag := range c.want {
+			if !strings.Contains(err.Error(), frag) {
+				t.Errorf("error %q does not contain %q", err, frag)
+			}
+		}
 	}
 }
