@@ -1,7 +1,6 @@
 package sluice_test
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -95,22 +94,7 @@ func TestPFDeterministicAndSnapshot(t *testing.T) {
 	}
 	w, _ := pfDamBreak(t, "pf", 0.03, 2)
 	run(w, 3)
-	var buf bytes.Buffer
-	if err := w.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	for _, workers := range []int{2, 1} {
-		r, err := sluice.Restore(bytes.NewReader(buf.Bytes()), workers)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run(r, 3)
-		if got := stateHash(r, entityOf(t, r, "water")); got != want {
-			t.Fatalf("restored on %d workers: hash %x, uninterrupted %x", workers, got[:8], want[:8])
-		}
-		r.Close()
-	}
+	checkRestoreContinues(t, w, 3, "water", want)
 }
 
 func TestPFBadSettingsAreRejected(t *testing.T) {

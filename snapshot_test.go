@@ -156,3 +156,30 @@ func TestVersion4SnapshotIsMigrated(t *testing.T) {
 		}
 	}
 }
+
+// checkRestoreContinues saves w (and closes it), restores the snapshot on 2 and on 1 workers,
+// steps each restored world frames frames and fails unless the body's state hash equals want,
+// that of a run that was never interrupted.
+func checkRestoreContinues(t *testing.T, w *sluice.World, frames int, body string, want [32]byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := w.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, workers := range []int{2, 1} {
+		r, err := sluice.Restore(bytes.NewReader(buf.Bytes()), workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < frames; i++ {
+			if _, err := r.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := stateHash(r, entityOf(t, r, body)); got != want {
+			t.Fatalf("restored on %d workers: hash %x, uninterrupted %x", workers, got[:8], want[:8])
+		}
+		r.Close()
+	}
+}

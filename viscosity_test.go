@@ -1,7 +1,6 @@
 package sluice_test
 
 import (
-	"bytes"
 	"math"
 	"testing"
 
@@ -253,22 +252,7 @@ func TestImplicitViscositySnapshotContinuesBitIdentically(t *testing.T) {
 	want := stateHash(ref, e)
 	w, _ := viscousDamBreak(t, "implicit", 2)
 	run(w, 10)
-	var buf bytes.Buffer
-	if err := w.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	for _, workers := range []int{2, 1} {
-		r, err := sluice.Restore(bytes.NewReader(buf.Bytes()), workers)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run(r, 10)
-		if got := stateHash(r, entityOf(t, r, "honey")); got != want {
-			t.Fatalf("restored on %d workers: hash %x, uninterrupted %x", workers, got[:8], want[:8])
-		}
-		r.Close()
-	}
+	checkRestoreContinues(t, w, 10, "honey", want)
 }
 
 // TestAutoViscositySolver: with solver.viscositySolver "auto" the implicit solve takes the
