@@ -97,9 +97,10 @@ func poiseuille(t *testing.T, mode string, dtMax, tEnd float64) ([pfBin]float64,
 // 100 times the explicit viscosity's stable step; the explicit viscosity runs at that step.
 // Both reach the steady profile (H²/(π²ν) = 3 ms; the run is 50 ms), which must agree within
 // poiseuilleTol. The closed form u(y) = g y (H − y)/(2ν) is logged: both runs exceed it by
-// the same margin (about half of u_max in this 12-spacing channel), the SPH Laplacian's and
-// the wall drag's own error in plane shear at a support of 4r, not the time integration's
-// (docs/viscosity.md).
+// the same margin (about half of u_max in this 12-spacing channel), the discrete operator's
+// error, not the time integration's: on the cubic lattice Monaghan's Laplacian responds to a
+// shear aligned with the lattice's axes with 0.70 of ν
+// (physics.TestViscosityShearResponseOnTheLattice; docs/viscosity.md).
 func TestImplicitPoiseuilleFlow(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("Poiseuille validation: long (skipped under -short and the race detector)")
