@@ -32,7 +32,7 @@ type Scene struct {
 
 	// FluidMeshes are fluid bodies sampled inside closed OBJ meshes.
 	FluidMeshes []FluidMesh   `json:"fluidMeshes" doc:"fluid bodies filling closed OBJ meshes"`
-	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes and balls"`
+	Elastic     []ElasticBody `json:"elasticBodies" doc:"elastic solids (Peer et al. 2018): boxes, balls and particle files"`
 	// Elastoplastic are point-based elastoplastic solids (scene/elastoplastic.go).
 	Elastoplastic []ElastoplasticBody `json:"elastoplasticBodies" doc:"elastoplastic solids (Gerszewski et al. 2009): dough, clay, snow; boxes and balls"`
 	// Joints join the scene's rigid bodies by name (components.Joint).
@@ -219,13 +219,15 @@ type FluidSphere struct {
 // ElasticBody is an elastic solid: a box or a ball filled with particles at spacing 2r, whose
 // sampled shape is its rest shape, with an initial velocity and spin.
 type ElasticBody struct {
-	Name            string              `json:"name" required:"true" doc:"unique body name"`
-	Shape           string              `json:"shape" default:"box" doc:"box (min, max) or sphere (center, radius)"`
+	Name  string `json:"name" required:"true" doc:"unique body name"`
+	Shape string `json:"shape" default:"box" doc:"box (min, max), sphere (center, radius) or file (a particle file, placed)"`
+	File  string `json:"file" doc:"file: particle file (.bgeo), relative to the scene file; its particles are the body's rest shape"`
+	Placement
 	Min             mgl64.Vec3          `json:"min" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"box: lower corner"`
 	Max             mgl64.Vec3          `json:"max" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"box: upper corner"`
 	Center          mgl64.Vec3          `json:"center" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"sphere: centre"`
 	Radius          float64             `json:"radius" unit:"m" default:"0" range:"[0,1e6]" doc:"sphere: radius (at least the spacing 2r)"`
-	Velocity        mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity"`
+	Velocity        mgl64.Vec3          `json:"velocity" unit:"m/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial velocity (file: where the file has none)"`
 	AngularVelocity mgl64.Vec3          `json:"angularVelocity" unit:"rad/s" default:"[0,0,0]" range:"[-1e4,1e4]" doc:"initial spin about the body's centroid"`
 	Material        components.Material `json:"material" doc:"material; the elastic group holds the moduli and the pinned box"`
 }
@@ -269,7 +271,7 @@ func Load(path string) (*Scene, error) {
 	}
 	s.Dir = filepath.Dir(path)
 	native := func(kind string, i int) string {
-		key := map[string]string{"model": "fluidModels", "mesh": "boundaryMeshes", "rigid": "rigidBodies", "fluid": "fluidMeshes"}[kind]
+		key := map[string]string{"model": "fluidModels", "mesh": "boundaryMeshes", "rigid": "rigidBodies", "fluid": "fluidMeshes", "elastic": "elasticBodies"}[kind]
 		return fmt.Sprintf("%s[%d].file", key, i)
 	}
 	err = s.checkFiles(native)
@@ -425,8 +427,15 @@ func (s *Scene) Validate() error {
 			if sp := s.Solver.Spacing(); b.Radius < sp {
 				return &params.Error{Path: path + ".radius", Msg: fmt.Sprintf("%g m is below the particle spacing 2r = %g m", b.Radius, sp)}
 			}
+		case "file":
+			if b.File == "" {
+				return &params.Error{Path: path + ".file", Msg: "shape \"file\" needs a particle file"}
+			}
+			if err := placed(path, b.Name, &b.Placement); err != nil {
+				return err
+			}
 		default:
-			return &params.Error{Path: path + ".shape", Msg: fmt.Sprintf("%q is not an elastic body shape (box or sphere)", b.Shape)}
+			return &params.Error{Path: path + ".shape", Msg: fmt.Sprintf("%q is not an elastic body shape (box, sphere or file)", b.Shape)}
 		}
 		if err := b.Material.Validate(path + ".material"); err != nil {
 			return err
@@ -478,6 +487,14 @@ func (s *Scene) checkFiles(label func(kind string, i int) string) error {
 	for i, m := range s.Meshes {
 		if _, err := os.Stat(resolve(s.Dir, m.File)); err != nil {
 			return fmt.Errorf("%s: %w", label("mesh", i), err)
+		}
+	}
+	for i, b := range s.Elastic {
+		if b.Shape != "file" {
+			continue
+		}
+		if _, err := os.Stat(resolve(s.Dir, b.File)); err != nil {
+			return fmt.Errorf("%s: %w", label("elastic", i), err)
 		}
 	}
 	for i, b := range s.Rigid {
@@ -595,7 +612,7 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		}
 	}
 	for i := range s.Elastic {
-		if err := s.Elastic[i].add(w); err != nil {
+		if err := s.Elastic[i].add(w, s.Dir); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("elasticBodies[%d]: %w", i, err)
 		}
@@ -667,12 +684,20 @@ func (b *RigidBody) add(w *sluice.World, dir string) error {
 }
 
 // add creates the elastic body in w and gives it its velocity and spin.
-func (b *ElasticBody) add(w *sluice.World) error {
+func (b *ElasticBody) add(w *sluice.World, dir string) error {
 	var e sluice.Entity
 	var err error
-	if b.Shape == "sphere" {
+	switch b.Shape {
+	case "sphere":
 		e, err = w.AddElasticSphere(b.Name, b.Material, b.Center, b.Radius, b.Velocity)
-	} else {
+	case "file":
+		m := FluidModel{File: b.File, Placement: b.Placement, Velocity: b.Velocity}
+		var x, v []mgl64.Vec3
+		if x, v, err = m.Particles(dir); err != nil {
+			return fmt.Errorf("file: %w", err)
+		}
+		e, err = w.AddElasticParticles(b.Name, b.Material, x, v)
+	default:
 		e, err = w.AddElasticBlock(b.Name, b.Material, b.Min, b.Max, b.Velocity)
 	}
 	if err != nil || b.AngularVelocity == (mgl64.Vec3{}) {

@@ -77,6 +77,8 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"negative adhesion", `"max": [1,1,1]}`, `"max": [1,1,1], "adhesion": -1}`, "boundaries[0].adhesion: -1 is below the minimum 0"},
 		{"motion keys out of order", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"until": 1}, {"until": 0.5}]}`, "boundaries[0].motion[1].until: 0.5 s must exceed the previous key's 1 s"},
 		{"motion key without time", `"max": [1,1,1]}`, `"max": [1,1,1], "motion": [{"velocity": [0,1,0]}]}`, "boundaries[0].motion[0].until: required key is missing"},
+		{"elastic file without a file", `"duration": 0.1`, `"duration": 0.1, "elasticBodies": [{"name": "beam", "shape": "file"}]`, `elasticBodies[0].file: shape "file" needs a particle file`},
+		{"unknown elastic shape", `"duration": 0.1`, `"duration": 0.1, "elasticBodies": [{"name": "beam", "shape": "torus"}]`, `elasticBodies[0].shape: "torus" is not an elastic body shape (box, sphere or file)`},
 		{"unknown preset", `"density": 1000`, `"preset": "hony"`, `fluids[0].material.preset: "hony" is not a material preset (known: clay, dough, honey, jelly, oil, putty, rubber, slime, snow, water`},
 		{"preset not a string", `"density": 1000`, `"preset": 3`, "fluids[0].material.preset: expected a string, got 3"},
 		{"preset file missing", `"density": 1000`, `"preset": "nothere/honey.json"`, "fluids[0].material.preset: preset file: open nothere/honey.json"},

@@ -240,6 +240,8 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 			name = sc.Meshes[i].Name
 		case "rigid":
 			name = sc.Rigid[i].Name
+		case "elastic":
+			name = sc.Elastic[i].Name
 		default:
 			name = sc.FluidMeshes[i].Name
 		}
@@ -546,11 +548,20 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 		switch m, _ := num(v); m {
 		case 0:
 		case 2:
-			if err := im.peer2018(mo, mp, id); err != nil {
+			if err := im.peer2018(mo, mp, id, "Peer et al. 2018"); err != nil {
+				return 0, 0, err
+			}
+		case 3:
+			// Kugelstadt et al. 2021 solve the same corotated linear elasticity (Young's
+			// modulus, Poisson's ratio, the zero-energy-mode factor alpha, a fixed box) by
+			// operator splitting; sluice runs the material with Peer et al. 2018's implicit
+			// solve instead, which integrates the same constitutive model.
+			im.warn(mp+".elasticityMethod", "3 (Kugelstadt et al. 2021) runs as Peer et al. 2018 (method 2) with the same material: the same corotated linear elasticity, solved by another scheme")
+			if err := im.peer2018(mo, mp, id, "Kugelstadt et al. 2021"); err != nil {
 				return 0, 0, err
 			}
 		default:
-			return 0, 0, &UnsupportedError{mp + ".elasticityMethod", fmt.Sprintf("%v: of the elasticity methods sluice has only Peer et al. 2018 (method 2)", v)}
+			return 0, 0, &UnsupportedError{mp + ".elasticityMethod", fmt.Sprintf("%v: of the elasticity methods sluice has Peer et al. 2018 (method 2), and runs Kugelstadt et al. 2021 (method 3) with it", v)}
 		}
 	}
 	vm := 0.0
@@ -697,14 +708,17 @@ func (im *importer) implicitViscosity(mo obj, mp string, vm float64) (float64, e
 	return nu, nil
 }
 
-// peer2018 maps a material's "Peer et al. 2018" block onto sluice's elastic material: Young's
-// modulus and Poisson's ratio, the zero-energy-mode factor alpha, the fixed box (pinned
-// particles) and the solver's iteration cap. The reference's maxError is the relative residual
-// of its CG: it becomes relativeError (sluice's absolute maxError keeps its default).
-func (im *importer) peer2018(mo obj, mp, id string) error {
+// peer2018 maps a material's elasticity block (block: "Peer et al. 2018", or "Kugelstadt et
+// al. 2021", whose material sluice runs with Peer et al. 2018) onto sluice's elastic material:
+// Young's modulus and Poisson's ratio, the zero-energy-mode factor alpha, the fixed box
+// (pinned particles) and the solver's iteration cap. The reference's maxError is the relative
+// residual of its CG: it becomes relativeError (sluice's absolute maxError keeps its default).
+// Kugelstadt's maxNeighbors, a cap on the neighbours its solver keeps per particle, has no
+// counterpart (Peer et al. 2018 uses every neighbour of the rest shape) and is warned about.
+func (im *importer) peer2018(mo obj, mp, id, block string) error {
 	es := components.DefaultMaterial().Elastic
-	bp := mp + ".Peer et al. 2018"
-	if v, ok := take(mo, "Peer et al. 2018"); ok {
+	bp := mp + "." + block
+	if v, ok := take(mo, block); ok {
 		bo, isObj := v.(obj)
 		if !isObj {
 			return fmt.Errorf("%s: expected an object", bp)
@@ -735,11 +749,19 @@ func (im *importer) peer2018(mo obj, mp, id string) error {
 		if err := im.takeVec(bo, bp, "fixedBoxMax", &es.PinnedMax); err != nil {
 			return err
 		}
+		if block == "Kugelstadt et al. 2021" {
+			if _, ok := take(bo, "maxNeighbors"); ok {
+				im.warn(bp+".maxNeighbors", "the Kugelstadt solver's cap on neighbours per particle; Peer et al. 2018 uses every neighbour of the rest shape")
+			}
+		}
 		im.leftovers(bo, bp)
 	} else {
-		im.warn(mp+".elasticityMethod", "2 (Peer et al. 2018) without a parameter block: sluice's default moduli are used")
+		im.warn(mp+".elasticityMethod", "%s without a parameter block: sluice's default moduli are used", block)
 	}
-	for _, k := range []string{"Becker et al. 2009", "Kugelstadt et al. 2021"} {
+	for _, k := range []string{"Becker et al. 2009", "Peer et al. 2018", "Kugelstadt et al. 2021"} {
+		if k == block {
+			continue
+		}
 		if _, ok := take(mo, k); ok {
 			im.warn(mp+"."+k, "block of an elasticity method the material does not select, ignored")
 		}
@@ -878,12 +900,15 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	if err != nil {
 		return err
 	}
-	if im.elastic[im.lastID] != nil {
-		return &UnsupportedError{p + ".particleFile", "elastic bodies (Peer et al. 2018) from particle files are not supported yet, only fluid blocks"}
-	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	im.leftovers(b, p)
+	if es := im.elastic[im.lastID]; es != nil {
+		m.Material.Elastic = *es
+		im.sc.Elastic = append(im.sc.Elastic, ElasticBody{Name: m.Name, Shape: "file", File: file, Placement: pl,
+			Velocity: m.Velocity, Material: m.Material})
+		return nil
+	}
 	im.sc.Models = append(im.sc.Models, m)
 	return nil
 }

@@ -730,8 +730,8 @@ func (s *Sim) packBoundary() error {
 	return nil
 }
 
-// autoDomain sets the domain to the bodies' bounds widened by half their size (at least ten
-// support radii) on every side.
+// autoDomain sets the domain to the bodies' bounds widened on every side by their largest size
+// (at least ten support radii).
 func (s *Sim) autoDomain() {
 	lo := physics.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := physics.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
@@ -753,8 +753,14 @@ func (s *Sim) autoDomain() {
 	if lo[0] > hi[0] {
 		return
 	}
+	// The margin is the bounds' largest size on every side: a pinned or hinged body can swing
+	// out by its own length in any direction (SPlisHSPlasH's Beam: a cantilever 3.5 m long
+	// whose free end sags about 2 m, far below a margin of half its 0.45 m height).
+	m := 10 * s.Kernel.H
 	for d := 0; d < 3; d++ {
-		m := max(0.5*(hi[d]-lo[d]), 10*s.Kernel.H)
+		m = max(m, hi[d]-lo[d])
+	}
+	for d := 0; d < 3; d++ {
 		lo[d] -= m
 		hi[d] += m
 	}
