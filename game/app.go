@@ -44,9 +44,9 @@ type Options struct {
 	Look string
 	// Surface is the surface look's parameters (nil: DefaultSurfaceStyle).
 	Surface *SurfaceStyle
-	// ProfileSurface times the surface's passes (waiting for the GL after each, which slows
-	// the frame a little): Shot.PassMs and Shot.FrameMs.
-	ProfileSurface bool
+	// Profile times the frames (Shot.FrameMs) and the surface's passes (Shot.PassMs; waiting
+	// for the GL after each pass).
+	Profile bool
 	// FrameDt > 0 advances the physics by this many seconds per frame instead of by the wall
 	// clock, making the frames reproducible (default with Frames: 1/Rate).
 	FrameDt float64
@@ -106,16 +106,16 @@ type Shot struct {
 	Frames   int               // frames rendered
 	Steps    int               // physics steps taken
 	Project  func(p mgl64.Vec3) (x, y float64, visible bool)
-	// With Options.ProfileSurface: the mean milliseconds of each surface pass (PassNames) and
-	// of the whole frame (view sync, render, buffer swap; physics excluded) over the frames
-	// after the first profileWarmup drawn with the surface, and how many frames that was.
+	// With Options.Profile: the mean milliseconds of the whole frame (view sync, render,
+	// buffer swap; physics excluded) and, in the surface look, of each surface pass
+	// (PassNames), over the frames after the first profileWarmup, and how many frames that was.
 	PassMs   [NumPasses]float64
 	FrameMs  float64
 	Profiled int
 }
 
-// profileWarmup is the number of surface frames not profiled: the first frames compile the
-// programs, allocate the targets and upload the buffers.
+// profileWarmup is the number of frames not profiled: the first frames compile the programs,
+// allocate the targets and upload the buffers.
 const profileWarmup = 5
 
 // Background is the clear colour of the view.
@@ -252,7 +252,7 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	}
 	RegisterShaders(rend)
 	surf := newSurface(gs, rend)
-	surf.profile = o.ProfileSurface
+	surf.profile = o.Profile
 
 	scene := core.NewNode()
 	gui.Manager().Set(scene)
@@ -379,7 +379,6 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	last := time.Now()
 	lastHUD, lastWatch := time.Time{}, time.Now()
 	var fpsAvg, stepMs float64
-	surfFrames := 0
 	for frame := 1; !quit && !gw.ShouldClose(); frame++ {
 		now := time.Now()
 		wall := now.Sub(last).Seconds()
@@ -467,15 +466,14 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			break
 		}
 		gw.SwapBuffers()
-		if surfaced && o.ProfileSurface {
-			surfFrames++
-			if surfFrames > profileWarmup {
+		if o.Profile && frame > profileWarmup {
+			if surfaced {
 				for i, ms := range surf.times {
 					shot.PassMs[i] += ms
 				}
-				shot.FrameMs += float64(time.Since(tPhysics).Nanoseconds()) / 1e6
-				shot.Profiled++
 			}
+			shot.FrameMs += float64(time.Since(tPhysics).Nanoseconds()) / 1e6
+			shot.Profiled++
 		}
 		gw.PollEvents()
 	}

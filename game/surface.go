@@ -49,15 +49,15 @@ type surface struct {
 	sceneTex, thickTex, depthTex, tmpTex, thick2Tex, zbuf uint32
 	vao                                                   uint32
 
-	uFDepth, uFStep, uFRadius, uFPixels, uFFalloff, uFGap       gls.Uniform
-	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight gls.Uniform
-	uCAbsorb, uCRefract, uCZenith, uCHorizon                    gls.Uniform
-	uBSource, uBDepth, uBStep, uBRadius, uBPixels               gls.Uniform
-	profile                                                     bool
-	times                                                       [NumPasses]float64 // ms of the last frame's passes (profile)
-	last                                                        time.Time
-	viewToWorld                                                 [9]float32
-	SkyZenith, SkyHorizon                                       Color
+	uFDepth, uFStep, uFRadius, uFPixels, uFFalloff, uFGap, uFClose gls.Uniform
+	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight    gls.Uniform
+	uCAbsorb, uCRefract, uCZenith, uCHorizon                       gls.Uniform
+	uBSource, uBDepth, uBStep, uBRadius, uBPixels                  gls.Uniform
+	profile                                                        bool
+	times                                                          [NumPasses]float64 // ms of the last frame's passes (profile)
+	last                                                           time.Time
+	viewToWorld                                                    [9]float32
+	SkyZenith, SkyHorizon                                          Color
 }
 
 // registerSurfaceShaders adds the surface programs to a renderer.
@@ -83,7 +83,7 @@ func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
 		name string
 	}{
 		{&s.uFDepth, "Depth"}, {&s.uFStep, "Step"}, {&s.uFRadius, "WorldRadius"},
-		{&s.uFPixels, "PixelsPerUnit"}, {&s.uFFalloff, "DepthFalloff"}, {&s.uFGap, "GapRadius"},
+		{&s.uFPixels, "PixelsPerUnit"}, {&s.uFFalloff, "DepthFalloff"}, {&s.uFGap, "GapWidth"}, {&s.uFClose, "Close"},
 		{&s.uCScene, "SceneColor"}, {&s.uCDepth, "Depth"}, {&s.uCThick, "Thickness"},
 		{&s.uCTexel, "Texel"}, {&s.uCProj, "ProjScale"}, {&s.uCView, "ViewToWorld"},
 		{&s.uCLight, "LightDir"}, {&s.uCAbsorb, "AbsorptionDepth"}, {&s.uCRefract, "Refraction"},
@@ -146,10 +146,10 @@ func (s *surface) resize(w, h int) error {
 	gs.RenderbufferStorage(gls.DEPTH24_STENCIL8, w, h)
 	gs.BindRenderbuffer(0)
 	s.sceneTex = s.texture(gls.RGBA8, gls.RGBA, gls.UNSIGNED_BYTE, true)
-	s.thickTex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, false)
-	s.depthTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, false)
-	s.tmpTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, false)
-	s.thick2Tex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, false)
+	s.thickTex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	s.depthTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
+	s.tmpTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
+	s.thick2Tex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
 	var err error
 	if s.sceneFBO, err = s.framebuffer(s.sceneTex, true); err != nil {
 		return err
@@ -260,26 +260,33 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	gs.Disable(gls.CULL_FACE)
 	gs.BindVertexArray(s.vao)
 	gs.ActiveTexture(gls.TEXTURE0)
-	if st.FilterIterations > 0 && st.FilterRadius > 0 {
-		if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
-			return err
-		}
-		gs.Uniform1i(s.uFDepth.Location(gs), 0)
-		gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
-		gs.Uniform1f(s.uFPixels.Location(gs), float32(h)*proj[5]/2)
-		gs.Uniform1f(s.uFFalloff.Location(gs), float32(st.DepthFalloff)*v.radius)
-		gs.Uniform1f(s.uFGap.Location(gs), v.radius)
+	// The closing sweep, then the filter's: ping-pong between depth and tmp.
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
+		return err
+	}
+	gs.Uniform1i(s.uFDepth.Location(gs), 0)
+	gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
+	gs.Uniform1f(s.uFPixels.Location(gs), float32(h)*proj[5]/2)
+	gs.Uniform1f(s.uFFalloff.Location(gs), float32(st.DepthFalloff)*v.radius)
+	gs.Uniform1f(s.uFGap.Location(gs), 2*v.radius)
+	fbs, texs, cur := [2]uint32{s.depthFBO, s.tmpFBO}, [2]uint32{s.depthTex, s.tmpTex}, 0
+	sweep := func(dx, dy float32) {
+		gs.BindFramebuffer(fbs[1-cur])
+		gs.BindTexture(gls.TEXTURE_2D, texs[cur])
+		gs.Uniform2f(s.uFStep.Location(gs), dx, dy)
+		gs.DrawArrays(gls.TRIANGLES, 0, 3)
+		cur = 1 - cur
+	}
+	gs.Uniform1i(s.uFClose.Location(gs), 1)
+	sweep(0, 0)
+	gs.Uniform1i(s.uFClose.Location(gs), 0)
+	if st.FilterRadius > 0 {
 		for it := 0; it < st.FilterIterations; it++ {
-			gs.BindFramebuffer(s.tmpFBO)
-			gs.BindTexture(gls.TEXTURE_2D, s.depthTex)
-			gs.Uniform2f(s.uFStep.Location(gs), 1/float32(w), 0)
-			gs.DrawArrays(gls.TRIANGLES, 0, 3)
-			gs.BindFramebuffer(s.depthFBO)
-			gs.BindTexture(gls.TEXTURE_2D, s.tmpTex)
-			gs.Uniform2f(s.uFStep.Location(gs), 0, 1/float32(h))
-			gs.DrawArrays(gls.TRIANGLES, 0, 3)
+			sweep(1/float32(w), 0)
+			sweep(0, 1/float32(h))
 		}
 	}
+	depth := texs[cur]
 	if st.FilterRadius > 0 {
 		// The thickness blur, with the filtered depth's radius: one horizontal and one
 		// vertical sweep, thick → thick2 → thick.
@@ -291,7 +298,7 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 		gs.Uniform1f(s.uBRadius.Location(gs), float32(st.FilterRadius)*v.radius)
 		gs.Uniform1f(s.uBPixels.Location(gs), float32(h)*proj[5]/2)
 		gs.ActiveTexture(gls.TEXTURE1)
-		gs.BindTexture(gls.TEXTURE_2D, s.depthTex)
+		gs.BindTexture(gls.TEXTURE_2D, depth)
 		gs.ActiveTexture(gls.TEXTURE0)
 		for _, sweep := range [2]struct {
 			fb, src uint32
@@ -317,7 +324,7 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfCompositeProgram, ShaderUnique: true}); err != nil {
 		return err
 	}
-	for i, t := range []uint32{s.sceneTex, s.depthTex, s.thickTex} {
+	for i, t := range [3]uint32{s.sceneTex, depth, s.thickTex} {
 		gs.ActiveTexture(gls.TEXTURE0 + uint32(i))
 		gs.BindTexture(gls.TEXTURE_2D, t)
 	}

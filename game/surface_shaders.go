@@ -93,8 +93,8 @@ void main() {
 // difference, so the surface smooths while silhouettes against what lies behind stay sharp;
 // van der Laan et al. 2009 §5 discuss it as the alternative to curvature flow). The kernel's
 // radius is a world-space length projected at the pixel's depth, so near and far fluid are
-// smoothed alike; pixels without fluid (depth 0) take no part, and stay empty unless they are
-// a gap narrower than a particle radius.
+// smoothed alike; pixels without fluid (depth 0) take no part and stay empty. A closing sweep
+// before the filter fills gaps narrower than the particle spacing.
 const surfFilterFragment = `
 in vec2 UV;
 
@@ -103,53 +103,68 @@ uniform vec2 Step;           // one texel along the filter's direction
 uniform float WorldRadius;   // kernel radius (m)
 uniform float PixelsPerUnit; // pixels a unit at depth 1 spans
 uniform float DepthFalloff;  // depth difference (m) at which a sample's weight is e^(-1/2)
-uniform float GapRadius;     // widest gap closed (m): the particle radius
+uniform float GapWidth;      // widest gap closed (m): the particle spacing 2r
+uniform int Close;           // 1: the closing sweep instead of a filter sweep
 
 out vec4 FragColor;
 
-const int maxTaps = 24;
-const int maxGap = 8;
+const float maxRadius = 24.0; // pixels
+const int maxSamples = 16;    // per side; wider kernels space their samples apart
+const int maxGap = 16;
 
 void main() {
-    float d = texture(Depth, UV).r;
-    if (d <= 0.0) {
-        // A gap narrower than a particle radius between fluid of about one depth is closed
-        // by linear interpolation (a regular lattice seen along its rows shows such channels
-        // through a block of fluid; the fluid has none).
-        float dl = 0.0, dr = 0.0;
-        int il = 0, ir = 0;
-        for (int i = 1; i <= maxGap; i++) {
-            if (dl <= 0.0) {
-                dl = texture(Depth, UV - float(i) * Step).r;
-                il = i;
-            }
-            if (dr <= 0.0) {
-                dr = texture(Depth, UV + float(i) * Step).r;
-                ir = i;
+    // Depth is sampled linearly between texels for the spaced taps (a pre-filter against
+    // aliasing); the pixel itself and the gap search read whole texels, so a pixel next to
+    // fluid never takes a sliver of its depth.
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    float d = texelFetch(Depth, px, 0).r;
+    if (Close == 1) {
+        // The closing sweep: an empty pixel between fluid of about one depth less than the
+        // particle spacing apart along a row, a column or a diagonal (a regular lattice seen
+        // along its rows shows such channels through a block of fluid; the fluid has none)
+        // takes the depth interpolated between the two.
+        if (d <= 0.0) {
+            ivec2 dirs[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(1, 1), ivec2(1, -1));
+            for (int k = 0; k < 4; k++) {
+                float dl = 0.0, dr = 0.0;
+                int il = 0, ir = 0;
+                for (int i = 1; i <= maxGap; i++) {
+                    if (dl <= 0.0) {
+                        dl = texelFetch(Depth, px - i * dirs[k], 0).r;
+                        il = i;
+                    }
+                    if (dr <= 0.0) {
+                        dr = texelFetch(Depth, px + i * dirs[k], 0).r;
+                        ir = i;
+                    }
+                }
+                if (dl > 0.0 && dr > 0.0 && abs(dl - dr) < DepthFalloff &&
+                    float(il + ir) <= GapWidth * PixelsPerUnit / max(dl, dr)) {
+                    d = (dl * float(ir) + dr * float(il)) / float(il + ir);
+                    break;
+                }
             }
         }
-        if (dl > 0.0 && dr > 0.0 && abs(dl - dr) < DepthFalloff &&
-            float(il + ir) <= GapRadius * PixelsPerUnit / max(dl, dr)) {
-            FragColor = vec4((dl * float(ir) + dr * float(il)) / float(il + ir), 0.0, 0.0, 1.0);
-        } else {
-            FragColor = vec4(0.0);
-        }
+        FragColor = vec4(max(d, 0.0), 0.0, 0.0, 1.0);
         return;
     }
-    float radius = min(WorldRadius * PixelsPerUnit / d, float(maxTaps));
+    if (d <= 0.0) {
+        FragColor = vec4(0.0);
+        return;
+    }
+    float radius = min(WorldRadius * PixelsPerUnit / d, maxRadius);
     float sigma = max(radius / 2.0, 0.5);
-    int taps = int(ceil(radius));
+    int taps = min(int(ceil(radius)), maxSamples);
+    float spacing = max(radius / float(taps), 1.0);
     float sum = 0.0;
     float wsum = 0.0;
-    for (int i = -maxTaps; i <= maxTaps; i++) {
-        if (i < -taps || i > taps) {
-            continue;
-        }
-        float s = texture(Depth, UV + float(i) * Step).r;
+    for (int i = -taps; i <= taps; i++) {
+        float o = float(i) * spacing;
+        float s = texture(Depth, UV + o * Step).r;
         if (s <= 0.0) {
             continue;
         }
-        float x = float(i) / sigma;
+        float x = o / sigma;
         float dz = (s - d) / DepthFalloff;
         float w = exp(-0.5 * (x * x + dz * dz));
         sum += s * w;
@@ -175,27 +190,27 @@ uniform float PixelsPerUnit;
 
 out vec4 FragColor;
 
-const int maxTaps = 24;
+const float maxRadius = 24.0; // pixels
+const int maxSamples = 16;    // per side; wider kernels space their samples apart
 
 void main() {
-    float d = texture(Depth, UV).r;
-    vec4 c = texture(Source, UV);
+    float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;
+    vec4 c = texelFetch(Source, ivec2(gl_FragCoord.xy), 0);
     if (d <= 0.0) {
         FragColor = c;
         return;
     }
-    float radius = min(WorldRadius * PixelsPerUnit / d, float(maxTaps));
+    float radius = min(WorldRadius * PixelsPerUnit / d, maxRadius);
     float sigma = max(radius / 2.0, 0.5);
-    int taps = int(ceil(radius));
+    int taps = min(int(ceil(radius)), maxSamples);
+    float spacing = max(radius / float(taps), 1.0);
     vec4 sum = vec4(0.0);
     float wsum = 0.0;
-    for (int i = -maxTaps; i <= maxTaps; i++) {
-        if (i < -taps || i > taps) {
-            continue;
-        }
-        float x = float(i) / sigma;
+    for (int i = -taps; i <= taps; i++) {
+        float o = float(i) * spacing;
+        float x = o / sigma;
         float w = exp(-0.5 * x * x);
-        sum += texture(Source, UV + float(i) * Step) * w;
+        sum += texture(Source, UV + o * Step) * w;
         wsum += w;
     }
     FragColor = sum / wsum;
@@ -235,11 +250,13 @@ vec3 eyePos(vec2 uv, float d) {
 
 // side returns the difference towards the neighbour at offset o, or the one away from it when
 // that neighbour is nearer in depth or has no fluid.
-vec3 side(vec3 p, float d, vec2 o) {
-    float dp = texture(Depth, UV + o).r;
-    float dm = texture(Depth, UV - o).r;
-    vec3 fwd = eyePos(UV + o, dp) - p;
-    vec3 bwd = p - eyePos(UV - o, dm);
+vec3 side(vec3 p, float d, ivec2 o) {
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    float dp = texelFetch(Depth, px + o, 0).r;
+    float dm = texelFetch(Depth, px - o, 0).r;
+    vec2 uo = vec2(o) * Texel;
+    vec3 fwd = eyePos(UV + uo, dp) - p;
+    vec3 bwd = p - eyePos(UV - uo, dm);
     if (dp <= 0.0) {
         return bwd;
     }
@@ -251,13 +268,13 @@ vec3 side(vec3 p, float d, vec2 o) {
 
 void main() {
     vec4 scene = texture(SceneColor, UV);
-    float d = texture(Depth, UV).r;
+    float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;
     if (d <= 0.0) {
         FragColor = vec4(scene.rgb, 1.0);
         return;
     }
     vec3 p = eyePos(UV, d);
-    vec3 n = normalize(cross(side(p, d, vec2(Texel.x, 0.0)), side(p, d, vec2(0.0, Texel.y))));
+    vec3 n = normalize(cross(side(p, d, ivec2(1, 0)), side(p, d, ivec2(0, 1))));
     vec3 v = normalize(-p);
     if (dot(n, v) < 0.0) {
         n = -n;
