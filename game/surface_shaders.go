@@ -110,7 +110,7 @@ out vec4 FragColor;
 
 const float maxRadius = 24.0; // pixels
 const int maxSamples = 16;    // per side; wider kernels space their samples apart
-const int maxGap = 16;
+const int maxGap = 4;
 
 void main() {
     // Depth is sampled linearly between texels for the spaced taps (a pre-filter against
@@ -119,11 +119,16 @@ void main() {
     ivec2 px = ivec2(gl_FragCoord.xy);
     float d = texelFetch(Depth, px, 0).r;
     if (Close == 1) {
-        // The closing sweep: an empty pixel between fluid of about one depth less than the
-        // particle spacing apart along a row, a column or a diagonal (a regular lattice seen
-        // along its rows shows such channels through a block of fluid; the fluid has none)
-        // takes the depth interpolated between the two.
-        if (d <= 0.0) {
+        // The closing sweep: an empty pixel next to fluid (one of its four neighbours), between
+        // fluid of about one depth at most maxGap pixels and less than the particle spacing
+        // apart along a row, a column or a diagonal (a regular lattice seen along its rows
+        // shows such channels through a block of fluid; the fluid has none), takes the depth
+        // interpolated between the two. Pixels away from fluid leave after four reads.
+        bool near = texelFetch(Depth, px + ivec2(1, 0), 0).r > 0.0 ||
+            texelFetch(Depth, px - ivec2(1, 0), 0).r > 0.0 ||
+            texelFetch(Depth, px + ivec2(0, 1), 0).r > 0.0 ||
+            texelFetch(Depth, px - ivec2(0, 1), 0).r > 0.0;
+        if (d <= 0.0 && near) {
             ivec2 dirs[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(1, 1), ivec2(1, -1));
             for (int k = 0; k < 4; k++) {
                 float dl = 0.0, dr = 0.0;
@@ -136,6 +141,9 @@ void main() {
                     if (dr <= 0.0) {
                         dr = texelFetch(Depth, px + i * dirs[k], 0).r;
                         ir = i;
+                    }
+                    if (dl > 0.0 && dr > 0.0) {
+                        break;
                     }
                 }
                 if (dl > 0.0 && dr > 0.0 && abs(dl - dr) < DepthFalloff &&
