@@ -173,12 +173,12 @@ func TestRenderSurfaceSmooth(t *testing.T) {
 	}
 	const (
 		// Mean local standard deviation of luminance (0–255) over 5×5 squares inside the
-		// water. Measured: surface 1.3, marbles 8.7, the surface with the filter off 10.5 (the
+		// water. Measured: surface 1.3, marbles 8.7, the surface with the filter off 10.7 (the
 		// sphere caps' normals and the lattice's uneven thickness): the bound sits well above
 		// the filtered surface and well below both sphere-shaped looks.
 		maxSpeckle = 2.5
-		// Background pixels inside the shrunk outline: none. Without the closing sweep 9
-		// show, a channel one pixel wide straight through the lattice.
+		// Background pixels inside the shrunk outline: none (the closing sweep fills the
+		// one-pixel channels a regular lattice shows straight through the block).
 		maxHoles = 0
 	)
 	r := 0.02
