@@ -13,8 +13,8 @@ func TestSurfaceStyleChecks(t *testing.T) {
 	if err := st.Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
-	if st.FilterRadius != 4 || st.FilterIterations != 3 || st.DepthFalloff != 4 || st.AbsorptionDepth != 0.15 || st.Refraction != 0.08 {
-		t.Fatalf("defaults %+v, want the declared 4 r, 3 iterations, 4 r, 0.15 m, 0.08 /m", st)
+	if st.FilterRadius != 4 || st.FilterIterations != 3 || st.DepthFalloff != 4 || st.AbsorptionDepth != 0.05 || st.Refraction != 0.08 {
+		t.Fatalf("defaults %+v, want the declared 4 r, 3 iterations, 4 r, 0.05 m, 0.08 /m", st)
 	}
 	for _, c := range []struct {
 		set  func(s *SurfaceStyle)
