@@ -203,7 +203,8 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // Options.Frames frames were drawn: each frame feeds its wall time (or Options.FrameDt) to a
 // Driver at Options.Rate, syncs the View, updates the HUD and renders. Keys: space pauses,
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
-// colouring, B switches rigid bodies between meshes and their boundary samples, R reloads the
+// colouring, F switches liquids between the fluid surface and marbles (Options.Look), B
+// switches rigid bodies between meshes and their boundary samples, R reloads the
 // materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
 // and the arrow keys orbit, Esc quits. A game hooks in through Options.Setup (once, with the
 // scene graph, camera and window), Options.OnFrame (every frame, before the physics) and

@@ -19,13 +19,15 @@ const (
 	PassScene     = iota // everything but the fluid (and the HUD), into a colour texture
 	PassThickness        // fluid spheres' chords, additively
 	PassDepth            // fluid spheres' nearest eye depth
+	PassClose            // closing sweep of the depth's narrow gaps
 	PassFilter           // bilateral filter of the depth, FilterIterations × 2 sweeps
+	PassBlur             // blur of the thickness, 2 sweeps
 	PassComposite        // shading over the scene into the window
 	NumPasses
 )
 
 // PassNames names the surface passes for reports.
-var PassNames = [NumPasses]string{"scene", "thickness", "depth", "filter", "composite"}
+var PassNames = [NumPasses]string{"scene", "thickness", "depth", "close", "filter", "blur", "composite"}
 
 // surface renders the View's fluid bodies as a screen-space fluid surface (van der Laan, Green
 // and Sainz 2009; Green 2010; programs in surface_shaders.go) with off-screen targets of the
@@ -280,6 +282,7 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	gs.Uniform1i(s.uFClose.Location(gs), 1)
 	sweep(0, 0)
 	gs.Uniform1i(s.uFClose.Location(gs), 0)
+	s.mark(PassClose)
 	if st.FilterRadius > 0 {
 		for it := 0; it < st.FilterIterations; it++ {
 			sweep(1/float32(w), 0)
@@ -287,6 +290,7 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 		}
 	}
 	depth := texs[cur]
+	s.mark(PassFilter)
 	if st.FilterRadius > 0 {
 		// The thickness blur, with the filtered depth's radius: one horizontal and one
 		// vertical sweep, thick → thick2 → thick.
@@ -313,7 +317,7 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 		gs.BindTexture(gls.TEXTURE_2D, 0)
 		gs.ActiveTexture(gls.TEXTURE0)
 	}
-	s.mark(PassFilter)
+	s.mark(PassBlur)
 
 	// Composite into the window.
 	gs.BindFramebuffer(0)
