@@ -254,6 +254,7 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	RegisterShaders(rend)
 	surf := newSurface(gs, rend)
 	surf.profile = o.Profile
+	defer surf.dispose()
 
 	scene := core.NewNode()
 	gui.Manager().Set(scene)

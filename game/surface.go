@@ -117,12 +117,14 @@ func (s *surface) texture(iformat int32, format, typ uint32, linear bool) uint32
 	return t
 }
 
-// framebuffer makes a framebuffer with colour texture tex and, when depth, the shared depth
-// renderbuffer, and checks it is complete.
-func (s *surface) framebuffer(tex uint32, depth bool) (uint32, error) {
+// framebuffer attaches colour texture tex and, when depth, the shared depth renderbuffer to
+// framebuffer *fb (made when 0), and checks it is complete.
+func (s *surface) framebuffer(fb *uint32, tex uint32, depth bool) error {
 	gs := s.gs
-	fb := gs.GenFramebuffer()
-	gs.BindFramebuffer(fb)
+	if *fb == 0 {
+		*fb = gs.GenFramebuffer()
+	}
+	gs.BindFramebuffer(*fb)
 	gs.FramebufferTexture2D(gls.COLOR_ATTACHMENT0, gls.TEXTURE_2D, tex)
 	if depth {
 		gs.FramebufferRenderbuffer(gls.DEPTH_STENCIL_ATTACHMENT, s.zbuf)
@@ -130,20 +132,23 @@ func (s *surface) framebuffer(tex uint32, depth bool) (uint32, error) {
 	st := gs.CheckFramebufferStatus()
 	gs.BindFramebuffer(0)
 	if st != gls.FRAMEBUFFER_COMPLETE {
-		return 0, fmt.Errorf("fluid surface: off-screen target incomplete (status 0x%x): the GL driver cannot render to float textures; use the marbles look", st)
+		return fmt.Errorf("fluid surface: off-screen target incomplete (status 0x%x): the GL driver cannot render to float textures; use the marbles look", st)
 	}
-	return fb, nil
+	return nil
 }
 
-// resize (re)makes the targets for a w×h window.
+// resize (re)makes the targets for a w×h window: new textures, the renderbuffer's storage
+// respecified, the framebuffers kept (gls can delete neither, so they are made once).
 func (s *surface) resize(w, h int) error {
-	if w == s.w && h == s.h && s.sceneFBO != 0 {
+	if w == s.w && h == s.h && s.sceneTex != 0 {
 		return nil
 	}
-	s.free()
+	s.freeTextures()
 	s.w, s.h = w, h
 	gs := s.gs
-	s.zbuf = gs.GenRenderbuffer()
+	if s.zbuf == 0 {
+		s.zbuf = gs.GenRenderbuffer()
+	}
 	gs.BindRenderbuffer(s.zbuf)
 	gs.RenderbufferStorage(gls.DEPTH24_STENCIL8, w, h)
 	gs.BindRenderbuffer(0)
@@ -152,39 +157,23 @@ func (s *surface) resize(w, h int) error {
 	s.depthTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
 	s.tmpTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
 	s.thick2Tex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
-	var err error
-	if s.sceneFBO, err = s.framebuffer(s.sceneTex, true); err != nil {
-		return err
-	}
-	if s.thickFBO, err = s.framebuffer(s.thickTex, true); err != nil {
-		return err
-	}
-	if s.depthFBO, err = s.framebuffer(s.depthTex, true); err != nil {
-		return err
-	}
-	if s.tmpFBO, err = s.framebuffer(s.tmpTex, false); err != nil {
-		return err
-	}
-	if s.thick2FBO, err = s.framebuffer(s.thick2Tex, false); err != nil {
-		return err
+	for _, t := range []struct {
+		fb    *uint32
+		tex   uint32
+		depth bool
+	}{
+		{&s.sceneFBO, s.sceneTex, true}, {&s.thickFBO, s.thickTex, true}, {&s.depthFBO, s.depthTex, true},
+		{&s.tmpFBO, s.tmpTex, false}, {&s.thick2FBO, s.thick2Tex, false},
+	} {
+		if err := s.framebuffer(t.fb, t.tex, t.depth); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// free deletes the targets.
-func (s *surface) free() {
-	gs := s.gs
-	for _, fb := range []*uint32{&s.sceneFBO, &s.thickFBO, &s.depthFBO, &s.tmpFBO, &s.thick2FBO} {
-		if *fb != 0 {
-			// gls has no DeleteFramebuffers; an unbound framebuffer without attachments
-			// holds no storage.
-			gs.BindFramebuffer(*fb)
-			gs.FramebufferTexture2D(gls.COLOR_ATTACHMENT0, gls.TEXTURE_2D, 0)
-			gs.FramebufferRenderbuffer(gls.DEPTH_STENCIL_ATTACHMENT, 0)
-			gs.BindFramebuffer(0)
-			*fb = 0
-		}
-	}
+// freeTextures deletes the target textures.
+func (s *surface) freeTextures() {
 	var tex []uint32
 	for _, t := range []*uint32{&s.sceneTex, &s.thickTex, &s.depthTex, &s.tmpTex, &s.thick2Tex} {
 		if *t != 0 {
@@ -193,9 +182,25 @@ func (s *surface) free() {
 		}
 	}
 	if len(tex) > 0 {
-		gs.DeleteTextures(tex...)
+		s.gs.DeleteTextures(tex...)
 	}
-	s.zbuf = 0 // gls has no DeleteRenderbuffers either: the renderbuffer is reused by nobody
+}
+
+// dispose releases the targets' storage when Run returns: the textures and the vertex array
+// deleted, the renderbuffer shrunk to one pixel (gls cannot delete framebuffers or
+// renderbuffers; their names hold nothing more).
+func (s *surface) dispose() {
+	s.freeTextures()
+	if s.zbuf != 0 {
+		s.gs.BindRenderbuffer(s.zbuf)
+		s.gs.RenderbufferStorage(gls.DEPTH24_STENCIL8, 1, 1)
+		s.gs.BindRenderbuffer(0)
+	}
+	if s.vao != 0 {
+		s.gs.DeleteVertexArrays(s.vao)
+		s.vao = 0
+	}
+	s.w, s.h = 0, 0
 }
 
 // mark ends a pass when profiling: it waits for the GL to finish the pass (reading back one
