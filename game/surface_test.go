@@ -12,6 +12,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/scene"
 )
 
 // stillWater is a block of water of n×m×k particles of radius r at rest on the ground (never
@@ -266,5 +267,57 @@ func BenchmarkSurfacePasses(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestViewLookRanges checks which bodies the surface look takes: a water block's particles go
+// to the surface passes, a slime (viscoelastic goo) block's stay impostors, and the marbles
+// look gives every moving particle back to the impostors. No display needed.
+func TestViewLookRanges(t *testing.T) {
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = 0.05
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	slime, err := scene.Preset("slime", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slime.Viscoelastic.Enabled {
+		t.Fatal("the slime preset is not goo")
+	}
+	if _, err := w.AddFluidBlock("slime", slime, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.3, 0.3}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	water, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0.5, 0, 0}, mgl64.Vec3{0.9, 0.4, 0.4}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDriver(WorldStepper{w}, 60, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moving, _ := v.Particles()
+	nw := w.Particles(water).Len()
+	if v.Look() != LookSurface || v.SurfaceParticles() != nw {
+		t.Fatalf("look %s: %d particles drawn as the surface, want surface and the water's %d", v.Look(), v.SurfaceParticles(), nw)
+	}
+	if n := len(v.depthGr.Materials()) + len(v.gr.Materials()); n != 2 {
+		t.Errorf("%d ranges in the surface look, want 2 (slime impostors, water surface)", n)
+	}
+	if err := v.SetLook(LookMarbles); err != nil {
+		t.Fatal(err)
+	}
+	if v.SurfaceParticles() != 0 || len(v.depthGr.Materials()) != 0 || len(v.thickGr.Materials()) != 0 || len(v.gr.Materials()) != 1 {
+		t.Errorf("marbles: %d surface particles, %d depth and %d impostor ranges; want 0, 0 and the %d moving particles in 1", v.SurfaceParticles(), len(v.depthGr.Materials()), len(v.gr.Materials()), moving)
+	}
+	if err := v.SetLook("glass"); err == nil || v.Look() != LookMarbles {
+		t.Errorf("look glass: error %v, look %s; want an error and the look unchanged", err, v.Look())
 	}
 }
