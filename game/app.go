@@ -39,6 +39,14 @@ type Options struct {
 	Screenshot string  // with Frames: save the last frame as a PNG file here
 	// RigidSamples draws rigid bodies as their boundary samples instead of meshes (key B).
 	RigidSamples bool
+	// Look draws the liquid bodies as the screen-space fluid surface ("surface", default) or
+	// as shaded spheres ("marbles"); key F switches.
+	Look string
+	// Surface is the surface look's parameters (nil: DefaultSurfaceStyle).
+	Surface *SurfaceStyle
+	// Profile times the frames (Shot.FrameMs) and the surface's passes (Shot.PassMs; waiting
+	// for the GL after each pass).
+	Profile bool
 	// FrameDt > 0 advances the physics by this many seconds per frame instead of by the wall
 	// clock, making the frames reproducible (default with Frames: 1/Rate).
 	FrameDt float64
@@ -98,7 +106,17 @@ type Shot struct {
 	Frames   int               // frames rendered
 	Steps    int               // physics steps taken
 	Project  func(p mgl64.Vec3) (x, y float64, visible bool)
+	// With Options.Profile: the mean milliseconds of the whole frame (view sync, render,
+	// buffer swap; physics excluded) and, in the surface look, of each surface pass
+	// (PassNames), over the frames after the first profileWarmup, and how many frames that was.
+	PassMs   [NumPasses]float64
+	FrameMs  float64
+	Profiled int
 }
+
+// profileWarmup is the number of frames not profiled: the first frames compile the programs,
+// allocate the targets and upload the buffers.
+const profileWarmup = 5
 
 // Background is the clear colour of the view.
 var Background = Color{0.07, 0.08, 0.11, 1}
@@ -122,6 +140,18 @@ func (o *Options) validate() error {
 	}
 	if o.Color == "" {
 		o.Color = "phase"
+	}
+	if o.Look == "" {
+		o.Look = LookSurface
+	}
+	if err := checkLook(o.Look); err != nil {
+		return err
+	}
+	if o.Surface == nil {
+		st := DefaultSurfaceStyle()
+		o.Surface = &st
+	} else if err := o.Surface.Validate(); err != nil {
+		return err
 	}
 	if o.Log == nil {
 		o.Log = os.Stderr
@@ -173,7 +203,8 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // Options.Frames frames were drawn: each frame feeds its wall time (or Options.FrameDt) to a
 // Driver at Options.Rate, syncs the View, updates the HUD and renders. Keys: space pauses,
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
-// colouring, B switches rigid bodies between meshes and their boundary samples, R reloads the
+// colouring, F switches liquids between the fluid surface and marbles (Options.Look), B
+// switches rigid bodies between meshes and their boundary samples, R reloads the
 // materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
 // and the arrow keys orbit, Esc quits. A game hooks in through Options.Setup (once, with the
 // scene graph, camera and window), Options.OnFrame (every frame, before the physics) and
@@ -202,6 +233,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	if err := view.SetRigidSamples(o.RigidSamples); err != nil {
 		return nil, err
 	}
+	if err := view.SetLook(o.Look); err != nil {
+		return nil, err
+	}
 	var watch *FileWatch
 	if o.ScenePath != "" {
 		if watch, err = NewFileWatch(o.ScenePath); err != nil {
@@ -218,6 +252,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		return nil, fmt.Errorf("g3n shaders: %w", err)
 	}
 	RegisterShaders(rend)
+	surf := newSurface(gs, rend)
+	surf.profile = o.Profile
+	defer surf.dispose()
 
 	scene := core.NewNode()
 	gui.Manager().Set(scene)
@@ -309,6 +346,14 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			if err := view.SetRigidSamples(!on); err != nil {
 				note("rigid bodies: %v", err)
 			}
+		case window.KeyF:
+			look := LookMarbles
+			if view.Look() == LookMarbles {
+				look = LookSurface
+			}
+			if err := view.SetLook(look); err != nil {
+				note("fluid look: %v", err)
+			}
 		case window.KeyR:
 			if o.ScenePath == "" {
 				note("no scene file to reload materials from")
@@ -358,6 +403,7 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		}
 		t0 := time.Now()
 		n, err := driver.Advance(dt)
+		tPhysics := time.Now()
 		if err != nil {
 			note("physics stopped (paused) at t = %.4g s: %v", w.Time(), err)
 		}
@@ -384,20 +430,33 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			hud.SetLegend(view)
 		}
 
-		gs.Clear(gls.COLOR_BUFFER_BIT | gls.DEPTH_BUFFER_BIT)
-		if err := rend.Render(scene, cam); err != nil {
-			return nil, fmt.Errorf("render: %w", err)
+		fbw, fbh := gw.GetFramebufferSize()
+		surfaced := view.Look() == LookSurface && view.SurfaceParticles() > 0
+		if surfaced {
+			if err := surf.render(view, scene, hud.Node, cam, o.Surface, bg, fbw, fbh); err != nil {
+				// No float render targets (or another GL refusal): fall back to the marbles
+				// rather than stop.
+				note("fluid surface unavailable, drawing marbles: %v", err)
+				gs.BindFramebuffer(0)
+				_ = view.SetLook(LookMarbles)
+				surfaced = false
+			}
+		}
+		if !surfaced {
+			gs.ClearColor(bg.R, bg.G, bg.B, 1)
+			gs.Clear(gls.COLOR_BUFFER_BIT | gls.DEPTH_BUFFER_BIT)
+			if err := rend.Render(scene, cam); err != nil {
+				return nil, fmt.Errorf("render: %w", err)
+			}
 		}
 		shot.Frames, shot.Steps = frame, driver.Steps()
 		if ctx.screenshot != "" {
-			fbw, fbh := gw.GetFramebufferSize()
 			if err := savePNG(ctx.screenshot, readPixels(gs, fbw, fbh)); err != nil {
 				return nil, err
 			}
 			ctx.screenshot = ""
 		}
 		if final {
-			fbw, fbh := gw.GetFramebufferSize()
 			shot.Image = readPixels(gs, fbw, fbh)
 			shot.Overlays = hud.Rects()
 			shot.Project = projector(cam, fbw, fbh)
@@ -409,7 +468,22 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			break
 		}
 		gw.SwapBuffers()
+		if o.Profile && frame > profileWarmup {
+			if surfaced {
+				for i, ms := range surf.times {
+					shot.PassMs[i] += ms
+				}
+			}
+			shot.FrameMs += float64(time.Since(tPhysics).Nanoseconds()) / 1e6
+			shot.Profiled++
+		}
 		gw.PollEvents()
+	}
+	if shot.Profiled > 0 {
+		for i := range shot.PassMs {
+			shot.PassMs[i] /= float64(shot.Profiled)
+		}
+		shot.FrameMs /= float64(shot.Profiled)
 	}
 	return shot, nil
 }

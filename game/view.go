@@ -68,6 +68,18 @@ type View struct {
 	dbuf     []float32
 	nDiffuse int
 
+	// The fluid surface (surface.go): in the surface look the liquid bodies' vertex ranges are
+	// drawn by two graphics sharing the vertex buffer, outside Node — the thickness and the depth
+	// pass — instead of as opaque impostors.
+	look      string
+	depthGr   *particleGraphic
+	thickGr   *particleGraphic
+	depthNode *core.Node
+	thickNode *core.Node
+	depthMat  material.IMaterial
+	thickMat  material.IMaterial
+	nLiquid   int // vertices drawn as the surface
+
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
 	lo, hi  float64   // colour-map range of the last field sync
@@ -91,6 +103,7 @@ type slot struct {
 	offset int
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
+	liquid bool // a liquid (IsLiquid): drawn as the surface in the surface look
 }
 
 // rigidMesh is the drawn mesh of one rigid body, and where its samples go in the vertex
@@ -139,12 +152,26 @@ func newParticleGraphic(geom *geometry.Geometry) *particleGraphic {
 	return g
 }
 
-// RegisterShaders adds the impostor program to a renderer; call it once per renderer before
-// rendering a View.
+// RegisterShaders adds the impostor and fluid-surface programs to a renderer; call it once per
+// renderer before rendering a View.
 func RegisterShaders(r *renderer.Renderer) {
 	r.AddShader(particleVertName, particleVertex)
 	r.AddShader(particleFragName, particleFragment)
 	r.AddProgram(particleProgram, particleVertName, particleFragName)
+	registerSurfaceShaders(r)
+}
+
+// IsLiquid reports whether a body is drawn as the fluid surface in the surface look: a fluid
+// body that is not viscoelastic goo, or a FLIP liquid. Goo, elastic and elastoplastic bodies
+// and moving walls stay impostors.
+func IsLiquid(w *sluice.World, b systems.BodyView) bool {
+	switch b.Body.Phase {
+	case components.Fluid:
+		return !b.Material.Viscoelastic.Enabled
+	case components.Flip:
+		return true
+	}
+	return false
 }
 
 // NewView builds the view of w, drawing the moving bodies at d's interpolated states. d must
@@ -153,7 +180,7 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	if w == nil || d == nil {
 		return nil, fmt.Errorf("view: needs a world and its driver")
 	}
-	v := &View{Node: core.NewNode(), world: w, driver: d, radius: float32(w.Settings().ParticleRadius), cmap: &Heat}
+	v := &View{Node: core.NewNode(), world: w, driver: d, radius: float32(w.Settings().ParticleRadius), cmap: &Heat, look: LookSurface}
 	v.vbo = gls.NewVBO(nil)
 	v.vbo.AddAttrib(gls.VertexPosition)
 	v.vbo.AddCustomAttrib("ParticleColor", 4)
@@ -178,6 +205,13 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.SetColorMap(&Heat)
 	v.gr = newParticleGraphic(v.geom)
 	v.Node.Add(v.gr)
+	v.depthMat = newSurfaceMaterial(surfDepthProgram, false)
+	v.thickMat = newSurfaceMaterial(surfThicknessProgram, true)
+	v.depthGr = newParticleGraphic(v.geom)
+	v.thickGr = newParticleGraphic(v.geom)
+	v.depthNode, v.thickNode = core.NewNode(), core.NewNode()
+	v.depthNode.Add(v.depthGr)
+	v.thickNode.Add(v.thickGr)
 
 	v.dvbo = gls.NewVBO(nil)
 	v.dvbo.AddAttrib(gls.VertexPosition)
@@ -208,7 +242,7 @@ func (v *View) layout() error {
 		if IsRigid(v.world, b) {
 			continue
 		}
-		s := slot{e: b.Entity, phase: b.Body.Phase, style: BodyStyle(b.Body.Phase, b.Material.Color), count: b.Particles.Len()}
+		s := slot{e: b.Entity, phase: b.Body.Phase, style: BodyStyle(b.Body.Phase, b.Material.Color), count: b.Particles.Len(), liquid: IsLiquid(v.world, b)}
 		if Moves(v.world, b) {
 			s.offset = v.nMoving
 			v.nMoving += s.count
@@ -267,15 +301,68 @@ func (v *View) layout() error {
 	v.colored = false
 	v.gen = v.world.Generation()
 	v.vbo.SetBuffer(v.buf)
+	v.assignRanges()
+	return nil
+}
+
+// assignRanges gives the vertex ranges to the materials: the moving bodies and the rigid
+// bodies' samples opaque impostors — except, in the surface look, the liquid bodies, which go
+// to the surface's depth and thickness graphics — and the walls translucent. Adjacent ranges of
+// one kind are merged.
+func (v *View) assignRanges() {
 	v.gr.ClearMaterials()
-	if v.nMoving+v.nSamples > 0 {
-		v.gr.AddMaterial(v.gr, v.opaque, 0, v.nMoving+v.nSamples)
+	v.depthGr.ClearMaterials()
+	v.thickGr.ClearMaterials()
+	v.nLiquid = 0
+	surface := v.look == LookSurface
+	start, liquid := 0, false
+	flush := func(end int) {
+		if end <= start {
+			return
+		}
+		if liquid {
+			v.depthGr.AddMaterial(v.depthGr, v.depthMat, start, end-start)
+			v.thickGr.AddMaterial(v.thickGr, v.thickMat, start, end-start)
+			v.nLiquid += end - start
+		} else {
+			v.gr.AddMaterial(v.gr, v.opaque, start, end-start)
+		}
 	}
+	for _, s := range v.moving {
+		l := surface && s.liquid
+		if l != liquid {
+			flush(s.offset)
+			start, liquid = s.offset, l
+		}
+	}
+	flush(v.nMoving)
+	start, liquid = v.nMoving, false
+	flush(v.nMoving + v.nSamples)
 	if v.nStatic > 0 {
 		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving+v.nSamples, v.nStatic)
 	}
+}
+
+// SetLook draws the liquid bodies as the screen-space fluid surface (LookSurface, the default)
+// or as shaded spheres (LookMarbles, the debug look). The surface needs Run's render passes
+// (a View drawn by a plain g3n render shows no liquid in the surface look).
+func (v *View) SetLook(look string) error {
+	if err := checkLook(look); err != nil {
+		return err
+	}
+	if look != v.look {
+		v.look = look
+		v.assignRanges()
+	}
 	return nil
 }
+
+// Look is the fluid look: LookSurface or LookMarbles.
+func (v *View) Look() string { return v.look }
+
+// SurfaceParticles is the number of particles drawn as the fluid surface (0 in the marbles
+// look or without liquid bodies).
+func (v *View) SurfaceParticles() int { return v.nLiquid }
 
 // SetRigidSamples draws the rigid bodies as their boundary samples (opaque dots in the body's
 // colour, at its interpolated pose) instead of meshes, or back as meshes: the samples are what

@@ -24,6 +24,7 @@ type viewArgs struct {
 	color      string
 	workers    int
 	samples    bool
+	look       string
 }
 
 // viewNeedsG3N is the error of sluice view in a build without the window.
@@ -45,6 +46,7 @@ func parseViewArgs(args []string, stderr io.Writer) (viewArgs, error) {
 	fs.StringVar(&a.color, "color", "phase", "initial colouring: "+strings.Join(game.ColorModes(), ", "))
 	fs.IntVar(&a.workers, "workers", 0, "worker threads (0: all cores)")
 	fs.BoolVar(&a.samples, "rigid-samples", false, "draw rigid bodies as their boundary samples instead of meshes (key B)")
+	fs.StringVar(&a.look, "look", game.LookSurface, "liquid bodies as a fluid surface or as shaded spheres (key F): "+strings.Join(game.Looks(), ", "))
 	// splitArgs pairs every flag with the next argument; after a bool flag that may be the
 	// scene, where Parse stops: take it and parse on.
 	for rest := flagArgs; ; {
@@ -74,6 +76,8 @@ func parseViewArgs(args []string, stderr io.Writer) (viewArgs, error) {
 		return a, fmt.Errorf("--rate %g must be a positive number of steps per second", a.rate)
 	case !slices.Contains(game.ColorModes(), a.color):
 		return a, fmt.Errorf("--color %q: not one of %s", a.color, strings.Join(game.ColorModes(), ", "))
+	case !slices.Contains(game.Looks(), a.look):
+		return a, fmt.Errorf("--look %q: not one of %s", a.look, strings.Join(game.Looks(), ", "))
 	}
 	return a, nil
 }

@@ -11,7 +11,7 @@ func TestViewArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.scene != "s.json" || a.frames != 3 || a.screenshot != "out/s.png" || a.color != "speed" || a.rate != 120 || a.width != 1280 || a.height != 720 {
+	if a.scene != "s.json" || a.frames != 3 || a.screenshot != "out/s.png" || a.color != "speed" || a.rate != 120 || a.width != 1280 || a.height != 720 || a.look != "surface" {
 		t.Fatalf("parsed %+v", a)
 	}
 	for _, args := range [][]string{
@@ -37,6 +37,7 @@ func TestViewArgs(t *testing.T) {
 		{[]string{"s.json", "--rate", "0"}, "--rate 0 must be a positive number"},
 		{[]string{"s.json", "--color", "vorticity"}, `--color "vorticity": not one of phase, speed`},
 		{[]string{"s.json", "--fps", "3"}, "flag provided but not defined: -fps"},
+		{[]string{"s.json", "--look", "glass"}, `--look "glass": not one of surface, marbles`},
 	} {
 		if _, err := parseViewArgs(c.args, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("view %q: error %v, want %q", c.args, err, c.want)

@@ -1,0 +1,393 @@
+//go:build g3n && cgo
+
+package game
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/g3n/engine/camera"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/renderer"
+)
+
+// Surface passes, in the order they run each frame (PassTimes' index).
+const (
+	PassScene     = iota // everything but the fluid (and the HUD), into a colour texture
+	PassThickness        // fluid spheres' chords, additively
+	PassDepth            // fluid spheres' nearest eye depth
+	PassClose            // closing sweep of the depth's narrow gaps
+	PassFilter           // bilateral filter of the depth, FilterIterations × 2 sweeps
+	PassBlur             // blur of the thickness, 2 sweeps
+	PassComposite        // shading over the scene into the window
+	NumPasses
+)
+
+// PassNames names the surface passes for reports.
+var PassNames = [NumPasses]string{"scene", "thickness", "depth", "close", "filter", "blur", "composite"}
+
+// surface renders the View's fluid bodies as a screen-space fluid surface (van der Laan, Green
+// and Sainz 2009; Green 2010; programs in surface_shaders.go) with off-screen targets of the
+// window's size:
+//
+//	scene     RGBA8 colour + depth/stencil renderbuffer: the rest of the scene
+//	thickness RGBA32F (colour·chord, chord), sharing the scene's depth: tested, not written
+//	depth     R32F eye depth, sharing the scene's depth: spheres tested against the scene
+//	tmp       R32F, the filter's ping-pong partner
+//
+// The particle passes go through g3n's renderer (graphics sharing the View's vertex buffer,
+// with their own materials); the full-screen passes use programs registered with the
+// renderer's shader manager, so it knows which program is bound, and an attribute-less vertex
+// array.
+type surface struct {
+	gs   *gls.GLS
+	rend *renderer.Renderer
+
+	w, h                                                  int
+	sceneFBO, thickFBO, depthFBO, tmpFBO, thick2FBO       uint32
+	sceneTex, thickTex, depthTex, tmpTex, thick2Tex, zbuf uint32
+	vao                                                   uint32
+
+	uFDepth, uFStep, uFRadius, uFPixels, uFFalloff, uFGap, uFClose gls.Uniform
+	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight    gls.Uniform
+	uCAbsorb, uCRefract, uCZenith, uCHorizon                       gls.Uniform
+	uBSource, uBDepth, uBStep, uBRadius, uBPixels                  gls.Uniform
+	profile                                                        bool
+	times                                                          [NumPasses]float64 // ms of the last frame's passes (profile)
+	last                                                           time.Time
+	viewToWorld                                                    [9]float32
+	SkyZenith, SkyHorizon                                          Color
+}
+
+// registerSurfaceShaders adds the surface programs to a renderer.
+func registerSurfaceShaders(r *renderer.Renderer) {
+	r.AddShader(surfDepthFragName, surfDepthFragment)
+	r.AddShader(surfThicknessFragName, surfThicknessFragment)
+	r.AddShader(surfQuadVertName, surfQuadVertex)
+	r.AddShader(surfFilterFragName, surfFilterFragment)
+	r.AddShader(surfCompositeFragName, surfCompositeFragment)
+	r.AddProgram(surfDepthProgram, particleVertName, surfDepthFragName)
+	r.AddProgram(surfThicknessProgram, particleVertName, surfThicknessFragName)
+	r.AddProgram(surfFilterProgram, surfQuadVertName, surfFilterFragName)
+	r.AddProgram(surfCompositeProgram, surfQuadVertName, surfCompositeFragName)
+	r.AddShader(surfBlurFragName, surfBlurFragment)
+	r.AddProgram(surfBlurProgram, surfQuadVertName, surfBlurFragName)
+}
+
+func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
+	s := &surface{gs: gs, rend: rend,
+		SkyZenith: Color{0.36, 0.52, 0.78, 1}, SkyHorizon: Color{0.78, 0.83, 0.88, 1}}
+	for _, u := range []struct {
+		u    *gls.Uniform
+		name string
+	}{
+		{&s.uFDepth, "Depth"}, {&s.uFStep, "Step"}, {&s.uFRadius, "WorldRadius"},
+		{&s.uFPixels, "PixelsPerUnit"}, {&s.uFFalloff, "DepthFalloff"}, {&s.uFGap, "GapWidth"}, {&s.uFClose, "Close"},
+		{&s.uCScene, "SceneColor"}, {&s.uCDepth, "Depth"}, {&s.uCThick, "Thickness"},
+		{&s.uCTexel, "Texel"}, {&s.uCProj, "ProjScale"}, {&s.uCView, "ViewToWorld"},
+		{&s.uCLight, "LightDir"}, {&s.uCAbsorb, "AbsorptionDepth"}, {&s.uCRefract, "Refraction"},
+		{&s.uCZenith, "SkyZenith"}, {&s.uCHorizon, "SkyHorizon"},
+		{&s.uBSource, "Source"}, {&s.uBDepth, "Depth"}, {&s.uBStep, "Step"},
+		{&s.uBRadius, "WorldRadius"}, {&s.uBPixels, "PixelsPerUnit"},
+	} {
+		u.u.Init(u.name)
+	}
+	s.vao = gs.GenVertexArray()
+	return s
+}
+
+// texture makes a w×h texture of the given formats, nearest-sampled unless linear.
+func (s *surface) texture(iformat int32, format, typ uint32, linear bool) uint32 {
+	gs := s.gs
+	t := gs.GenTexture()
+	gs.BindTexture(gls.TEXTURE_2D, t)
+	gs.TexImage2D(gls.TEXTURE_2D, 0, iformat, int32(s.w), int32(s.h), format, typ, nil)
+	filter := int32(gls.NEAREST)
+	if linear {
+		filter = gls.LINEAR
+	}
+	gs.TexParameteri(gls.TEXTURE_2D, gls.TEXTURE_MIN_FILTER, filter)
+	gs.TexParameteri(gls.TEXTURE_2D, gls.TEXTURE_MAG_FILTER, filter)
+	gs.TexParameteri(gls.TEXTURE_2D, gls.TEXTURE_WRAP_S, gls.CLAMP_TO_EDGE)
+	gs.TexParameteri(gls.TEXTURE_2D, gls.TEXTURE_WRAP_T, gls.CLAMP_TO_EDGE)
+	gs.BindTexture(gls.TEXTURE_2D, 0)
+	return t
+}
+
+// framebuffer attaches colour texture tex and, when depth, the shared depth renderbuffer to
+// framebuffer *fb (made when 0), and checks it is complete.
+func (s *surface) framebuffer(fb *uint32, tex uint32, depth bool) error {
+	gs := s.gs
+	if *fb == 0 {
+		*fb = gs.GenFramebuffer()
+	}
+	gs.BindFramebuffer(*fb)
+	gs.FramebufferTexture2D(gls.COLOR_ATTACHMENT0, gls.TEXTURE_2D, tex)
+	if depth {
+		gs.FramebufferRenderbuffer(gls.DEPTH_STENCIL_ATTACHMENT, s.zbuf)
+	}
+	st := gs.CheckFramebufferStatus()
+	gs.BindFramebuffer(0)
+	if st != gls.FRAMEBUFFER_COMPLETE {
+		return fmt.Errorf("fluid surface: off-screen target incomplete (status 0x%x): the GL driver cannot render to float textures; use the marbles look", st)
+	}
+	return nil
+}
+
+// resize (re)makes the targets for a w×h window: new textures, the renderbuffer's storage
+// respecified, the framebuffers kept (gls can delete neither, so they are made once).
+func (s *surface) resize(w, h int) error {
+	if w == s.w && h == s.h && s.sceneTex != 0 {
+		return nil
+	}
+	s.freeTextures()
+	s.w, s.h = w, h
+	gs := s.gs
+	if s.zbuf == 0 {
+		s.zbuf = gs.GenRenderbuffer()
+	}
+	gs.BindRenderbuffer(s.zbuf)
+	gs.RenderbufferStorage(gls.DEPTH24_STENCIL8, w, h)
+	gs.BindRenderbuffer(0)
+	s.sceneTex = s.texture(gls.RGBA8, gls.RGBA, gls.UNSIGNED_BYTE, true)
+	s.thickTex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	s.depthTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
+	s.tmpTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
+	s.thick2Tex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	for _, t := range []struct {
+		fb    *uint32
+		tex   uint32
+		depth bool
+	}{
+		{&s.sceneFBO, s.sceneTex, true}, {&s.thickFBO, s.thickTex, true}, {&s.depthFBO, s.depthTex, true},
+		{&s.tmpFBO, s.tmpTex, false}, {&s.thick2FBO, s.thick2Tex, false},
+	} {
+		if err := s.framebuffer(t.fb, t.tex, t.depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// freeTextures deletes the target textures.
+func (s *surface) freeTextures() {
+	var tex []uint32
+	for _, t := range []*uint32{&s.sceneTex, &s.thickTex, &s.depthTex, &s.tmpTex, &s.thick2Tex} {
+		if *t != 0 {
+			tex = append(tex, *t)
+			*t = 0
+		}
+	}
+	if len(tex) > 0 {
+		s.gs.DeleteTextures(tex...)
+	}
+}
+
+// dispose releases the targets' storage when Run returns: the textures and the vertex array
+// deleted, the renderbuffer shrunk to one pixel (gls cannot delete framebuffers or
+// renderbuffers; their names hold nothing more).
+func (s *surface) dispose() {
+	s.freeTextures()
+	if s.zbuf != 0 {
+		s.gs.BindRenderbuffer(s.zbuf)
+		s.gs.RenderbufferStorage(gls.DEPTH24_STENCIL8, 1, 1)
+		s.gs.BindRenderbuffer(0)
+	}
+	if s.vao != 0 {
+		s.gs.DeleteVertexArrays(s.vao)
+		s.vao = 0
+	}
+	s.w, s.h = 0, 0
+}
+
+// mark ends a pass when profiling: it waits for the GL to finish the pass (reading back one
+// pixel) and records the time since the last mark.
+func (s *surface) mark(pass int) {
+	if !s.profile {
+		return
+	}
+	s.gs.ReadPixels(0, 0, 1, 1, gls.RGBA, gls.UNSIGNED_BYTE)
+	now := time.Now()
+	s.times[pass] = float64(now.Sub(s.last).Nanoseconds()) / 1e6
+	s.last = now
+}
+
+// render draws scene (which must not show the fluid: the View leaves its fluid ranges out in
+// the surface look) with the fluid surface of v composited over it into the window's
+// framebuffer, then overlay (the HUD) on top. w, h is the framebuffer's size.
+func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera, st *SurfaceStyle, bg Color, w, h int) error {
+	if err := s.resize(w, h); err != nil {
+		return err
+	}
+	gs, rend := s.gs, s.rend
+	if s.profile {
+		gs.ReadPixels(0, 0, 1, 1, gls.RGBA, gls.UNSIGNED_BYTE)
+		s.last = time.Now()
+	}
+	gs.Viewport(0, 0, int32(w), int32(h))
+
+	// The scene without the fluid and the HUD.
+	gs.BindFramebuffer(s.sceneFBO)
+	gs.ClearColor(bg.R, bg.G, bg.B, 1)
+	gs.DepthMask(true)
+	gs.Clear(gls.COLOR_BUFFER_BIT | gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT)
+	vis := overlay.GetNode().Visible()
+	overlay.GetNode().SetVisible(false)
+	err := rend.Render(scene, cam)
+	overlay.GetNode().SetVisible(vis)
+	if err != nil {
+		return err
+	}
+	s.mark(PassScene)
+
+	// Thickness (depth-tested against the scene, not written), then the nearest depth.
+	gs.BindFramebuffer(s.thickFBO)
+	gs.ClearColor(0, 0, 0, 0)
+	gs.Clear(gls.COLOR_BUFFER_BIT)
+	if err := rend.Render(v.thickNode, cam); err != nil {
+		return err
+	}
+	s.mark(PassThickness)
+	gs.BindFramebuffer(s.depthFBO)
+	gs.Clear(gls.COLOR_BUFFER_BIT)
+	if err := rend.Render(v.depthNode, cam); err != nil {
+		return err
+	}
+	s.mark(PassDepth)
+
+	// The full-screen passes: no depth test, no blending, no culling.
+	var proj math32.Matrix4
+	cam.ProjMatrix(&proj)
+	gs.Disable(gls.DEPTH_TEST)
+	gs.DepthMask(false)
+	gs.Disable(gls.BLEND)
+	gs.Disable(gls.CULL_FACE)
+	gs.BindVertexArray(s.vao)
+	gs.ActiveTexture(gls.TEXTURE0)
+	// The closing sweep, then the filter's: ping-pong between depth and tmp.
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
+		return err
+	}
+	gs.Uniform1i(s.uFDepth.Location(gs), 0)
+	gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
+	gs.Uniform1f(s.uFPixels.Location(gs), float32(h)*proj[5]/2)
+	gs.Uniform1f(s.uFFalloff.Location(gs), float32(st.DepthFalloff)*v.radius)
+	gs.Uniform1f(s.uFGap.Location(gs), 2*v.radius)
+	fbs, texs, cur := [2]uint32{s.depthFBO, s.tmpFBO}, [2]uint32{s.depthTex, s.tmpTex}, 0
+	sweep := func(dx, dy float32) {
+		gs.BindFramebuffer(fbs[1-cur])
+		gs.BindTexture(gls.TEXTURE_2D, texs[cur])
+		gs.Uniform2f(s.uFStep.Location(gs), dx, dy)
+		gs.DrawArrays(gls.TRIANGLES, 0, 3)
+		cur = 1 - cur
+	}
+	gs.Uniform1i(s.uFClose.Location(gs), 1)
+	sweep(0, 0)
+	gs.Uniform1i(s.uFClose.Location(gs), 0)
+	s.mark(PassClose)
+	if st.FilterRadius > 0 {
+		for it := 0; it < st.FilterIterations; it++ {
+			sweep(1/float32(w), 0)
+			sweep(0, 1/float32(h))
+		}
+	}
+	depth := texs[cur]
+	s.mark(PassFilter)
+	if st.FilterRadius > 0 {
+		// The thickness blur, with the filtered depth's radius: one horizontal and one
+		// vertical sweep, thick → thick2 → thick.
+		if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfBlurProgram, ShaderUnique: true}); err != nil {
+			return err
+		}
+		gs.Uniform1i(s.uBSource.Location(gs), 0)
+		gs.Uniform1i(s.uBDepth.Location(gs), 1)
+		gs.Uniform1f(s.uBRadius.Location(gs), float32(st.FilterRadius)*v.radius)
+		gs.Uniform1f(s.uBPixels.Location(gs), float32(h)*proj[5]/2)
+		gs.ActiveTexture(gls.TEXTURE1)
+		gs.BindTexture(gls.TEXTURE_2D, depth)
+		gs.ActiveTexture(gls.TEXTURE0)
+		for _, sweep := range [2]struct {
+			fb, src uint32
+			dx, dy  float32
+		}{{s.thick2FBO, s.thickTex, 1 / float32(w), 0}, {s.thickFBO, s.thick2Tex, 0, 1 / float32(h)}} {
+			gs.BindFramebuffer(sweep.fb)
+			gs.BindTexture(gls.TEXTURE_2D, sweep.src)
+			gs.Uniform2f(s.uBStep.Location(gs), sweep.dx, sweep.dy)
+			gs.DrawArrays(gls.TRIANGLES, 0, 3)
+		}
+		gs.ActiveTexture(gls.TEXTURE1)
+		gs.BindTexture(gls.TEXTURE_2D, 0)
+		gs.ActiveTexture(gls.TEXTURE0)
+	}
+	s.mark(PassBlur)
+
+	// Composite into the window.
+	gs.BindFramebuffer(0)
+	gs.ClearColor(bg.R, bg.G, bg.B, 1)
+	gs.DepthMask(true)
+	gs.Clear(gls.COLOR_BUFFER_BIT | gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT)
+	gs.DepthMask(false)
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfCompositeProgram, ShaderUnique: true}); err != nil {
+		return err
+	}
+	for i, t := range [3]uint32{s.sceneTex, depth, s.thickTex} {
+		gs.ActiveTexture(gls.TEXTURE0 + uint32(i))
+		gs.BindTexture(gls.TEXTURE_2D, t)
+	}
+	gs.Uniform1i(s.uCScene.Location(gs), 0)
+	gs.Uniform1i(s.uCDepth.Location(gs), 1)
+	gs.Uniform1i(s.uCThick.Location(gs), 2)
+	gs.Uniform2f(s.uCTexel.Location(gs), 1/float32(w), 1/float32(h))
+	gs.Uniform2f(s.uCProj.Location(gs), proj[0], proj[5])
+	// The camera's world matrix's rotation takes eye directions to world ones (column-major).
+	m := cam.MatrixWorld()
+	s.viewToWorld = [9]float32{m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]}
+	gs.UniformMatrix3fv(s.uCView.Location(gs), 1, false, &s.viewToWorld[0])
+	gs.Uniform3f(s.uCLight.Location(gs), -0.408, 0.816, 0.408)
+	gs.Uniform1f(s.uCAbsorb.Location(gs), float32(st.AbsorptionDepth))
+	gs.Uniform1f(s.uCRefract.Location(gs), float32(st.Refraction))
+	gs.Uniform3f(s.uCZenith.Location(gs), s.SkyZenith.R, s.SkyZenith.G, s.SkyZenith.B)
+	gs.Uniform3f(s.uCHorizon.Location(gs), s.SkyHorizon.R, s.SkyHorizon.G, s.SkyHorizon.B)
+	gs.DrawArrays(gls.TRIANGLES, 0, 3)
+	for i := 2; i >= 0; i-- {
+		gs.ActiveTexture(gls.TEXTURE0 + uint32(i))
+		gs.BindTexture(gls.TEXTURE_2D, 0)
+	}
+	gs.BindVertexArray(0)
+	gs.DepthMask(true)
+	s.mark(PassComposite)
+
+	// The HUD over everything.
+	return rend.Render(overlay, cam)
+}
+
+// addMaterial is the thickness pass's material: the base material's state, then plain
+// additive blending (g3n's BlendAdditive weights by the source alpha), so RGBA sums colour·chord
+// and chord.
+type addMaterial struct{ *material.Material }
+
+// RenderSetup implements material.IMaterial.
+func (m addMaterial) RenderSetup(gs *gls.GLS) {
+	m.Material.RenderSetup(gs)
+	gs.BlendEquation(gls.FUNC_ADD)
+	gs.BlendFunc(gls.ONE, gls.ONE)
+}
+
+// newSurfaceMaterial is the material of a surface particle pass.
+func newSurfaceMaterial(program string, thickness bool) material.IMaterial {
+	m := material.NewMaterial()
+	m.SetShader(program)
+	m.SetShaderUnique(true)
+	m.SetUseLights(material.UseLightNone)
+	m.SetSide(material.SideDouble)
+	if thickness {
+		m.SetDepthMask(false)
+		m.SetBlending(material.BlendAdditive) // enables blending; RenderSetup sets the factors
+		return addMaterial{m}
+	}
+	m.SetBlending(material.BlendNone)
+	return m
+}

@@ -1,0 +1,314 @@
+//go:build g3n && cgo
+
+package game
+
+// The screen-space fluid surface programs (surface.go): van der Laan, Green and Sainz 2009,
+// "Screen space fluid rendering with curvature flow" (I3D '09), §3–§5, and Green 2010,
+// "Screen Space Fluid Rendering for Games" (GDC): the fluid particles are drawn as spheres
+// into an eye-depth target (the nearest sphere surface per pixel) and, additively, into a
+// thickness target; the depth is smoothed by an edge-preserving (bilateral) filter; the
+// composite rebuilds eye positions and normals from the smoothed depth and shades the surface.
+
+const (
+	surfDepthProgram     = "sluice_surface_depth"
+	surfThicknessProgram = "sluice_surface_thickness"
+	surfFilterProgram    = "sluice_surface_filter"
+	surfCompositeProgram = "sluice_surface_composite"
+	surfBlurProgram      = "sluice_surface_blur"
+
+	surfDepthFragName     = "sluice_surface_depth_fragment"
+	surfThicknessFragName = "sluice_surface_thickness_fragment"
+	surfQuadVertName      = "sluice_surface_quad_vertex"
+	surfFilterFragName    = "sluice_surface_filter_fragment"
+	surfCompositeFragName = "sluice_surface_composite_fragment"
+	surfBlurFragName      = "sluice_surface_blur_fragment"
+)
+
+// surfDepthFragment writes the eye-space distance −z of the sphere's front surface (van der
+// Laan et al. 2009 §3: the particles as point sprites with a sphere's depth) into an R32F
+// target and the matching window depth, so the depth test against the scene keeps the nearest
+// sphere and hides fluid behind solid objects. The vertex shader is the impostors'.
+const surfDepthFragment = `
+in vec4 Color;
+in vec3 EyeCenter;
+in float EyeRadius;
+
+uniform mat4 Proj;
+
+out vec4 FragColor;
+
+void main() {
+    vec2 p = gl_PointCoord * 2.0 - 1.0;
+    float r2 = dot(p, p);
+    if (r2 > 1.0) {
+        discard;
+    }
+    vec3 n = vec3(p.x, -p.y, sqrt(1.0 - r2));
+    vec3 eye = EyeCenter + n * EyeRadius;
+    FragColor = vec4(-eye.z, 0.0, 0.0, 1.0);
+    vec4 clip = Proj * vec4(eye, 1.0);
+    gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;
+}
+`
+
+// surfThicknessFragment adds each sphere's chord along the view ray, 2r·sqrt(1 − ρ²) at
+// normalised distance ρ from the sprite's centre (van der Laan et al. 2009 §4: thickness
+// rendered additively, without depth writes but tested against the scene), scaled by 6/π: the
+// particles sit on a lattice of spacing 2r, so a sphere holds π/6 of its particle's cube of
+// fluid and the sum of chords measures the fluid's thickness in metres. RGB carries the
+// particle's colour weighted by its chord, so the composite takes the thickness-weighted mean
+// colour of the fluids along the ray.
+const surfThicknessFragment = `
+in vec4 Color;
+in vec3 EyeCenter;
+in float EyeRadius;
+
+out vec4 FragColor;
+
+void main() {
+    vec2 p = gl_PointCoord * 2.0 - 1.0;
+    float r2 = dot(p, p);
+    if (r2 > 1.0) {
+        discard;
+    }
+    float chord = 2.0 * EyeRadius * sqrt(1.0 - r2) * 1.9098593; // 6/π
+    FragColor = vec4(Color.rgb * chord, chord);
+}
+`
+
+// surfQuadVertex draws one triangle covering the viewport from gl_VertexID alone (no
+// attributes): the full-screen passes.
+const surfQuadVertex = `
+out vec2 UV;
+
+void main() {
+    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+    UV = p;
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+`
+
+// surfFilterFragment is one direction of the separable bilateral filter of the eye depth
+// (Green 2010: a Gaussian in screen space whose weights also fall off with the depth
+// difference, so the surface smooths while silhouettes against what lies behind stay sharp;
+// van der Laan et al. 2009 §5 discuss it as the alternative to curvature flow). The kernel's
+// radius is a world-space length projected at the pixel's depth, so near and far fluid are
+// smoothed alike; pixels without fluid (depth 0) take no part and stay empty. A closing sweep
+// before the filter fills gaps narrower than the particle spacing.
+const surfFilterFragment = `
+in vec2 UV;
+
+uniform sampler2D Depth;
+uniform vec2 Step;           // one texel along the filter's direction
+uniform float WorldRadius;   // kernel radius (m)
+uniform float PixelsPerUnit; // pixels a unit at depth 1 spans
+uniform float DepthFalloff;  // depth difference (m) at which a sample's weight is e^(-1/2)
+uniform float GapWidth;      // widest gap closed (m): the particle spacing 2r
+uniform int Close;           // 1: the closing sweep instead of a filter sweep
+
+out vec4 FragColor;
+
+const float maxRadius = 24.0; // pixels
+const int maxSamples = 16;    // per side; wider kernels space their samples apart
+const int maxGap = 4;
+
+void main() {
+    // Depth is sampled linearly between texels for the spaced taps (a pre-filter against
+    // aliasing); the pixel itself and the gap search read whole texels, so a pixel next to
+    // fluid never takes a sliver of its depth.
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    float d = texelFetch(Depth, px, 0).r;
+    if (Close == 1) {
+        // The closing sweep: an empty pixel next to fluid (one of its four neighbours), between
+        // fluid of about one depth at most maxGap pixels and less than the particle spacing
+        // apart along a row, a column or a diagonal (a regular lattice seen along its rows
+        // shows such channels through a block of fluid; the fluid has none), takes the depth
+        // interpolated between the two. Pixels away from fluid leave after four reads.
+        bool near = texelFetch(Depth, px + ivec2(1, 0), 0).r > 0.0 ||
+            texelFetch(Depth, px - ivec2(1, 0), 0).r > 0.0 ||
+            texelFetch(Depth, px + ivec2(0, 1), 0).r > 0.0 ||
+            texelFetch(Depth, px - ivec2(0, 1), 0).r > 0.0;
+        if (d <= 0.0 && near) {
+            ivec2 dirs[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(1, 1), ivec2(1, -1));
+            for (int k = 0; k < 4; k++) {
+                float dl = 0.0, dr = 0.0;
+                int il = 0, ir = 0;
+                for (int i = 1; i <= maxGap; i++) {
+                    if (dl <= 0.0) {
+                        dl = texelFetch(Depth, px - i * dirs[k], 0).r;
+                        il = i;
+                    }
+                    if (dr <= 0.0) {
+                        dr = texelFetch(Depth, px + i * dirs[k], 0).r;
+                        ir = i;
+                    }
+                    if (dl > 0.0 && dr > 0.0) {
+                        break;
+                    }
+                }
+                if (dl > 0.0 && dr > 0.0 && abs(dl - dr) < DepthFalloff &&
+                    float(il + ir) <= GapWidth * PixelsPerUnit / max(dl, dr)) {
+                    d = (dl * float(ir) + dr * float(il)) / float(il + ir);
+                    break;
+                }
+            }
+        }
+        FragColor = vec4(max(d, 0.0), 0.0, 0.0, 1.0);
+        return;
+    }
+    if (d <= 0.0) {
+        FragColor = vec4(0.0);
+        return;
+    }
+    float radius = min(WorldRadius * PixelsPerUnit / d, maxRadius);
+    float sigma = max(radius / 2.0, 0.5);
+    int taps = min(int(ceil(radius)), maxSamples);
+    float spacing = max(radius / float(taps), 1.0);
+    float sum = 0.0;
+    float wsum = 0.0;
+    for (int i = -taps; i <= taps; i++) {
+        float o = float(i) * spacing;
+        float s = texture(Depth, UV + o * Step).r;
+        if (s <= 0.0) {
+            continue;
+        }
+        float x = o / sigma;
+        float dz = (s - d) / DepthFalloff;
+        float w = exp(-0.5 * (x * x + dz * dz));
+        sum += s * w;
+        wsum += w;
+    }
+    FragColor = vec4(sum / wsum, 0.0, 0.0, 1.0);
+}
+`
+
+// surfBlurFragment is one direction of a separable Gaussian blur of the thickness (Green
+// 2010 blurs the thickness too): summed chords of spheres on a lattice seen along its rows
+// vary from one sphere's full chord to nothing between two, a pattern of the particles, not of
+// the fluid. The radius is the depth filter's, at the filtered depth at the pixel (so the gaps
+// the depth filter closed receive thickness too).
+const surfBlurFragment = `
+in vec2 UV;
+
+uniform sampler2D Source;
+uniform sampler2D Depth;
+uniform vec2 Step;
+uniform float WorldRadius;
+uniform float PixelsPerUnit;
+
+out vec4 FragColor;
+
+const float maxRadius = 24.0; // pixels
+const int maxSamples = 16;    // per side; wider kernels space their samples apart
+
+void main() {
+    float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;
+    vec4 c = texelFetch(Source, ivec2(gl_FragCoord.xy), 0);
+    if (d <= 0.0) {
+        FragColor = c;
+        return;
+    }
+    float radius = min(WorldRadius * PixelsPerUnit / d, maxRadius);
+    float sigma = max(radius / 2.0, 0.5);
+    int taps = min(int(ceil(radius)), maxSamples);
+    float spacing = max(radius / float(taps), 1.0);
+    vec4 sum = vec4(0.0);
+    float wsum = 0.0;
+    for (int i = -taps; i <= taps; i++) {
+        float o = float(i) * spacing;
+        float x = o / sigma;
+        float w = exp(-0.5 * x * x);
+        sum += texture(Source, UV + o * Step) * w;
+        wsum += w;
+    }
+    FragColor = sum / wsum;
+}
+`
+
+// surfCompositeFragment shades the surface over the scene (van der Laan et al. 2009 §6,
+// Green 2010): eye positions from the smoothed depth, normals from the cross product of the
+// smaller one-sided differences in x and y (so a silhouette's neighbour across the edge does
+// not bend the normal), refraction as a lookup of the scene behind offset along the normal in
+// proportion to the thickness, Beer–Lambert absorption exp(−σ t) per colour channel with σ
+// from the fluid's colour (σ_c = −ln c / AbsorptionDepth: light through AbsorptionDepth metres
+// keeps the fraction c of each channel), plus the fluid's own lit colour in proportion to its
+// mean opacity 1 − mean(exp(−σ t)) (light scattered towards the eye by thick fluid), Fresnel reflection of a sky gradient (Schlick's approximation, F0 = 0.02 for water)
+// and a Blinn–Phong highlight from the camera-fixed light the impostors use.
+const surfCompositeFragment = `
+in vec2 UV;
+
+uniform sampler2D SceneColor;
+uniform sampler2D Depth;
+uniform sampler2D Thickness;
+uniform vec2 Texel;           // 1/width, 1/height
+uniform vec2 ProjScale;       // Proj[0][0], Proj[1][1]
+uniform mat3 ViewToWorld;     // rotation from eye to world space
+uniform vec3 LightDir;        // eye space, unit
+uniform float AbsorptionDepth; // m
+uniform float Refraction;     // UV offset per metre of thickness
+uniform vec3 SkyZenith;
+uniform vec3 SkyHorizon;
+
+out vec4 FragColor;
+
+vec3 eyePos(vec2 uv, float d) {
+    vec2 ndc = uv * 2.0 - 1.0;
+    return vec3(ndc.x * d / ProjScale.x, ndc.y * d / ProjScale.y, -d);
+}
+
+// side returns the difference towards the neighbour at offset o, or the one away from it when
+// that neighbour is nearer in depth or has no fluid.
+vec3 side(vec3 p, float d, ivec2 o) {
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    float dp = texelFetch(Depth, px + o, 0).r;
+    float dm = texelFetch(Depth, px - o, 0).r;
+    vec2 uo = vec2(o) * Texel;
+    vec3 fwd = eyePos(UV + uo, dp) - p;
+    vec3 bwd = p - eyePos(UV - uo, dm);
+    if (dp <= 0.0) {
+        return bwd;
+    }
+    if (dm <= 0.0) {
+        return fwd;
+    }
+    return abs(dp - d) < abs(d - dm) ? fwd : bwd;
+}
+
+void main() {
+    vec4 scene = texture(SceneColor, UV);
+    float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;
+    if (d <= 0.0) {
+        FragColor = vec4(scene.rgb, 1.0);
+        return;
+    }
+    vec3 p = eyePos(UV, d);
+    vec3 n = normalize(cross(side(p, d, ivec2(1, 0)), side(p, d, ivec2(0, 1))));
+    vec3 v = normalize(-p);
+    if (dot(n, v) < 0.0) {
+        n = -n;
+    }
+
+    vec4 th = texture(Thickness, UV);
+    float t = th.a;
+    vec3 col = th.rgb / max(t, 1e-6);
+    vec3 sigma = -log(clamp(col, 0.02, 0.98)) / AbsorptionDepth;
+    vec3 T = exp(-sigma * t);
+
+    vec2 uvr = clamp(UV + n.xy * Refraction * t, vec2(0.0), vec2(1.0));
+    vec3 behind = texture(SceneColor, uvr).rgb;
+    float diffuse = max(dot(n, LightDir), 0.0);
+    vec3 body = col * (0.35 + 0.65 * diffuse);
+    vec3 transmitted = behind * T + body * (1.0 - (T.r + T.g + T.b) / 3.0);
+
+    vec3 r = reflect(-v, n);
+    vec3 rw = ViewToWorld * r;
+    vec3 sky = mix(SkyHorizon, SkyZenith, clamp(rw.y, 0.0, 1.0));
+    float cosv = max(dot(n, v), 0.0);
+    float fresnel = 0.02 + 0.98 * pow(1.0 - cosv, 5.0);
+
+    vec3 h = normalize(LightDir + v);
+    float specular = pow(max(dot(n, h), 0.0), 60.0);
+    vec3 c = mix(transmitted, sky, fresnel) + vec3(0.5 * specular);
+    FragColor = vec4(min(c, vec3(1.0)), 1.0);
+}
+`

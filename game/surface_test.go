@@ -1,0 +1,323 @@
+//go:build g3n && cgo
+
+package game
+
+import (
+	"image"
+	"io"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/scene"
+)
+
+// stillWater is a block of water of n×m×k particles of radius r at rest on the ground (never
+// stepped: the test pauses the driver), with no walls, so every pixel that is not background
+// is water.
+func stillWater(t testing.TB, r float64, size mgl64.Vec3) *sluice.World {
+	t.Helper()
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = r
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{}, size, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// pause is a Setup that stops the physics: the pictures show the initial state.
+func pause(c *Context) error {
+	c.Driver.SetPaused(true)
+	return nil
+}
+
+// luminance of pixel (x, y) in 0–255 (Rec. 709 weights).
+func luminance(img *image.RGBA, x, y int) float64 {
+	i := img.PixOffset(x, y)
+	return 0.2126*float64(img.Pix[i]) + 0.7152*float64(img.Pix[i+1]) + 0.0722*float64(img.Pix[i+2])
+}
+
+// isBackground reports whether pixel (x, y) is the clear colour (to 8-bit rounding).
+func isBackground(img *image.RGBA, x, y int) bool {
+	i := img.PixOffset(x, y)
+	bg := [3]float32{Background.R, Background.G, Background.B}
+	for c := 0; c < 3; c++ {
+		if math.Abs(float64(img.Pix[i+c])-float64(bg[c]*255)) > backgroundTol {
+			return false
+		}
+	}
+	return true
+}
+
+// backgroundTol is the 8-bit channel difference a background pixel may show: the clear colour
+// is stored rounded to 8 bits, so it is off by at most half a step; 2 leaves room for dithering.
+const backgroundTol = 2
+
+// waterStats measures a rendered still block of water: inside the block's projected outline
+// shrunk by edgeMargin pixels (so silhouettes do not count), the mean over pixels of the
+// standard deviation of luminance in the (2·window+1)² square around each; the number of
+// background pixels there (holes); and the number of 4-connected components of non-background
+// pixels outside the HUD with at least minComponent pixels.
+func waterStats(shot *Shot, pts []mgl64.Vec3, r float64) (speckle float64, holes, components, inside int) {
+	const (
+		edgeMargin   = 8  // pixels: the filter's and the shading's reach at the silhouette
+		window       = 2  // a 5×5 square: about a marble's radius at this framing
+		minComponent = 20 // pixels: smaller specks are antialiasing crumbs, not water
+	)
+	var corners [][2]float64
+	lo, hi := pts[0], pts[0]
+	for _, p := range pts {
+		for c := 0; c < 3; c++ {
+			lo[c], hi[c] = math.Min(lo[c], p[c]), math.Max(hi[c], p[c])
+		}
+	}
+	for i := 0; i < 8; i++ {
+		// The outline of the centres one particle spacing inside the block's surface: the
+		// particles' union covers it (the scallops between the outer spheres lie outside).
+		p := lo.Add(mgl64.Vec3{2 * r, 2 * r, 2 * r})
+		if i&1 != 0 {
+			p[0] = hi[0] - 2*r
+		}
+		if i&2 != 0 {
+			p[1] = hi[1] - 2*r
+		}
+		if i&4 != 0 {
+			p[2] = hi[2] - 2*r
+		}
+		x, y, _ := shot.Project(p)
+		corners = append(corners, [2]float64{x, y})
+	}
+	h := hull(corners)
+	img := shot.Image
+	b := img.Bounds()
+	var sum float64
+	for y := b.Min.Y + window; y < b.Max.Y-window; y++ {
+		for x := b.Min.X + window; x < b.Max.X-window; x++ {
+			if !insideHull(h, [2]float64{float64(x), float64(y)}, -edgeMargin) || inAny(image.Pt(x, y), shot.Overlays) {
+				continue
+			}
+			inside++
+			if isBackground(img, x, y) {
+				holes++
+			}
+			var s, s2, n float64
+			for dy := -window; dy <= window; dy++ {
+				for dx := -window; dx <= window; dx++ {
+					l := luminance(img, x+dx, y+dy)
+					s += l
+					s2 += l * l
+					n++
+				}
+			}
+			m := s / n
+			sum += math.Sqrt(math.Max(s2/n-m*m, 0))
+		}
+	}
+	speckle = sum / float64(max(inside, 1))
+
+	// Components of water (non-background) pixels, by flood fill.
+	w, hgt := b.Dx(), b.Dy()
+	seen := make([]bool, w*hgt)
+	stack := []int{}
+	for y0 := 0; y0 < hgt; y0++ {
+		for x0 := 0; x0 < w; x0++ {
+			k := y0*w + x0
+			if seen[k] || isBackground(img, x0, y0) || inAny(image.Pt(x0, y0), shot.Overlays) {
+				continue
+			}
+			size := 0
+			seen[k] = true
+			stack = append(stack[:0], k)
+			for len(stack) > 0 {
+				k := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				size++
+				x, y := k%w, k/w
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					nx, ny := x+d[0], y+d[1]
+					if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
+						continue
+					}
+					nk := ny*w + nx
+					if seen[nk] || isBackground(img, nx, ny) || inAny(image.Pt(nx, ny), shot.Overlays) {
+						continue
+					}
+					seen[nk] = true
+					stack = append(stack, nk)
+				}
+			}
+			if size >= minComponent {
+				components++
+			}
+		}
+	}
+	return speckle, holes, components, inside
+}
+
+// TestRenderSurfaceSmooth renders a still block of water (r = 2 cm, 15×10×12 particles) in the
+// surface look, in the surface look with the depth filter off, and as marbles, and compares
+// image statistics inside the block's outline: the surface is one connected area without holes
+// whose luminance varies little from pixel to pixel; the marbles' spheres, and the unfiltered
+// surface's sphere caps, make it vary more than the bound the surface stays under.
+// SLUICE_SHOT=PREFIX keeps PREFIX-surface.png, PREFIX-unfiltered.png and PREFIX-marbles.png.
+func TestRenderSurfaceSmooth(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	const (
+		// Mean local standard deviation of luminance (0–255) over 5×5 squares inside the
+		// water. Measured: surface 1.3, marbles 8.7, the surface with the filter off 10.7 (the
+		// sphere caps' normals and the lattice's uneven thickness): the bound sits well above
+		// the filtered surface and well below both sphere-shaped looks.
+		maxSpeckle = 2.5
+		// Background pixels inside the shrunk outline: none (the closing sweep fills the
+		// one-pixel channels a regular lattice shows straight through the block).
+		maxHoles = 0
+	)
+	r := 0.02
+	w := stillWater(t, r, mgl64.Vec3{0.6, 0.4, 0.48})
+	e, _ := w.BodyByName("water")
+	pts := append([]mgl64.Vec3(nil), w.Particles(e).X...)
+	prefix := os.Getenv("SLUICE_SHOT")
+	stats := map[string][4]float64{}
+	unfiltered := DefaultSurfaceStyle()
+	unfiltered.FilterRadius, unfiltered.FilterIterations = 0, 0
+	for _, look := range []string{LookSurface, "unfiltered", LookMarbles} {
+		o := Options{Width: 800, Height: 600, Frames: 6, Look: look, Setup: pause, Log: io.Discard}
+		if look == "unfiltered" {
+			o.Look, o.Surface = LookSurface, &unfiltered
+		}
+		if prefix != "" {
+			o.Screenshot = prefix + "-" + look + ".png"
+		}
+		shot, err := runOnMain(w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, holes, comps, inside := waterStats(shot, pts, r)
+		stats[look] = [4]float64{sp, float64(holes), float64(comps), float64(inside)}
+		t.Logf("%s: mean local luminance std %.2f over %d pixels inside the outline, %d holes, %d water components", look, sp, inside, holes, comps)
+	}
+	s, m, u := stats[LookSurface], stats[LookMarbles], stats["unfiltered"]
+	if s[3] < 10000 {
+		t.Fatalf("%g pixels inside the outline: the block is not in view", s[3])
+	}
+	if s[0] > maxSpeckle {
+		t.Errorf("surface: mean local luminance std %.2f, want ≤ %g", s[0], maxSpeckle)
+	}
+	if m[0] <= maxSpeckle {
+		t.Errorf("marbles: mean local luminance std %.2f, want > %g (the bound must tell the looks apart)", m[0], maxSpeckle)
+	}
+	if u[0] <= maxSpeckle {
+		t.Errorf("surface without the filter: mean local luminance std %.2f, want > %g (the filter must be what smooths it)", u[0], maxSpeckle)
+	}
+	if s[1] > maxHoles {
+		t.Errorf("surface: %g background pixels inside the outline, want ≤ %d", s[1], maxHoles)
+	}
+	if s[2] != 1 {
+		t.Errorf("surface: %g connected water areas, want 1", s[2])
+	}
+}
+
+// BenchmarkSurfacePasses renders a still block of 10k and of 100k water particles (r = 1 cm)
+// at 1280×720 in the surface look and as marbles for 6 + b.N frames (the physics paused) and
+// reports the mean milliseconds per frame (view sync, render, swap) and, for the surface, per
+// pass, over the last b.N frames. Under Xvfb it measures Mesa's software renderer (llvmpipe).
+//
+//	CGO_ENABLED=1 xvfb-run -a -s "-screen 0 1280x720x24" go test -tags g3n -run '^$' -bench SurfacePasses -benchtime 10x ./game/
+func BenchmarkSurfacePasses(b *testing.B) {
+	if os.Getenv("DISPLAY") == "" {
+		b.Skip("no DISPLAY: the benchmark renders; run it under xvfb-run")
+	}
+	for _, c := range []struct {
+		name string
+		n    [3]int // particles along x, y, z
+	}{{"10k", [3]int{23, 23, 22}}, {"100k", [3]int{48, 48, 47}}} {
+		const r = 0.01
+		w := stillWater(b, r, mgl64.Vec3{float64(c.n[0]) * 2 * r, float64(c.n[1]) * 2 * r, float64(c.n[2]) * 2 * r})
+		moving := 0
+		for _, look := range Looks() {
+			b.Run(c.name+"/"+look, func(b *testing.B) {
+				shot, err := runOnMain(w, Options{Frames: profileWarmup + 1 + b.N, Look: look, Profile: true, Setup: func(ctx *Context) error {
+					ctx.Driver.SetPaused(true)
+					moving = ctx.Driver.Current().Counts[0]
+					return nil
+				}, Log: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if shot.Profiled != b.N {
+					b.Fatalf("%d frames profiled, want %d", shot.Profiled, b.N)
+				}
+				b.ReportMetric(float64(moving), "particles")
+				b.ReportMetric(shot.FrameMs, "ms/frame")
+				b.ReportMetric(1000/shot.FrameMs, "fps")
+				if look == LookSurface {
+					for i, ms := range shot.PassMs {
+						b.ReportMetric(ms, PassNames[i]+"-ms")
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestViewLookRanges checks which bodies the surface look takes: a water block's particles go
+// to the surface passes, a slime (viscoelastic goo) block's stay impostors, and the marbles
+// look gives every moving particle back to the impostors. No display needed.
+func TestViewLookRanges(t *testing.T) {
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = 0.05
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	slime, err := scene.Preset("slime", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slime.Viscoelastic.Enabled {
+		t.Fatal("the slime preset is not goo")
+	}
+	if _, err := w.AddFluidBlock("slime", slime, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.3, 0.3, 0.3}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	water, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0.5, 0, 0}, mgl64.Vec3{0.9, 0.4, 0.4}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDriver(WorldStepper{w}, 60, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moving, _ := v.Particles()
+	nw := w.Particles(water).Len()
+	if v.Look() != LookSurface || v.SurfaceParticles() != nw {
+		t.Fatalf("look %s: %d particles drawn as the surface, want surface and the water's %d", v.Look(), v.SurfaceParticles(), nw)
+	}
+	if n := len(v.depthGr.Materials()) + len(v.gr.Materials()); n != 2 {
+		t.Errorf("%d ranges in the surface look, want 2 (slime impostors, water surface)", n)
+	}
+	if err := v.SetLook(LookMarbles); err != nil {
+		t.Fatal(err)
+	}
+	if v.SurfaceParticles() != 0 || len(v.depthGr.Materials()) != 0 || len(v.thickGr.Materials()) != 0 || len(v.gr.Materials()) != 1 {
+		t.Errorf("marbles: %d surface particles, %d depth and %d impostor ranges; want 0, 0 and the %d moving particles in 1", v.SurfaceParticles(), len(v.depthGr.Materials()), len(v.gr.Materials()), moving)
+	}
+	if err := v.SetLook("glass"); err == nil || v.Look() != LookMarbles {
+		t.Errorf("look glass: error %v, look %s; want an error and the look unchanged", err, v.Look())
+	}
+}
