@@ -64,6 +64,11 @@
 // momentum change M(x − s)/Δt² differs from those forces by the residual of Eq. 5, which a
 // converged solve has brought below the tolerance.
 //
+// Cloth (springs.go): distance constraints of Projective Dynamics along a cloth mesh's edges
+// and across its bent edges join the same energy and the same global system, with the
+// cloth's particles members of the density constraints like fluid particles (so water and
+// cloth push each other through one solve); pinned particles are not unknowns.
+//
 // The constraints use the substep's neighbour lists (found at x⁽ⁿ⁾) with the kernel evaluated
 // at the current iterate; pairs that enter the support during the step are missed, which the
 // CFL step keeps at the kernel's vanishing edge.
@@ -195,6 +200,8 @@ type Solver struct {
 	nbodies       int
 	partial       []float64
 	fnLoads       func(lo, hi, block int)
+
+	springs *Springs // cloth springs and pinned particles (springs.go), or nil
 }
 
 // NewSolver returns a solver with the given parameters.
@@ -340,6 +347,9 @@ func (s *Solver) initBlock(lo, hi, _ int) {
 		x, v := &f.X[i], &f.VStar[i]
 		p := physics.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 		s.s[i], s.x[i] = p, p
+		if s.fixed(i) {
+			s.x[i] = *x // a pinned particle is not an unknown: it stays (Springs)
+		}
 		vi := f.M[i] / f.Rho0[i]
 		s.vol[i] = vi
 		s.mu0[i] = -f.P[i] * vi / s.Stiffness
@@ -517,8 +527,17 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 		m := f.M[i] * idt2
 		si, xi := &s.s[i], &s.x[i]
 		r := physics.Vec3{m*(si[0]-xi[0]) + w*d[0], m*(si[1]-xi[1]) + w*d[1], m*(si[2]-xi[2]) + w*d[2]}
+		dg := physics.Vec3{m + w*a[0], m + w*a[1], m + w*a[2]}
+		if s.springs != nil {
+			en += s.springResid(i, &r, &dg)
+			if s.fixed(i) {
+				// not an unknown: no residual, and CG never moves it (z = r/diag = 0)
+				s.rhs[i], s.diag[i] = physics.Vec3{}, physics.Vec3{1, 1, 1}
+				continue
+			}
+		}
 		s.rhs[i] = r
-		s.diag[i] = physics.Vec3{m + w*a[0], m + w*a[1], m + w*a[2]}
+		s.diag[i] = dg
 		// the residual force as the position error it makes over one step through the
 		// inertia term alone: Δt² r/m
 		id := 1 / m
@@ -641,6 +660,12 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 		d := &s.d[i]
 		m := f.M[i] * idt2
 		q := physics.Vec3{m*d[0] + w*a[0], m*d[1] + w*a[1], m*d[2] + w*a[2]}
+		if s.springs != nil {
+			s.springApply(i, &q)
+			if s.fixed(i) {
+				q = physics.Vec3{} // the row of a pinned particle is not in the system
+			}
+		}
 		s.q[i] = q
 		sum += d[0]*q[0] + d[1]*q[1] + d[2]*q[2]
 	}
@@ -698,6 +723,9 @@ func (s *Solver) warmBlock(lo, hi, blk int) {
 			d[2] += c * gv[2]
 		}
 		c := c0 / f.M[i]
+		if s.fixed(i) {
+			c = 0
+		}
 		s.dx[i] = physics.Vec3{c * d[0], c * d[1], c * d[2]}
 	}
 }
