@@ -108,7 +108,7 @@ func TestHangingChainMatchesCatenary(t *testing.T) {
 	fixed := make([]bool, links+1)
 	fixed[0], fixed[links] = true, true
 	var sp Springs
-	if err := sp.Build(links+1, edges, fixed); err != nil {
+	if err := sp.Build(links+1, edges, fixed, nil); err != nil {
 		t.Fatal(err)
 	}
 	p := DefaultParams()

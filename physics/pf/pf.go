@@ -201,7 +201,10 @@ type Solver struct {
 	partial       []float64
 	fnLoads       func(lo, hi, block int)
 
-	springs *Springs // cloth springs and pinned particles (springs.go), or nil
+	springs *Springs       // cloth springs and pinned particles (springs.go), or nil
+	contact float64        // contact distance between cloth vertices and other particles (m)
+	cn      []physics.Vec3 // per fluid pair: contact normal (springs.go)
+	cw      []float64      // per fluid pair: contact weight, 0 when inactive
 }
 
 // NewSolver returns a solver with the given parameters.
@@ -226,6 +229,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		res.Converged = true
 		return res
 	}
+	s.contact = contactFrac * spacing
 	s.prepare(f, b, ff, fb, kr, dt, pool)
 	defer func() { s.f, s.b, s.ff, s.fb, s.kr = nil, nil, nil, nil, nil }()
 	nb := par.Blocks(n)
@@ -318,6 +322,9 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 		*p = par.Grow(*p, n)
 	}
 	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
+	if s.springs != nil && len(s.springs.Sheet) > 0 {
+		s.cn, s.cw = par.Grow(s.cn, s.offF[nb]), par.Grow(s.cw, s.offF[nb])
+	}
 	s.pairG = par.Grow(s.pairG, s.offF[nb])
 	s.gv = par.Grow(s.gv, s.offF[nb])
 	s.gb = par.Grow(s.gb, s.offB[nb])
@@ -530,6 +537,9 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 		dg := physics.Vec3{m + w*a[0], m + w*a[1], m + w*a[2]}
 		if s.springs != nil {
 			en += s.springResid(i, &r, &dg)
+			if len(s.springs.Sheet) > 0 {
+				en += s.contactResid(i, fbk.J[f0:f1], s.cn[of+f0:of+f1], s.cw[of+f0:of+f1], &r, &dg)
+			}
 			if s.fixed(i) {
 				// not an unknown: no residual, and CG never moves it (z = r/diag = 0)
 				s.rhs[i], s.diag[i] = physics.Vec3{}, physics.Vec3{1, 1, 1}
@@ -662,6 +672,9 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 		q := physics.Vec3{m*d[0] + w*a[0], m*d[1] + w*a[1], m*d[2] + w*a[2]}
 		if s.springs != nil {
 			s.springApply(i, &q)
+			if len(s.springs.Sheet) > 0 {
+				s.contactApply(i, fbk.J[f0:f1], s.cn[of+f0:of+f1], s.cw[of+f0:of+f1], &q)
+			}
 			if s.fixed(i) {
 				q = physics.Vec3{} // the row of a pinned particle is not in the system
 			}

@@ -185,12 +185,47 @@ func checkGlobalMatrix(t *testing.T, springs bool) {
 		}
 		fixed = make([]bool, n)
 		fixed[4] = true
+		// the first nine particles are cloth vertices: contacts with the others closer
+		// than the contact distance (set here to 6 cm, above the squeezed spacing of 4.5 cm,
+		// so that some are active)
+		sheet := make([]bool, n)
+		for i := 0; i < 9; i++ {
+			sheet[i] = true
+		}
 		var sp Springs
-		if err := sp.Build(n, edges, fixed); err != nil {
+		if err := sp.Build(n, edges, fixed, sheet); err != nil {
 			t.Fatal(err)
 		}
 		s.SetSprings(&sp)
 		s.prepare(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, pool) // the pinned particle's iterate
+		s.contact = 0.06
+		contacts := 0
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				r := x[i].Sub(x[j])
+				l := physics.Norm(r)
+				if sheet[i] == sheet[j] || l >= s.contact || l*l >= sc.kr.H*sc.kr.H {
+					continue
+				}
+				contacts++
+				n := r.Mul(1 / l)
+				for d := 0; d < 3; d++ {
+					for g := 0; g < 3; g++ {
+						// half of w n nᵀ per ordered pair: the pair (i, j) is met twice
+						k := 0.5 * s.Stiffness * n[d] * n[g]
+						ri, rj := 3*i+d, 3*j+d
+						ci, cj := 3*i+g, 3*j+g
+						a[ri*dim+ci] += k
+						a[rj*dim+cj] += k
+						a[ri*dim+cj] -= k
+						a[rj*dim+ci] -= k
+					}
+				}
+			}
+		}
+		if contacts == 0 {
+			t.Fatal("no active contact: the test needs some")
+		}
 		// each spring's block K = w (n nᵀ + c (I − n nᵀ)), n the unit edge direction and
 		// c = max(0, 1 − L/l) (the rest lengths make some springs stretched, some compressed),
 		// at ±K on the (i, i), (j, j) and −K on the (i, j), (j, i) blocks

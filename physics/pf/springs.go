@@ -49,6 +49,7 @@ type Springs struct {
 	L     []float64 // rest length (m)
 	W     []float64 // weight w (N/m)
 	Fixed []bool    // per particle: pinned (not an unknown); nil: none
+	Sheet []bool    // per particle: a cloth vertex (contacts with the other particles); nil: none
 
 	count []int32
 	n     []physics.Vec3 // per row entry: unit edge direction at the local step's iterate
@@ -61,10 +62,10 @@ type Edge struct {
 	L, W float64
 }
 
-// Build sets the rows of n particles from the edge list (in packed indices) and the fixed
-// flags (nil: none; copied). Each particle's springs keep the edge list's order. It reuses the
-// slices' storage.
-func (sp *Springs) Build(n int, edges []Edge, fixed []bool) error {
+// Build sets the rows of n particles from the edge list (in packed indices), the fixed flags
+// and the cloth vertex flags (nil: none; copied). Each particle's springs keep the edge list's
+// order. It reuses the slices' storage.
+func (sp *Springs) Build(n int, edges []Edge, fixed, sheet []bool) error {
 	sp.count = grow(sp.count, n+1)
 	clear(sp.count)
 	for k, e := range edges {
@@ -100,6 +101,13 @@ func (sp *Springs) Build(n int, edges []Edge, fixed []bool) error {
 		}
 		sp.Fixed = append(sp.Fixed, fixed...)
 	}
+	sp.Sheet = sp.Sheet[:0]
+	if sheet != nil {
+		if len(sheet) != n {
+			return fmt.Errorf("%d cloth flags for %d particles", len(sheet), n)
+		}
+		sp.Sheet = append(sp.Sheet, sheet...)
+	}
 	return nil
 }
 
@@ -117,6 +125,19 @@ func (s *Solver) SetSprings(sp *Springs) {
 	if sp != nil && len(sp.Start) == 0 {
 		s.springs = nil
 	}
+}
+
+// contactFrac is the contact distance between a cloth vertex and any other particle as a
+// fraction of the spacing 2r: 0.8·2r = 1.6r exceeds the distance √2·r from the centre of a
+// square cell of the sheet (spacing 2r) to its corners, so a particle cannot slip through a
+// cell stretched by less than 13 %; particles resting on the sheet (about 2r above it) do not
+// touch it.
+const contactFrac = 0.8
+
+// sheet reports whether particle i is a cloth vertex.
+func (s *Solver) sheet(i int) bool {
+	sp := s.springs
+	return sp != nil && len(sp.Sheet) > 0 && sp.Sheet[i]
 }
 
 // fixed reports whether particle i is pinned.
@@ -184,4 +205,60 @@ func (sp *Springs) SpringStretch(x []physics.Vec3) float64 {
 		}
 	}
 	return m
+}
+
+// contactResid adds the contacts of particle i to its residual, diagonal and energy. A contact
+// is a unilateral distance constraint (Bouaziz et al. 2014, Sec. 5, collisions as projections
+// onto the admissible set) between a cloth vertex and another particle of its neighbour row,
+// closer than the contact distance d: the potential w/2 (l − d)² for l < d, zero otherwise,
+// w the density constraints' stiffness. It backs up the density constraints, whose gradient
+// vanishes as two particles meet (the kernel is flat at r = 0), so that a heavy water particle
+// pressed onto a light cloth vertex could otherwise pass it. Its block of the global matrix is
+// w n nᵀ on (e_i − e_j) (the spring block with c = 0) while active; the pair scratch cn holds
+// n, cw the weight (0: inactive), per neighbour pair.
+func (s *Solver) contactResid(i int, js []int32, cn []physics.Vec3, cw []float64, r, a *physics.Vec3) float64 {
+	si := s.sheet(i)
+	xi := s.x[i]
+	dmin := s.contact
+	w := s.Stiffness
+	var en float64
+	for e, j := range js {
+		cw[e] = 0
+		if s.springs.Sheet[j] == si {
+			continue
+		}
+		xj := &s.x[j]
+		dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		l := math.Sqrt(dx*dx + dy*dy + dz*dz)
+		if l >= dmin || l == 0 {
+			continue
+		}
+		c := dmin/l - 1
+		r[0] += w * c * dx
+		r[1] += w * c * dy
+		r[2] += w * c * dz
+		n := physics.Vec3{dx / l, dy / l, dz / l}
+		cn[e], cw[e] = n, w
+		a[0] += w * n[0] * n[0]
+		a[1] += w * n[1] * n[1]
+		a[2] += w * n[2] * n[2]
+		en += 0.25 * w * (dmin - l) * (dmin - l)
+	}
+	return en
+}
+
+// contactApply adds particle i's active contacts to the matrix product.
+func (s *Solver) contactApply(i int, js []int32, cn []physics.Vec3, cw []float64, q *physics.Vec3) {
+	di := s.d[i]
+	for e, j := range js {
+		w := cw[e]
+		if w == 0 {
+			continue
+		}
+		dj, n := &s.d[j], &cn[e]
+		nd := w * (n[0]*(di[0]-dj[0]) + n[1]*(di[1]-dj[1]) + n[2]*(di[2]-dj[2]))
+		q[0] += nd * n[0]
+		q[1] += nd * n[1]
+		q[2] += nd * n[2]
+	}
 }
