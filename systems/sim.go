@@ -63,19 +63,19 @@ type Sim struct {
 	clothSheet   []bool
 	clothSprings pf.Springs
 	clothOut     string // a cloth body with a vertex outside the domain (Integration reports it)
-	boundGrid physics.Grid
-	adj       []int32
-	perm      physics.Permuter
-	permI     []int32
-	owner     []int32 // packed fluid particle → slot in bodies
-	origin    []int32 // packed fluid particle → index in its body
-	bodies    []bodySlot
-	layout    []layoutEntry
-	bLayout   []layoutEntry
-	domainSet bool
-	sinceSort int
-	partial   []float64
-	partial2  []float64
+	boundGrid    physics.Grid
+	adj          []int32
+	perm         physics.Permuter
+	permI        []int32
+	owner        []int32 // packed fluid particle → slot in bodies
+	origin       []int32 // packed fluid particle → index in its body
+	bodies       []bodySlot
+	layout       []layoutEntry
+	bLayout      []layoutEntry
+	domainSet    bool
+	sinceSort    int
+	partial      []float64
+	partial2     []float64
 	// integrated: the fluid's positions are those the last Integration produced (nothing
 	// repacked since), so the next Density stage measures the density error they carry.
 	integrated bool
