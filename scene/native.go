@@ -42,6 +42,8 @@ type Scene struct {
 	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
 	// Flip are FLIP liquids on their own grids (scene/flip.go).
 	Flip []FlipBody `json:"flipBodies" doc:"FLIP liquids (Gerszewski 2014, ch. 3): blocks of liquid on their own MAC grid, for large splashes"`
+	// Cloth are cloth sheets in the Projective Fluids solve (scene/cloth.go).
+	Cloth []ClothBody `json:"clothBodies" doc:"cloth sheets (Projective Dynamics springs in the Projective Fluids solve; needs solver.pressureSolver pf): rectangles or OBJ meshes, with pinned vertices"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -432,6 +434,15 @@ func (s *Scene) Validate() error {
 			return err
 		}
 	}
+	for i := range s.Cloth {
+		path := fmt.Sprintf("clothBodies[%d]", i)
+		if err := unique(path, s.Cloth[i].Name); err != nil {
+			return err
+		}
+		if err := s.Cloth[i].validate(path, s); err != nil {
+			return err
+		}
+	}
 	for i := range s.Elastoplastic {
 		if err := s.Elastoplastic[i].validate(fmt.Sprintf("elastoplasticBodies[%d]", i), s.Solver.Spacing(), unique); err != nil {
 			return err
@@ -616,6 +627,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Flip[i].add(w); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("flipBodies[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Cloth {
+		if err := s.Cloth[i].add(w, s.Dir); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("clothBodies[%d]: %w", i, err)
 		}
 	}
 	for i, j := range s.Joints {
