@@ -233,16 +233,16 @@ func (s *Solver) contactResid(i int, js []int32, cn []physics.Vec3, cw []float64
 		if l >= dmin || l == 0 {
 			continue
 		}
+		n := physics.Vec3{dx / l, dy / l, dz / l}
 		c := dmin/l - 1
 		r[0] += w * c * dx
 		r[1] += w * c * dy
 		r[2] += w * c * dz
-		n := physics.Vec3{dx / l, dy / l, dz / l}
+		en += 0.25 * w * (dmin - l) * (dmin - l)
 		cn[e], cw[e] = n, w
 		a[0] += w * n[0] * n[0]
 		a[1] += w * n[1] * n[1]
 		a[2] += w * n[2] * n[2]
-		en += 0.25 * w * (dmin - l) * (dmin - l)
 	}
 	return en
 }
