@@ -65,9 +65,11 @@
 // converged solve has brought below the tolerance.
 //
 // Cloth (springs.go): distance constraints of Projective Dynamics along a cloth mesh's edges
-// and across its bent edges join the same energy and the same global system, with the
-// cloth's particles members of the density constraints like fluid particles (so water and
-// cloth push each other through one solve); pinned particles are not unknowns.
+// and across the edges shared by two triangles, and unilateral contacts between cloth vertices
+// and other particles, join the same energy and the same global system, with the cloth's
+// particles members of the density constraints like fluid particles (so water and cloth push
+// each other through one solve); pinned particles are not unknowns. Solves with cloth allow
+// more line-search halvings (maxHalvingsCloth).
 //
 // The constraints use the substep's neighbour lists (found at x⁽ⁿ⁾) with the kernel evaluated
 // at the current iterate; pairs that enter the support during the step are missed, which the
