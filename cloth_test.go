@@ -274,11 +274,16 @@ func TestClothRestsOnTankFloor(t *testing.T) {
 		t.Skip("long: 1 s of cloth on a floor")
 	}
 	// A free sheet (no pins) dropped from 0.3 m onto the floor of a tank lands and stays on
-	// it: the walls' samples are in every vertex's density constraint. After 1 s no vertex is
+	// it through the wall contacts (physics/pf, springs.go). After 1 s no vertex is
 	// below the floor (y = 0) and the sheet rests within restBand of it (a vertex resting on a
-	// wall sits about r to 2r above its surface); it must have fallen (a solve that held it in
-	// the air fails the band).
-	const restBand = 0.05 // m: 2r
+	// wall sits about r above its surface); it must have fallen (a solve that held it in the
+	// air fails the band). The tank's load, the contacts' reaction, is the sheet's weight.
+	const (
+		restBand = 0.05 // m: 2r
+		// loadTol: the wall contacts' reactions (the loads on the tank) carry the resting
+		// sheet's weight; the last frame's average, within the residual of a converged solve
+		loadTol = 0.05
+	)
 	s := components.DefaultSolver()
 	s.PressureSolver = "pf"
 	s.ParticleRadius = 0.025
@@ -299,6 +304,7 @@ func TestClothRestsOnTankFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 	unconv, substeps := 0, 0
+	var load float64
 	for i := 0; i < 60; i++ {
 		st, err := w.Step(frame)
 		if err != nil {
@@ -306,12 +312,24 @@ func TestClothRestsOnTankFloor(t *testing.T) {
 		}
 		unconv += st.UnconvergedSolves
 		substeps += st.Substeps
+		for _, b := range st.Bodies {
+			if b.Name == "tank" && b.Load != nil {
+				load = b.Load[1]
+			}
+		}
+	}
+	var weight float64
+	for _, m := range w.Particles(e).M {
+		weight += 9.81 * m
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range w.Particles(e).X {
 		lo, hi = min(lo, p[1]), max(hi, p[1])
 	}
-	t.Logf("after 1 s: vertices between %.4f and %.4f m above the floor; %d of %d solves stopped at pfMaxIterations", lo, hi, unconv, substeps)
+	t.Logf("after 1 s: vertices between %.4f and %.4f m above the floor; %d of %d solves stopped at pfMaxIterations; tank load %.4f N, sheet weight %.4f N", lo, hi, unconv, substeps, load, weight)
+	if math.Abs(-load-weight) > loadTol*weight {
+		t.Fatalf("the tank carries %.4f N downwards, the sheet weighs %.4f N (tolerance %g)", -load, weight, loadTol)
+	}
 	if lo < 0 {
 		t.Fatalf("a vertex is %.4f m below the floor", -lo)
 	}

@@ -38,9 +38,9 @@ const (
 	Flip
 	// Cloth particles are the vertices of a triangle-mesh sheet (Material.Cloth): dynamic
 	// particles packed with the fluid, held together by the distance constraints of
-	// Projective Dynamics in the Projective Fluids solve (physics/pf, springs.go), members of
-	// its density constraints and kept apart from other particles by its contacts, so water
-	// and cloth push each other through one system.
+	// Projective Dynamics in the Projective Fluids solve (physics/pf, springs.go) and kept
+	// apart from other particles and from walls by its contacts, so water and cloth push each
+	// other through one system.
 	// They need solver.pressureSolver "pf".
 	Cloth
 )

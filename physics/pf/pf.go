@@ -66,10 +66,10 @@
 //
 // Cloth (springs.go): distance constraints of Projective Dynamics along a cloth mesh's edges
 // and across the edges shared by two triangles, and unilateral contacts between cloth vertices
-// and other particles, join the same energy and the same global system, with the cloth's
-// particles members of the density constraints like fluid particles (so water and cloth push
-// each other through one solve); pinned particles are not unknowns. Solves with cloth allow
-// more line-search halvings (maxHalvingsCloth).
+// and other particles or boundary samples, join the same energy and the same global system
+// (so water and cloth push each other through one solve); cloth vertices are in no density
+// constraint, and pinned ones are not unknowns. Solves with cloth allow more line-search
+// halvings (maxHalvingsCloth).
 //
 // The constraints use the substep's neighbour lists (found at x⁽ⁿ⁾) with the kernel evaluated
 // at the current iterate; pairs that enter the support during the step are missed, which the
@@ -212,6 +212,8 @@ type Solver struct {
 	contact float64        // contact distance between cloth vertices and other particles (m)
 	cn      []physics.Vec3 // per fluid pair: contact normal (springs.go)
 	cw      []float64      // per fluid pair: contact weight, 0 when inactive
+	cbn     []physics.Vec3 // per boundary pair: wall contact normal
+	cbw     []float64      // per boundary pair: wall contact weight × (d/l − 1), 0 when inactive
 }
 
 // NewSolver returns a solver with the given parameters.
@@ -339,6 +341,8 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
 	if s.springs != nil && len(s.springs.Sheet) > 0 {
 		s.cn, s.cw = par.Grow(s.cn, s.offF[nb]), par.Grow(s.cw, s.offF[nb])
+		s.cbn, s.cbw = par.Grow(s.cbn, s.offB[nb]), par.Grow(s.cbw, s.offB[nb])
+		clear(s.cbw)
 	}
 	s.pairG = par.Grow(s.pairG, s.offF[nb])
 	s.gv = par.Grow(s.gv, s.offF[nb])
@@ -396,6 +400,10 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 	w0 := kr.W0()
 	kern := s.kern
 	cubic := kern.cubic
+	var sheet []bool // cloth vertices: in no density constraint (springs.go)
+	if s.springs != nil && len(s.springs.Sheet) > 0 {
+		sheet = s.springs.Sheet
+	}
 	var csum, cmax, ep float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
@@ -408,6 +416,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		gvs := s.gv[of+f0 : of+f1]
 		gbs := s.gb[ob+b0 : ob+b1]
 		clear(dps)
+		if sheet != nil && sheet[i] {
+			clear(gvs)
+			clear(gbs)
+			clear(pg)
+			s.self[i], s.gself[i], s.mu[i], s.ginv[i] = physics.Vec3{}, physics.Vec3{}, 0, 0
+			continue
+		}
 		vi := s.vol[i]
 		xi := s.x[i]
 		var d0, g0 physics.Vec3
@@ -419,6 +434,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			sw := w0
 			var gx, gy, gz, gn float64
 			for e, j := range js {
+				if sheet != nil && sheet[j] {
+					if step == 0 {
+						gvs[e] = physics.Vec3{}
+					}
+					pg[e] = 0
+					continue
+				}
 				xj, dj := &s.x[j], &dps[e]
 				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
 				var wv, g float64
@@ -554,6 +576,12 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 			en += s.springResid(i, &r, &dg)
 			if len(s.springs.Sheet) > 0 {
 				en += s.contactResid(i, fbk.J[f0:f1], s.cn[of+f0:of+f1], s.cw[of+f0:of+f1], &r, &dg)
+				if s.springs.Sheet[i] {
+					bbk := &s.fb.Blocks[blk]
+					b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
+					ob := s.offB[blk]
+					en += s.wallResid(i, bbk.J[b0:b1], s.cbn[ob+b0:ob+b1], s.cbw[ob+b0:ob+b1], &r, &dg)
+				}
 			}
 			if s.fixed(i) {
 				// not an unknown: no residual, and CG never moves it (z = r/diag = 0)
@@ -689,6 +717,12 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 			s.springApply(i, &q)
 			if len(s.springs.Sheet) > 0 {
 				s.contactApply(i, fbk.J[f0:f1], s.cn[of+f0:of+f1], s.cw[of+f0:of+f1], &q)
+				if s.springs.Sheet[i] {
+					bbk := &s.fb.Blocks[blk]
+					b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
+					ob := s.offB[blk]
+					s.wallApply(i, s.cbn[ob+b0:ob+b1], s.cbw[ob+b0:ob+b1], &q)
+				}
 			}
 			if s.fixed(i) {
 				q = physics.Vec3{} // the row of a pinned particle is not in the system
@@ -797,6 +831,10 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 	ob := s.offB[blk]
 	w := s.Stiffness
 	for i := lo; i < hi; i++ {
+		if s.sheet(i) {
+			s.wallLoads(i, lo, blk, q)
+			continue
+		}
 		if s.mu[i] == 0 {
 			continue
 		}

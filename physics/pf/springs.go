@@ -211,11 +211,15 @@ func (sp *Springs) SpringStretch(x []physics.Vec3) float64 {
 // is a unilateral distance constraint (Bouaziz et al. 2014, Sec. 5, collisions as projections
 // onto the admissible set) between a cloth vertex and another particle of its neighbour row,
 // closer than the contact distance d: the potential w/2 (l − d)² for l < d, zero otherwise,
-// w the density constraints' stiffness. It backs up the density constraints, whose gradient
-// vanishes as two particles meet (the kernel is flat at r = 0), so that a heavy water particle
-// pressed onto a light cloth vertex could otherwise pass it. Its block of the global matrix is
-// w n nᵀ on (e_i − e_j) (the spring block with c = 0) while active; the pair scratch cn holds
-// n, cw the weight (0: inactive), per neighbour pair.
+// w the density constraints' stiffness. Contacts are the only coupling of cloth with water and
+// walls: cloth vertices are in no density constraint (localBlock). As members of them, the
+// light vertices (0.5–1 g against 125 g water particles at r = 2.5 cm) made the Gauss–Newton
+// model of those constraints so poor that the solves stalled (a sheet resting on a tank floor:
+// 186 of 240 solves stopped at pfMaxIterations; with wall contacts instead, 36), and their
+// gradient vanishes as two particles meet (the kernel is flat at r = 0), so a water particle
+// pressed onto a vertex could pass it. Its block of the global matrix is w n nᵀ on
+// (e_i − e_j) (the spring block with c = 0) while active; the pair scratch cn holds n, cw the
+// weight (0: inactive), per neighbour pair.
 func (s *Solver) contactResid(i int, js []int32, cn []physics.Vec3, cw []float64, r, a *physics.Vec3) float64 {
 	si := s.sheet(i)
 	xi := s.x[i]
@@ -260,5 +264,72 @@ func (s *Solver) contactApply(i int, js []int32, cn []physics.Vec3, cw []float64
 		q[0] += nd * n[0]
 		q[1] += nd * n[1]
 		q[2] += nd * n[2]
+	}
+}
+
+// wallResid adds particle i's contacts with the boundary samples of its row (a cloth vertex's;
+// the samples at their end-of-step positions, never moved): the same unilateral constraint as
+// contactResid with the sample fixed, so only row i carries the block w n nᵀ. cbw keeps
+// w (d/l − 1) l, the force per unit of n, for the loads.
+func (s *Solver) wallResid(i int, bs []int32, cbn []physics.Vec3, cbw []float64, r, a *physics.Vec3) float64 {
+	xi := s.x[i]
+	dmin := s.contact
+	w := s.Stiffness
+	var en float64
+	for e, j := range bs {
+		cbw[e] = 0
+		xb := &s.xb[j]
+		dx, dy, dz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
+		l := math.Sqrt(dx*dx + dy*dy + dz*dz)
+		if l >= dmin || l == 0 {
+			continue
+		}
+		n := physics.Vec3{dx / l, dy / l, dz / l}
+		f := w * (dmin - l)
+		r[0] += f * n[0]
+		r[1] += f * n[1]
+		r[2] += f * n[2]
+		cbn[e], cbw[e] = n, f
+		a[0] += w * n[0] * n[0]
+		a[1] += w * n[1] * n[1]
+		a[2] += w * n[2] * n[2]
+		en += 0.5 * w * (dmin - l) * (dmin - l)
+	}
+	return en
+}
+
+// wallApply adds particle i's active wall contacts to the matrix product: q_i += w n (n·d_i).
+func (s *Solver) wallApply(i int, cbn []physics.Vec3, cbw []float64, q *physics.Vec3) {
+	di := s.d[i]
+	w := s.Stiffness
+	for e, f := range cbw {
+		if f == 0 {
+			continue
+		}
+		n := &cbn[e]
+		nd := w * (n[0]*di[0] + n[1]*di[1] + n[2]*di[2])
+		q[0] += nd * n[0]
+		q[1] += nd * n[1]
+		q[2] += nd * n[2]
+	}
+}
+
+// wallLoads adds the reactions of cloth vertex i's wall contacts (the last local step's, at
+// the final positions) to the loads of the samples' bodies: −f n on the sample.
+func (s *Solver) wallLoads(i, lo, blk int, q []float64) {
+	bbk := &s.fb.Blocks[blk]
+	k := i - lo
+	b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
+	ob := s.offB[blk]
+	for e, j := range bbk.J[b0:b1] {
+		f := s.cbw[ob+b0+e]
+		o := s.owner[j]
+		if f == 0 || o < 0 {
+			continue
+		}
+		n := &s.cbn[ob+b0+e]
+		x := &s.b.X[j]
+		ct := &s.centers[o]
+		physics.AddLoad(q[6*o:], x[0]-ct[0], x[1]-ct[1], x[2]-ct[2], -f*n[0], -f*n[1], -f*n[2])
 	}
 }
