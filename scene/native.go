@@ -292,8 +292,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 && len(s.Reduced) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic or flip body is required (or a reduced air domain)"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 && len(s.Reduced) == 0 && len(s.Cloth) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic, flip or cloth body is required (or a reduced air domain)"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
