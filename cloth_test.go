@@ -337,3 +337,47 @@ func TestClothRestsOnTankFloor(t *testing.T) {
 		t.Fatalf("a vertex is %.4f m above the floor, outside the rest band %g m", hi, restBand)
 	}
 }
+
+func TestClothSubstepsAllocateNothing(t *testing.T) {
+	// The cloth's springs are rebuilt in packed order every substep (systems/cloth.go) into
+	// reused buffers: a Step of four substeps allocates exactly what a Step of one does (its
+	// statistics), as for the other bodies (TestSubstepsAllocateNothing).
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	s := components.DefaultSolver()
+	s.PressureSolver = "pf"
+	s.ParticleRadius = 0.025
+	s.DtMax = 1e-4 // below any CFL step here, so Step(k·dt) takes exactly k substeps
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	x, tris, err := sluice.ClothGrid(mgl64.Vec3{0, 1, 0}, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0, 0, 1}, s.Spacing(), 6, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddCloth("sheet", components.DefaultMaterial(), x, tris, []int32{0, 5, 30, 35}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0.05, 1.03, 0.05}, mgl64.Vec3{0.2, 1.15, 0.2}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		if _, err := w.Step(1e-3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dt := s.DtMax
+	one := testing.AllocsPerRun(10, func() { w.Step(dt) })
+	st, _ := w.Step(4 * dt)
+	if st.Substeps != 4 {
+		t.Fatalf("Step(4·dtMax) took %d substeps", st.Substeps)
+	}
+	four := testing.AllocsPerRun(10, func() { w.Step(4 * dt) })
+	if four != one {
+		t.Fatalf("allocations: %v per 1-substep Step, %v per 4-substep Step; substeps must not allocate", one, four)
+	}
+	t.Logf("%v allocations per Step, 0 per substep", one)
+}
