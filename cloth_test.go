@@ -127,7 +127,7 @@ func TestClothHoldsWater(t *testing.T) {
 	// sheet stretches by at most maxStretch under the load (the weight of the 2.25 kg of water
 	// over ~30 edges across, against w = 10⁴ N/m: a few per cent). At most maxUnconverged of
 	// the solves may stop at pfMaxIterations (with the line search capped at 4 halvings, as
-	// for water alone, 279 of 360 did; see maxHalvingsCloth in physics/pf).
+	// for water alone, 253 of 360 did; see maxHalvingsCloth in physics/pf).
 	const (
 		minHeld        = 0.9
 		maxStretch     = 0.1

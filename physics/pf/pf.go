@@ -139,8 +139,9 @@ const (
 	maxHalvings = 4
 	// maxHalvingsCloth caps the halvings in solves with cloth (springs.go). A contact that
 	// switches on during a step makes a light cloth vertex's Newton step overshoot by far more
-	// than 2⁴: with the cap at 4, water on a sheet (examples/cloth) stopped at pfMaxIterations
-	// in 279 of 360 substeps, every third global step raising the energy; with 12, in 28.
+	// than 2⁴: with the cap at 4, water on a sheet (TestClothHoldsWater) stopped at
+	// pfMaxIterations in 253 of 360 substeps, every third global step raising the energy (seen
+	// with an earlier version of the cloth); with 12, in 30.
 	maxHalvingsCloth = 12
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
