@@ -43,10 +43,12 @@ import (
 // (snapshot_flip.go); older versions have none. Version 12 added the implicit viscosity's warm
 // start (each packed particle's last velocity change, physics.FluidSet.VDiff); older
 // versions restore it as zero. Version 13 added the diffuse particles (spray, foam, bubbles)
-// and their update counter (diffuse.go); older versions have none.
+// and their update counter (diffuse.go); older versions have none. Version 14 added the cloth
+// bodies' meshes (rest positions, triangles, pinned vertices; snapshot_cloth.go); older
+// versions have none.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 13
+	snapshotVersion = 14
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -183,6 +185,7 @@ func (w *World) Save(out io.Writer) error {
 	e.u64(uint64(len(vd)))
 	e.vecs(vd)
 	w.saveDiffuse(&e)
+	w.saveCloth(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -433,6 +436,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var cloths []savedCloth
+	if version >= 14 {
+		cloths = loadCloth(d)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -529,6 +536,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	if err := w.restoreFlip(bodies, flips); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if err := w.restoreCloth(bodies, cloths); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}

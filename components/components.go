@@ -36,11 +36,20 @@ const (
 	// Flip particles are a FLIP liquid (dissertation ch. 3, package physics/flip) on its own
 	// MAC grid (FlipLiquid): not packed into the SPH sets, stepped by the FlipStep stage.
 	Flip
+	// Cloth particles are the vertices of a triangle-mesh sheet (Material.Cloth): dynamic
+	// particles packed with the fluid, held together by the distance constraints of
+	// Projective Dynamics in the Projective Fluids solve (physics/pf, springs.go) and kept
+	// apart from other particles and from walls by its contacts, so water and cloth push each
+	// other through one system.
+	// They need solver.pressureSolver "pf".
+	Cloth
 )
 
 // Dynamic reports whether the phase's particles are integrated by the solver (packed into
-// physics.FluidSet): fluid, elastic and elastoplastic, not boundary.
-func (p Phase) Dynamic() bool { return p == Fluid || p == Elastic || p == Elastoplastic }
+// physics.FluidSet): fluid, elastic, elastoplastic and cloth, not boundary.
+func (p Phase) Dynamic() bool {
+	return p == Fluid || p == Elastic || p == Elastoplastic || p == Cloth
+}
 
 // String returns the phase name used in stats and exports.
 func (p Phase) String() string {
@@ -55,6 +64,8 @@ func (p Phase) String() string {
 		return "elastoplastic"
 	case Flip:
 		return "flip"
+	case Cloth:
+		return "cloth"
 	}
 	return fmt.Sprintf("phase(%d)", uint8(p))
 }
@@ -77,6 +88,8 @@ type Material struct {
 	Elastic ElasticSolid `json:"elastic" doc:"elastic solid (Peer et al. 2018); used by elastic bodies only"`
 	// Elastoplastic applies to elastoplastic bodies.
 	Elastoplastic ElastoplasticSolid `json:"elastoplastic" doc:"point-based elastoplastic solid (Gerszewski et al. 2009): dough, clay, snow; used by elastoplastic bodies only"`
+	// Cloth applies to cloth bodies.
+	Cloth ClothSheet `json:"cloth" doc:"cloth sheet (Projective Dynamics springs in the Projective Fluids solve); used by cloth bodies only"`
 	// Surface applies to boundary bodies.
 	Surface
 	// Color is only for drawing.
@@ -99,6 +112,17 @@ type ElasticSolid struct {
 	PinnedMin     mgl64.Vec3 `json:"pinnedMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the box whose particles are held fixed (pinnedMin = pinnedMax: none)"`
 	PinnedMax     mgl64.Vec3 `json:"pinnedMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the pinned box"`
 	NoCorrection  bool       `json:"noKernelCorrection" default:"false" doc:"leave out the kernel-gradient correction L_i (Eq. 1-2); for demonstrating why it exists: rotations then read as strain"`
+}
+
+// ClothSheet is the material of a cloth body: its mass per area and the weights of the
+// Projective Dynamics distance constraints (Bouaziz et al. 2014, Sec. 5) along the mesh edges
+// (stretch) and across the edges shared by two triangles (bending), as physics/pf's springs
+// take them. A cloth body's particle masses come from arealDensity (the lumped area of each
+// vertex, a third of its triangles'), not from the material's density.
+type ClothSheet struct {
+	ArealDensity     float64 `json:"arealDensity" unit:"kg/m^2" default:"0.3" range:"(0,1000]" doc:"mass per area σ; a vertex carries σ times a third of the area of its triangles"`
+	StretchStiffness float64 `json:"stretchStiffness" unit:"N/m" default:"10000" range:"(0,1e12]" doc:"weight w of every edge's distance constraint: the spring constant of one edge (a stretched edge of rest length L pulls with w·(l − L))"`
+	BendStiffness    float64 `json:"bendStiffness" unit:"N/m" default:"10" range:"(0,1e12]" doc:"weight w of the distance constraint joining the two vertices opposite an edge shared by two triangles (bending resistance; on a flat sheet it acts to second order in the fold angle)"`
 }
 
 // Moduli returns the shear and bulk moduli (Pa): from E and ν when E > 0, else G and K.

@@ -42,6 +42,8 @@ type Scene struct {
 	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
 	// Flip are FLIP liquids on their own grids (scene/flip.go).
 	Flip []FlipBody `json:"flipBodies" doc:"FLIP liquids (Gerszewski 2014, ch. 3): blocks of liquid on their own MAC grid, for large splashes"`
+	// Cloth are cloth sheets in the Projective Fluids solve (scene/cloth.go).
+	Cloth []ClothBody `json:"clothBodies" doc:"cloth sheets (Projective Dynamics springs in the Projective Fluids solve; needs solver.pressureSolver pf): rectangles or OBJ meshes, with pinned vertices"`
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
@@ -292,8 +294,8 @@ func (s *Scene) Validate() error {
 	if err := s.Solver.Validate("solver"); err != nil {
 		return err
 	}
-	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 && len(s.Reduced) == 0 {
-		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic or flip body is required (or a reduced air domain)"}
+	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 && len(s.Reduced) == 0 && len(s.Cloth) == 0 {
+		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic, flip or cloth body is required (or a reduced air domain)"}
 	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
@@ -438,6 +440,15 @@ func (s *Scene) Validate() error {
 			return &params.Error{Path: path + ".shape", Msg: fmt.Sprintf("%q is not an elastic body shape (box, sphere or file)", b.Shape)}
 		}
 		if err := b.Material.Validate(path + ".material"); err != nil {
+			return err
+		}
+	}
+	for i := range s.Cloth {
+		path := fmt.Sprintf("clothBodies[%d]", i)
+		if err := unique(path, s.Cloth[i].Name); err != nil {
+			return err
+		}
+		if err := s.Cloth[i].validate(path, s); err != nil {
 			return err
 		}
 	}
@@ -633,6 +644,12 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		if err := s.Flip[i].add(w); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("flipBodies[%d]: %w", i, err)
+		}
+	}
+	for i := range s.Cloth {
+		if err := s.Cloth[i].add(w, s.Dir); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("clothBodies[%d]: %w", i, err)
 		}
 	}
 	for i, j := range s.Joints {

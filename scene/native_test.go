@@ -46,7 +46,7 @@ func TestBadScenesNameTheField(t *testing.T) {
 		{"Inf", `"duration": 0.1`, `"duration": 1e999`, "duration: expected a number, got 1e999"},
 		{"unknown key", `"duration": 0.1`, `"duration": 0.1, "imteStepSize": 0.1`, "imteStepSize: unknown key"},
 		{"unknown nested key", `"particleRadius": 0.05`, `"particleRadius": 0.05, "timeStep": 1`, "solver.timeStep: unknown key"},
-		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic or flip body is required"},
+		{"missing fluids", `"fluids": [{"name": "water", "min": [0,0,0], "max": [0.5,0.5,0.5], "material": {"density": 1000}}]`, `"fps": 30`, "fluids: at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic, flip or cloth body is required"},
 		{"missing min", `"min": [0,0,0], "max": [0.5`, `"max": [0.5`, "fluids[0].min: required key is missing"},
 		{"wrong type", `"duration": 0.1`, `"duration": "long"`, "duration: expected a number"},
 		{"short vector", `"max": [1,1,1]`, `"max": [1,1]`, "boundaries[0].max: expected an array of 3 numbers, got 2"},

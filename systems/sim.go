@@ -50,24 +50,32 @@ type Sim struct {
 	Elastoplastic []*ElastoplasticBody
 	// Flip holds the FLIP liquid bodies' grids and solvers, in body ID order (flip.go).
 	Flip []*FlipBody
+	// Cloth holds the cloth bodies' meshes, in body ID order (cloth.go).
+	Cloth []*ClothBody
 
 	DomainMin, DomainMax physics.Vec3
 
 	pool      *par.Pool
 	fluidGrid physics.Grid
-	boundGrid physics.Grid
-	adj       []int32
-	perm      physics.Permuter
-	permI     []int32
-	owner     []int32 // packed fluid particle → slot in bodies
-	origin    []int32 // packed fluid particle → index in its body
-	bodies    []bodySlot
-	layout    []layoutEntry
-	bLayout   []layoutEntry
-	domainSet bool
-	sinceSort int
-	partial   []float64
-	partial2  []float64
+	// the cloth springs of the substep in packed order (cloth.go)
+	clothEdges   []pf.Edge
+	clothFixed   []bool
+	clothSheet   []bool
+	clothSprings pf.Springs
+	clothOut     string // a cloth body with a vertex outside the domain (Integration reports it)
+	boundGrid    physics.Grid
+	adj          []int32
+	perm         physics.Permuter
+	permI        []int32
+	owner        []int32 // packed fluid particle → slot in bodies
+	origin       []int32 // packed fluid particle → index in its body
+	bodies       []bodySlot
+	layout       []layoutEntry
+	bLayout      []layoutEntry
+	domainSet    bool
+	sinceSort    int
+	partial      []float64
+	partial2     []float64
 	// integrated: the fluid's positions are those the last Integration produced (nothing
 	// repacked since), so the next Density stage measures the density error they carry.
 	integrated bool
@@ -319,6 +327,11 @@ func (s *Sim) Gather(w *ecs.World) error {
 		f.X[k], f.V[k], f.P[k] = b.p.X[i], b.p.V[i], b.p.Pressure[i]
 		f.Rho0[k] = b.mat.RestDensity
 		f.M[k] = b.p.M[i]
+		if b.body.Phase == components.Cloth {
+			// a cloth vertex is a full sample of volume V0 in the density constraints,
+			// whatever its lumped mass
+			f.Rho0[k] = f.M[k] / s.Volume0
+		}
 		f.Visc[k] = b.mat.Viscosity
 	}
 	for k := range f.X {
@@ -350,6 +363,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 	if err := s.gatherFlip(); err != nil {
 		return err
 	}
+	if err := s.gatherCloth(); err != nil {
+		return err
+	}
 	s.applyQueuedRemovals()
 	s.beginEvents()
 	return nil
@@ -359,7 +375,8 @@ func (s *Sim) Gather(w *ecs.World) error {
 // Particles) to be removed by the next Gather, i.e. before the first substep of the next Step;
 // Scatter then takes them out of the body at the end of that Step, as it does for particles
 // that leave the domain (the goo connections and elastic rest shape follow). Indices that no
-// longer exist then (the body was removed or shortened by the caller) are ignored.
+// longer exist then (the body was removed or shortened by the caller) are ignored, as are
+// requests for cloth vertices (the mesh would lose its triangles).
 func (s *Sim) QueueRemoval(id uint32, local []int32) {
 	for _, i := range local {
 		s.queued = append(s.queued, queuedRemoval{id, i})
@@ -400,6 +417,8 @@ func (s *Sim) removeQueuedElastic() {
 		j, ok := slices.BinarySearchFunc(s.bodies, id, func(b bodySlot, id uint32) int { return cmp.Compare(b.body.ID, id) })
 		switch {
 		case !ok: // the body is gone
+		case s.bodies[j].body.Phase == components.Cloth:
+			// cloth vertices are not removed: the mesh would lose its triangles
 		case s.bodies[j].body.Phase == components.Elastic || s.bodies[j].body.Phase == components.Elastoplastic || s.bodies[j].body.Phase == components.Flip:
 			p := s.bodies[j].p
 			var drop []removal
@@ -601,7 +620,8 @@ func checkMasses(b bodySlot) error {
 	if len(p.M) != p.Len() {
 		return fmt.Errorf("body %q: %d masses for %d particles (components.Particles.M: a particle added to a body needs its mass, ρ0·V0 for the body's material)", b.body.Name, len(p.M), p.Len())
 	}
-	if rho := b.mat.RestDensity; p.MassDensity != rho {
+	if rho := b.mat.RestDensity; p.MassDensity != rho && b.body.Phase != components.Cloth {
+		// (a cloth body's masses come from its areal density, not from ρ0)
 		if !(p.MassDensity > 0) {
 			return fmt.Errorf("body %q: massDensity %g kg/m³ is not positive (components.Particles.MassDensity: the rest density the masses were made with)", b.body.Name, p.MassDensity)
 		}

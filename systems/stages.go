@@ -216,6 +216,9 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 	s := p.S
 	a := &s.acc
 	if s.PF != nil {
+		if err := s.prepareCloth(); err != nil {
+			return err
+		}
 		r := s.PF.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.Settings.Spacing(), s.pool)
 		a.PressureIterationsTotal += r.Iterations
 		a.PFCGIterationsTotal += r.CGIterations
@@ -265,6 +268,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	physics.Integrate(f, ctx.Dt, s.pool)
 	s.integrated = true // the next Density stage measures these positions' compression
 	s.holdPinned()
+	s.holdCloth()
 	if s.moving {
 		s.moveBoundaries(ctx.Time, ctx.Dt, true)
 	}
@@ -298,6 +302,11 @@ func (in Integration) Run(ctx *ecs.Context) error {
 	}
 	if out > 0 {
 		s.removeOutside(ctx.Time + ctx.Dt)
+		if s.clothOut != "" {
+			name := s.clothOut
+			s.clothOut = ""
+			return fmt.Errorf("cloth body %q: a vertex left the domain at t = %.6g s (cloth vertices are not removed; widen solver.domainMin/domainMax)", name, ctx.Time+ctx.Dt)
+		}
 	}
 	return nil
 }
@@ -331,6 +340,10 @@ func (s *Sim) removeOutside(t float64) {
 					s.queued = append(s.queued, q)
 					s.acc.noteRemoval(b.body.Name, t)
 				}
+				return false
+			}
+			if b.body.Phase == components.Cloth {
+				s.clothOut = b.body.Name // the mesh needs every vertex: Integration reports it
 				return false
 			}
 			s.acc.noteRemoval(s.BodyName(k), t)

@@ -64,6 +64,13 @@
 // momentum change M(x − s)/Δt² differs from those forces by the residual of Eq. 5, which a
 // converged solve has brought below the tolerance.
 //
+// Cloth (springs.go): distance constraints of Projective Dynamics along a cloth mesh's edges
+// and across the edges shared by two triangles, and unilateral contacts between cloth vertices
+// and other particles or boundary samples, join the same energy and the same global system
+// (so water and cloth push each other through one solve); cloth vertices are in no density
+// constraint, and pinned ones are not unknowns. Solves with cloth allow more line-search
+// halvings (maxHalvingsCloth).
+//
 // The constraints use the substep's neighbour lists (found at x⁽ⁿ⁾) with the kernel evaluated
 // at the current iterate; pairs that enter the support during the step are missed, which the
 // CFL step keeps at the kernel's vanishing edge.
@@ -130,6 +137,12 @@ const (
 	// after this many halvings is taken (the projection of Algorithm 1 is not exactly the
 	// closest point, so the step is a descent direction only approximately).
 	maxHalvings = 4
+	// maxHalvingsCloth caps the halvings in solves with cloth (springs.go). A contact that
+	// switches on during a step makes a light cloth vertex's Newton step overshoot by far more
+	// than 2⁴: with the cap at 4, water on a sheet (TestClothHoldsWater) stopped at
+	// pfMaxIterations in 253 of 360 substeps, every third global step raising the energy (seen
+	// with an earlier version of the cloth); with 12, in 30.
+	maxHalvingsCloth = 12
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
 )
@@ -195,6 +208,13 @@ type Solver struct {
 	nbodies       int
 	partial       []float64
 	fnLoads       func(lo, hi, block int)
+
+	springs *Springs       // cloth springs and pinned particles (springs.go), or nil
+	contact float64        // contact distance between cloth vertices and other particles (m)
+	cn      []physics.Vec3 // per fluid pair: contact normal (springs.go)
+	cw      []float64      // per fluid pair: contact weight, 0 when inactive
+	cbn     []physics.Vec3 // per boundary pair: wall contact normal
+	cbw     []float64      // per boundary pair: wall contact weight × (d/l − 1), 0 when inactive
 }
 
 // NewSolver returns a solver with the given parameters.
@@ -219,6 +239,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		res.Converged = true
 		return res
 	}
+	s.contact = contactFrac * spacing
 	s.prepare(f, b, ff, fb, kr, dt, pool)
 	defer func() { s.f, s.b, s.ff, s.fb, s.kr = nil, nil, nil, nil, nil }()
 	nb := par.Blocks(n)
@@ -230,7 +251,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		pool.For(n, s.fnResid) // r = b − A x, the diagonal, Σ (Δt² r/m)² and the energy per block
 		e2 := par.Sum(s.red[:nb])
 		e := par.Sum(s.energy[:nb])
-		if e > prevE && halvings < maxHalvings {
+		if e > prevE && halvings < s.halvingCap() {
 			// the Newton step raised Eq. 4's energy (an active set changed): halve it
 			halvings++
 			res.Backtracks++
@@ -290,6 +311,14 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	return res
 }
 
+// halvingCap is the line search's cap: maxHalvings, or maxHalvingsCloth with cloth.
+func (s *Solver) halvingCap() int {
+	if s.springs != nil && len(s.springs.Sheet) > 0 {
+		return maxHalvingsCloth
+	}
+	return maxHalvings
+}
+
 // prepare sizes the scratch and the pair offsets, and sets the inertial target and the
 // initial guess.
 func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, kr *physics.Kernel, dt float64, pool *par.Pool) {
@@ -311,6 +340,11 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 		*p = par.Grow(*p, n)
 	}
 	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
+	if s.springs != nil && len(s.springs.Sheet) > 0 {
+		s.cn, s.cw = par.Grow(s.cn, s.offF[nb]), par.Grow(s.cw, s.offF[nb])
+		s.cbn, s.cbw = par.Grow(s.cbn, s.offB[nb]), par.Grow(s.cbw, s.offB[nb])
+		clear(s.cbw)
+	}
 	s.pairG = par.Grow(s.pairG, s.offF[nb])
 	s.gv = par.Grow(s.gv, s.offF[nb])
 	s.gb = par.Grow(s.gb, s.offB[nb])
@@ -340,6 +374,9 @@ func (s *Solver) initBlock(lo, hi, _ int) {
 		x, v := &f.X[i], &f.VStar[i]
 		p := physics.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 		s.s[i], s.x[i] = p, p
+		if s.fixed(i) {
+			s.x[i] = *x // a pinned particle is not an unknown: it stays (Springs)
+		}
 		vi := f.M[i] / f.Rho0[i]
 		s.vol[i] = vi
 		s.mu0[i] = -f.P[i] * vi / s.Stiffness
@@ -364,6 +401,10 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 	w0 := kr.W0()
 	kern := s.kern
 	cubic := kern.cubic
+	var sheet []bool // cloth vertices: in no density constraint (springs.go)
+	if s.springs != nil && len(s.springs.Sheet) > 0 {
+		sheet = s.springs.Sheet
+	}
 	var csum, cmax, ep float64
 	for i := lo; i < hi; i++ {
 		k := i - lo
@@ -376,6 +417,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		gvs := s.gv[of+f0 : of+f1]
 		gbs := s.gb[ob+b0 : ob+b1]
 		clear(dps)
+		if sheet != nil && sheet[i] {
+			clear(gvs)
+			clear(gbs)
+			clear(pg)
+			s.self[i], s.gself[i], s.mu[i], s.ginv[i] = physics.Vec3{}, physics.Vec3{}, 0, 0
+			continue
+		}
 		vi := s.vol[i]
 		xi := s.x[i]
 		var d0, g0 physics.Vec3
@@ -387,6 +435,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			sw := w0
 			var gx, gy, gz, gn float64
 			for e, j := range js {
+				if sheet != nil && sheet[j] {
+					if step == 0 {
+						gvs[e] = physics.Vec3{}
+					}
+					pg[e] = 0
+					continue
+				}
 				xj, dj := &s.x[j], &dps[e]
 				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
 				var wv, g float64
@@ -517,8 +572,26 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 		m := f.M[i] * idt2
 		si, xi := &s.s[i], &s.x[i]
 		r := physics.Vec3{m*(si[0]-xi[0]) + w*d[0], m*(si[1]-xi[1]) + w*d[1], m*(si[2]-xi[2]) + w*d[2]}
+		dg := physics.Vec3{m + w*a[0], m + w*a[1], m + w*a[2]}
+		if s.springs != nil {
+			en += s.springResid(i, &r, &dg)
+			if len(s.springs.Sheet) > 0 {
+				en += s.contactResid(i, fbk.J[f0:f1], s.cn[of+f0:of+f1], s.cw[of+f0:of+f1], &r, &dg)
+				if s.springs.Sheet[i] {
+					bbk := &s.fb.Blocks[blk]
+					b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
+					ob := s.offB[blk]
+					en += s.wallResid(i, bbk.J[b0:b1], s.cbn[ob+b0:ob+b1], s.cbw[ob+b0:ob+b1], &r, &dg)
+				}
+			}
+			if s.fixed(i) {
+				// not an unknown: no residual, and CG never moves it (z = r/diag = 0)
+				s.rhs[i], s.diag[i] = physics.Vec3{}, physics.Vec3{1, 1, 1}
+				continue
+			}
+		}
 		s.rhs[i] = r
-		s.diag[i] = physics.Vec3{m + w*a[0], m + w*a[1], m + w*a[2]}
+		s.diag[i] = dg
 		// the residual force as the position error it makes over one step through the
 		// inertia term alone: Δt² r/m
 		id := 1 / m
@@ -641,6 +714,21 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 		d := &s.d[i]
 		m := f.M[i] * idt2
 		q := physics.Vec3{m*d[0] + w*a[0], m*d[1] + w*a[1], m*d[2] + w*a[2]}
+		if s.springs != nil {
+			s.springApply(i, &q)
+			if len(s.springs.Sheet) > 0 {
+				s.contactApply(i, fbk.J[f0:f1], s.cn[of+f0:of+f1], s.cw[of+f0:of+f1], &q)
+				if s.springs.Sheet[i] {
+					bbk := &s.fb.Blocks[blk]
+					b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
+					ob := s.offB[blk]
+					s.wallApply(i, s.cbn[ob+b0:ob+b1], s.cbw[ob+b0:ob+b1], &q)
+				}
+			}
+			if s.fixed(i) {
+				q = physics.Vec3{} // the row of a pinned particle is not in the system
+			}
+		}
 		s.q[i] = q
 		sum += d[0]*q[0] + d[1]*q[1] + d[2]*q[2]
 	}
@@ -698,6 +786,9 @@ func (s *Solver) warmBlock(lo, hi, blk int) {
 			d[2] += c * gv[2]
 		}
 		c := c0 / f.M[i]
+		if s.fixed(i) {
+			c = 0
+		}
 		s.dx[i] = physics.Vec3{c * d[0], c * d[1], c * d[2]}
 	}
 }
@@ -741,6 +832,10 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 	ob := s.offB[blk]
 	w := s.Stiffness
 	for i := lo; i < hi; i++ {
+		if s.sheet(i) {
+			s.wallLoads(i, lo, blk, q)
+			continue
+		}
 		if s.mu[i] == 0 {
 			continue
 		}

@@ -143,6 +143,17 @@ func TestLocalProjectionSatisfiesConstraint(t *testing.T) {
 }
 
 func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
+	checkGlobalMatrix(t, false)
+}
+
+// TestGlobalMatrixWithSpringsIsSPD is the same check with cloth springs (springs.go) between
+// some of the block's particles and one particle pinned: the assembled matrix gains each
+// spring's block (springs.go) and loses the pinned particle's rows and columns.
+func TestGlobalMatrixWithSpringsIsSPD(t *testing.T) {
+	checkGlobalMatrix(t, true)
+}
+
+func checkGlobalMatrix(t *testing.T, springs bool) {
 	// Assemble A = M/Δt² + Σ_k w D_kᵀD_k (Eq. 5 with D_k = n_k n_kᵀ, the projector onto the
 	// unit gradient of C_k over the fluid particles) densely: the active constraints (C_k > 0)
 	// and their gradients from a brute-force pass over all particle pairs with the kernel, check
@@ -160,6 +171,104 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 	x := sc.f.X // the initial guess: VStar and AP are zero
 	dim := 3 * n
 	a := make([]float64, dim*dim)
+	var fixed, sheet []bool
+	if springs {
+		// a chain through the particles in index order, every third pair also joined
+		// (so some particles carry several springs), weights of the cloth range; particle 4
+		// pinned
+		var edges []Edge
+		for i := 0; i+1 < n; i++ {
+			edges = append(edges, Edge{I: int32(i), J: int32(i + 1), L: 0.04, W: 2e5 + 1e3*float64(i)})
+			if i%3 == 0 && i+3 < n {
+				edges = append(edges, Edge{I: int32(i), J: int32(i + 3), L: 0.09, W: 5e3})
+			}
+		}
+		fixed = make([]bool, n)
+		fixed[4] = true
+		// the first nine particles are cloth vertices: contacts with the others closer
+		// than the contact distance (set here to 6 cm, above the squeezed spacing of 4.5 cm,
+		// so that some are active)
+		sheet = make([]bool, n)
+		for i := 0; i < 9; i++ {
+			sheet[i] = true
+		}
+		var sp Springs
+		if err := sp.Build(n, edges, fixed, sheet); err != nil {
+			t.Fatal(err)
+		}
+		s.SetSprings(&sp)
+		s.prepare(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, dt, pool) // the pinned particle's iterate
+		s.contact = 0.06
+		contacts := 0
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				r := x[i].Sub(x[j])
+				l := physics.Norm(r)
+				if sheet[i] == sheet[j] || l >= s.contact || l*l >= sc.kr.H*sc.kr.H {
+					continue
+				}
+				contacts++
+				n := r.Mul(1 / l)
+				for d := 0; d < 3; d++ {
+					for g := 0; g < 3; g++ {
+						// half of w n nᵀ per ordered pair: the pair (i, j) is met twice
+						k := 0.5 * s.Stiffness * n[d] * n[g]
+						ri, rj := 3*i+d, 3*j+d
+						ci, cj := 3*i+g, 3*j+g
+						a[ri*dim+ci] += k
+						a[rj*dim+cj] += k
+						a[ri*dim+cj] -= k
+						a[rj*dim+ci] -= k
+					}
+				}
+			}
+		}
+		// wall contacts of the cloth vertices (the first nine sit next to the tank's x = 0
+		// wall): w n nᵀ on the vertex's own block
+		walls := 0
+		for i := 0; i < n; i++ {
+			for b := range sc.b.X {
+				r := x[i].Sub(sc.b.X[b])
+				l := physics.Norm(r)
+				if !sheet[i] || l >= s.contact || l*l >= sc.kr.H*sc.kr.H {
+					continue
+				}
+				walls++
+				nv := r.Mul(1 / l)
+				for d := 0; d < 3; d++ {
+					for g := 0; g < 3; g++ {
+						a[(3*i+d)*dim+3*i+g] += s.Stiffness * nv[d] * nv[g]
+					}
+				}
+			}
+		}
+		if contacts == 0 || walls == 0 {
+			t.Fatalf("%d active contacts, %d wall contacts: the test needs some of each", contacts, walls)
+		}
+		// each spring's block K = w (n nᵀ + c (I − n nᵀ)), n the unit edge direction and
+		// c = max(0, 1 − L/l) (the rest lengths make some springs stretched, some compressed),
+		// at ±K on the (i, i), (j, j) and −K on the (i, j), (j, i) blocks
+		for _, e := range edges {
+			r := x[e.I].Sub(x[e.J])
+			l := physics.Norm(r)
+			n := r.Mul(1 / l)
+			c := max(0, 1-e.L/l)
+			for d := 0; d < 3; d++ {
+				for g := 0; g < 3; g++ {
+					k := e.W * (1 - c) * n[d] * n[g]
+					if d == g {
+						k += e.W * c
+					}
+					ri, rj := 3*int(e.I)+d, 3*int(e.J)+d
+					ci, cj := 3*int(e.I)+g, 3*int(e.J)+g
+					a[ri*dim+ci] += k
+					a[rj*dim+cj] += k
+					a[ri*dim+cj] -= k
+					a[rj*dim+ci] -= k
+				}
+			}
+		}
+	}
 	for l := 0; l < n; l++ {
 		for d := 0; d < 3; d++ {
 			a[(3*l+d)*dim+3*l+d] += sc.f.M[l] / (dt * dt)
@@ -167,13 +276,18 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 	}
 	h2 := sc.kr.H * sc.kr.H
 	active := 0
+	movable := 0 // constraints that may be active: cloth vertices are in none
 	for k := 0; k < n; k++ {
+		if sheet != nil && sheet[k] {
+			continue
+		}
+		movable++
 		vk := sc.f.M[k] / sc.f.Rho0[k]
 		grad := make([]physics.Vec3, n) // ∇_l C_k for every fluid particle l
 		c := vk * sc.kr.W0()
 		for j := 0; j < n; j++ {
 			r := x[k].Sub(x[j])
-			if j == k || physics.Norm(r)*physics.Norm(r) >= h2 {
+			if j == k || physics.Norm(r)*physics.Norm(r) >= h2 || (sheet != nil && sheet[j]) {
 				continue
 			}
 			w, g := sc.kr.Eval(physics.Norm(r))
@@ -208,8 +322,22 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 			}
 		}
 	}
-	if active < n/2 {
-		t.Fatalf("only %d of %d constraints compressed; the test needs a squeezed block", active, n)
+	if active < movable/3 { // (next to the cloth vertices, left out of the density sums, fewer are compressed)
+		t.Fatalf("only %d of %d constraints compressed; the test needs a squeezed block", active, movable)
+	}
+	// a pinned particle is not an unknown: its rows and columns leave the system (identity
+	// in their place keeps the dense checks below simple)
+	for l := range fixed {
+		if !fixed[l] {
+			continue
+		}
+		for d := 0; d < 3; d++ {
+			r := 3*l + d
+			for c := 0; c < dim; c++ {
+				a[r*dim+c], a[c*dim+r] = 0, 0
+			}
+			a[r*dim+r] = 1
+		}
 	}
 	for r := 0; r < dim; r++ {
 		for c := 0; c < r; c++ {
@@ -238,12 +366,19 @@ func TestGlobalMatrixIsSPDAndMatrixFreeProductMatches(t *testing.T) {
 		}
 	}
 	pool.For(n, s.fnLocal) // the local step at x sets the gradients the product uses
+	pool.For(n, s.fnResid) // and the springs' directions (springResid)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for l := 0; l < n; l++ {
 		s.d[l] = physics.Vec3{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5}
+		if fixed != nil && fixed[l] {
+			s.d[l] = physics.Vec3{} // CG's directions are zero there (z = r/diag = 0)
+		}
 	}
 	s.apply(n, pool)
 	for r := 0; r < dim; r++ {
+		if fixed != nil && fixed[r/3] {
+			continue
+		}
 		want, scale := 0.0, 0.0
 		for c := 0; c < dim; c++ {
 			want += a[r*dim+c] * s.d[c/3][c%3]
