@@ -25,6 +25,7 @@ import (
 	"github.com/sluicephysics/sluice/physics/par"
 	"github.com/sluicephysics/sluice/physics/pf"
 	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/physics/tension"
 	"github.com/sluicephysics/sluice/physics/viscoelastic"
 	"github.com/sluicephysics/sluice/physics/viscosity"
 )
@@ -50,6 +51,8 @@ type Sim struct {
 	Elastoplastic []*ElastoplasticBody
 	// Flip holds the FLIP liquid bodies' grids and solvers, in body ID order (flip.go).
 	Flip []*FlipBody
+	// Tension is the surface tension of Akinci et al. 2013 (physics/tension; tension.go).
+	Tension tension.Solver
 
 	DomainMin, DomainMax physics.Vec3
 
