@@ -3,6 +3,7 @@ package systems
 import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/tension"
 )
 
 // surfaceTension adds the surface tension of Akinci et al. 2013 (physics/tension) to v* of
@@ -36,4 +37,26 @@ func (s *Sim) surfaceTension(dt float64) {
 		ts.Gamma[k] = g
 	}
 	ts.Apply(f, &s.FF, &s.Kernel, dt, s.pool)
+}
+
+// tensionDt is the surface tension's step limit (tension.StepLimit) for the largest
+// acceleration it can give a particle at the corner of a sampled block of the fluid bodies'
+// materials, γ(ρ0·a_cohesion + a_curvature) with the corner accelerations per unit γ of
+// tension.CornerAcceleration for this kernel, spacing and rest volume (computed once); +Inf
+// without surface tension. It depends on the materials only, so a restored snapshot steps as
+// the saved world did.
+func (s *Sim) tensionDt() float64 {
+	amax := 0.0
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.body.Phase != components.Fluid || b.mat.SurfaceTension == 0 || b.p.Len() == 0 {
+			continue
+		}
+		if !s.tensionRefSet {
+			s.tensionRef[0], s.tensionRef[1] = tension.CornerAcceleration(&s.Kernel, s.Settings.Spacing(), s.Volume0)
+			s.tensionRefSet = true
+		}
+		amax = max(amax, b.mat.SurfaceTension*(b.mat.RestDensity*s.tensionRef[0]+s.tensionRef[1]))
+	}
+	return tension.StepLimit(s.Kernel.H, amax)
 }

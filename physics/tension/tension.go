@@ -92,6 +92,66 @@ func (s *Solver) Apply(f *physics.FluidSet, ff *physics.Neighbors, kr *physics.K
 	pool.For(f.Len(), s.fnApply)
 }
 
+// StepLimit returns the largest step (s) the force condition of SPH time stepping allows,
+// Δt ≤ 0.25·(h_s/a)^{1/2} with the smoothing length h_s = h/2 (J. J. Monaghan, "Smoothed
+// particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30, 1992), for the acceleration a
+// (m/s²) the surface tension gives a particle: the explicit cohesion and curvature forces are
+// stiff springs between neighbours, and a step that lets a particle move a sizeable part of h
+// under them alone overshoots. +Inf for a ≤ 0.
+func StepLimit(h, a float64) float64 {
+	if !(a > 0) {
+		return math.Inf(1)
+	}
+	return 0.25 * math.Sqrt(0.5*h/a)
+}
+
+// CornerAcceleration returns the magnitudes of the cohesion and curvature accelerations of the
+// corner particle of a cube of particles on a lattice of the given spacing, each of volume vol
+// (the largest the force gives a particle of a freshly sampled block), for γ = 1 and, for the
+// cohesion, per unit rest density (kg/m³): a particle of a material (γ, ρ0) at such a corner
+// gets |a| ≤ γ(ρ0·cohesion + curvature), since the cohesion term scales with the masses and the
+// curvature term (normals from volumes) does not. The cube is 2⌈h/spacing⌉ + 1 particles a
+// side, so every neighbour of the corner has all of its own; densities are the particles' own
+// sums. It is computed once per world (a few thousand kernel evaluations).
+func CornerAcceleration(kr *physics.Kernel, spacing, vol float64) (cohesion, curvature float64) {
+	n := 2*int(math.Ceil(kr.H/spacing)) + 1
+	var x []physics.Vec3
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			for l := 0; l < n; l++ {
+				x = append(x, physics.Vec3{spacing * float64(i), spacing * float64(j), spacing * float64(l)})
+			}
+		}
+	}
+	h := kr.H
+	rho := make([]float64, len(x)) // ρ0 = 1: m = vol
+	nrm := make([]physics.Vec3, len(x))
+	for i := range x {
+		for j := range x {
+			d := x[i].Sub(x[j])
+			rho[i] += vol * kr.W(physics.Norm(d))
+		}
+	}
+	for i := range x {
+		for j := range x {
+			d := x[i].Sub(x[j])
+			nrm[i] = nrm[i].Add(d.Mul(h * vol / rho[j] * kr.GradFactor(physics.Norm(d))))
+		}
+	}
+	var coh, cur physics.Vec3 // the corner is particle 0
+	for j := 1; j < len(x); j++ {
+		d := x[0].Sub(x[j])
+		r := physics.Norm(d)
+		if r >= h {
+			continue
+		}
+		k := 2 / (rho[0] + rho[j])
+		coh = coh.Add(d.Mul(-k * vol * Cohesion(r, h) / r))
+		cur = cur.Add(nrm[0].Sub(nrm[j]).Mul(-k))
+	}
+	return physics.Norm(coh), physics.Norm(cur)
+}
+
 // normalsBlock: n_i = h Σ_j (m_j/ρ_j) ∇W_ij over the neighbours j that take part (Eq. 3); h
 // is the support radius and ∇W_ij = ∇_i W(x_i − x_j), which points from i towards j. So n_i
 // points into the fluid, and its length grows from 0 in the bulk to about 1 at the surface;

@@ -83,6 +83,7 @@ func TestMomentumConserved(t *testing.T) {
 		if abs[d] == 0 {
 			t.Fatalf("no force along axis %d: the test scene does not exercise the surface tension", d)
 		}
+		t.Logf("axis %d: |Σ m_i a_i| = %.3g of Σ|m_i a_i|", d, math.Abs(sum[d])/abs[d])
 		if math.Abs(sum[d]) > momentumTol*abs[d] {
 			t.Errorf("axis %d: Σ m_i a_i = %g N, %.3g of Σ|m_i a_i| = %g N (tolerance %g)", d, sum[d], math.Abs(sum[d])/abs[d], abs[d], momentumTol)
 		}
@@ -161,5 +162,45 @@ func TestZeroGammaTakesNoPart(t *testing.T) {
 		if a != (physics.Vec3{}) {
 			t.Fatalf("particle %d: a = %v with every γ = 0", i, a)
 		}
+	}
+}
+
+// cornerTol bounds the difference between CornerAcceleration and the solver's own acceleration
+// of the corner particle of the test lattice: the same sums, the solver's from single-precision
+// pair values (relative precision 6e-8).
+const cornerTol = 1e-5
+
+// TestCornerAcceleration: the step limit's reference acceleration is the solver's: the corner
+// particle of a 12³ lattice gets γ(ρ0·cohesion ± curvature) (both terms act along the
+// diagonal), with the densities summed over the fluid alone.
+func TestCornerAcceleration(t *testing.T) {
+	pool := par.NewPool(1)
+	defer pool.Close()
+	f, _, kr, search := testlattice.Setup(t, pool, 1)
+	ff, _ := search()
+	for i := range f.X { // fluid-only densities, as CornerAcceleration sums them
+		js, ws, _ := ff.Of(i)
+		rho := f.M[i] * kr.W0()
+		for k := range js {
+			rho += f.M[i] * float64(ws[k])
+		}
+		f.Rho[i] = rho
+	}
+	var s Solver
+	s.Gamma = make([]float64, f.Len())
+	for i := range s.Gamma {
+		s.Gamma[i] = 1
+	}
+	s.Accelerations(f, ff, kr, pool)
+	vol := f.M[0] / f.Rho0[0]
+	coh, cur := CornerAcceleration(kr, 0.05, vol)
+	got := physics.Norm(s.A[0]) // particle 0 is the lattice's corner
+	lo, hi := math.Abs(1000*coh-cur), 1000*coh+cur
+	t.Logf("corner |a| = %.6g m/s², ρ0·cohesion = %.6g, curvature = %.6g", got, 1000*coh, cur)
+	if math.Abs(got-lo) > cornerTol*hi && math.Abs(got-hi) > cornerTol*hi {
+		t.Errorf("corner |a| = %.8g, want %.8g or %.8g", got, lo, hi)
+	}
+	if !(coh > 0 && cur > 0) {
+		t.Errorf("cohesion %g and curvature %g must both act at a corner", coh, cur)
 	}
 }
