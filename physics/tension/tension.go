@@ -13,8 +13,9 @@
 //
 // γ is the paper's coefficient, as SPlisHSPlasH's "surfaceTension" of its Akinci 2013 method.
 // It is not the physical surface tension σ (N/m): the cohesion term's acceleration is γ m_j C
-// (γ in m⁴/(kg s²)), the curvature term's γ n (γ in m/s²), so the model's effective σ depends
-// on the particle spacing. docs/surface_tension.md gives what was measured.
+// (γ in m⁴/(kg s²)), the curvature term's γ n (γ in m/s²), and the only length the model has
+// to make a σ from them is the kernel's support, so the σ a given γ produces depends on the
+// particle spacing. docs/surface_tension.md gives the σ measured at one spacing.
 package tension
 
 import (
