@@ -256,3 +256,27 @@ func TestStrongSurfaceTensionIsStable(t *testing.T) {
 		t.Errorf("measured density error %.3g %% > %g %%: the explicit surface tension is unstable at this step", 100*worst, 100*stableDensityErr)
 	}
 }
+
+// TestSurfaceTensionRestoreContinues: a world with surface tension saved after 3 frames and
+// restored (on 2 and 1 workers) continues bit-identically to the uninterrupted run: the force
+// keeps no state between substeps and its step limit depends on the materials alone.
+func TestSurfaceTensionRestoreContinues(t *testing.T) {
+	if raceEnabled {
+		t.Skip("6 frames of 1331 particles, several times")
+	}
+	w, e := zeroGravityCube(t, 10, 1) // γ = 10: the step limit binds (CFL and viscosity allow more)
+	for k := 0; k < 6; k++ {
+		if _, err := w.Step(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := stateHash(w, e)
+	w.Close()
+	w, _ = zeroGravityCube(t, 10, 1)
+	for k := 0; k < 3; k++ {
+		if _, err := w.Step(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRestoreContinues(t, w, 3, "cube", want)
+}
