@@ -82,6 +82,8 @@ type Material struct {
 	Preset      string  `json:"preset,omitempty" doc:"material preset this material starts from (sluice presets lists them: water, honey, slime, …; a scene-local presets/NAME.json or a path ending in .json overrides the shipped one); the keys given next to it win"`
 	RestDensity float64 `json:"density" unit:"kg/m^3" default:"1000" range:"[1,100000]" doc:"rest density ρ0"`
 	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,1000]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
+	// SurfaceTension applies to fluid bodies (physics/tension).
+	SurfaceTension float64 `json:"surfaceTension" unit:"m^4/(kg s^2)" default:"0" range:"[0,100]" doc:"coefficient γ of Akinci et al. 2013's surface tension (cohesion Eq. 1-2 and curvature Eq. 4, physics/tension), the value SPlisHSPlasH's Akinci 2013 method calls surfaceTension; not the physical σ in N/m (docs/surface_tension.md gives the measured effect); fluid bodies (plain and goo) only, between particles that both have γ > 0; 0 = off"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
 	// Elastic applies to elastic bodies.

@@ -61,6 +61,9 @@ type importer struct {
 	// viscosityBoundary, given to every wall and rigid body as its drag.
 	viscSet bool
 	nuB     float64
+	// gamma maps a material id to the coefficient γ of sluice's surface tension (Akinci et
+	// al. 2013) its surfaceTensionMethod maps to (surfaceTension below); absent: none.
+	gamma map[string]float64
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -594,7 +597,10 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 		nu = 0.01
 		im.warn(mp, "no standard viscosity given: sluice's default ν = 0.01 m²/s is used")
 	}
-	for _, k := range []string{"surfaceTensionMethod", "vorticityMethod", "dragMethod"} {
+	if err := im.surfaceTension(mo, mp, id); err != nil {
+		return 0, 0, err
+	}
+	for _, k := range []string{"vorticityMethod", "dragMethod"} {
 		if v, ok := take(mo, k); ok {
 			if m, _ := num(v); m != 0 {
 				im.warn(mp+"."+k, "%v: not supported yet, the force is left out", v)
@@ -617,6 +623,83 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 	im.leftovers(mo, mp)
 	im.used[id] = [2]float64{rho0, nu}
 	return rho0, nu, nil
+}
+
+// tensionBlocks are the parameter blocks of the reference's surface tension methods that
+// sluice maps to Akinci et al. 2013, by surfaceTensionMethod number.
+var tensionBlocks = map[float64]string{
+	2: "Akinci et al. 2013",
+	5: "Zorilla, Ritter, et al. 2020",
+}
+
+// surfaceTension maps a material's surfaceTensionMethod onto sluice's surface tension (Akinci
+// et al. 2013, physics/tension): method 2 is that method, its surfaceTension the same γ;
+// method 5 (Zorilla, Ritter et al. 2020) is simulated with it too, γ = its surfaceTension, with
+// a warning (docs/splishsplash.md says what differs). The other methods (1 Becker & Teschner
+// 2007, 3 He et al. 2014, 4 Jeske et al. 2023) are left out with a warning: Jeske's
+// coefficient is the stiffness of an implicit cohesion on another scale (125–12000 in the
+// corpus), which has no conversion to γ.
+func (im *importer) surfaceTension(mo obj, mp, id string) error {
+	v, ok := take(mo, "surfaceTensionMethod")
+	if !ok {
+		return nil
+	}
+	method, _ := num(v)
+	if method == 0 {
+		return nil
+	}
+	block, mapped := tensionBlocks[method]
+	if !mapped {
+		im.warn(mp+".surfaceTensionMethod", "%v: not supported, the force is left out (sluice maps methods 2, Akinci et al. 2013, and 5, Zorilla, Ritter et al. 2020, to Akinci et al. 2013)", v)
+		return nil
+	}
+	bp := mp + "." + block
+	bo, inBlock := mo, false // old scene files put the method's keys in the material itself
+	if bv, ok := take(mo, block); ok {
+		o, isObj := bv.(obj)
+		if !isObj {
+			return fmt.Errorf("%s: expected an object", bp)
+		}
+		bo, inBlock = o, true
+	} else {
+		bp = mp
+	}
+	gamma := 0.05 // the reference's default surfaceTension
+	if _, ok := bo["surfaceTension"]; !ok {
+		im.warn(bp, "no surfaceTension given: the reference's default γ = 0.05 is used")
+	}
+	if err := im.takeNum(bo, bp, "surfaceTension", &gamma); err != nil {
+		return err
+	}
+	if method == 5 {
+		im.warn(mp+".surfaceTensionMethod", "5 (Zorilla, Ritter et al. 2020) is simulated with Akinci et al. 2013's cohesion and curvature forces, γ = surfaceTension = %g; the reference's coefficient scales another force (k·κ on its surface particles), so the strength differs", gamma)
+	}
+	if v, ok := take(bo, "surfaceTensionBoundary"); ok {
+		if b, _ := num(v); b != 0 {
+			im.warn(bp+".surfaceTensionBoundary", "%v: adhesion to walls (Akinci et al. 2013, Eq. 6-7) is not implemented, left out", v)
+		}
+	}
+	if inBlock {
+		var zr []string
+		for k := range bo {
+			if strings.HasPrefix(k, "surfTZR") {
+				zr = append(zr, k)
+			}
+		}
+		slices.Sort(zr)
+		if len(zr) > 0 {
+			im.warn(bp, "%s: settings of Zorilla, Ritter et al.'s curvature estimate, which Akinci et al. 2013 does not have, ignored", strings.Join(zr, ", "))
+		}
+		for _, k := range zr {
+			delete(bo, k)
+		}
+		im.leftovers(bo, bp)
+	}
+	if im.gamma == nil {
+		im.gamma = map[string]float64{}
+	}
+	im.gamma[id] = gamma
+	return nil
 }
 
 // implicitBlocks are the reference's implicit viscosity methods by viscosityMethod number,
@@ -804,6 +887,7 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	}
 	fb.Material = components.DefaultMaterial()
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
+	fb.Material.SurfaceTension = im.gamma[im.lastID]
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
 		fb.Material.Elastic = *es
@@ -873,6 +957,7 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
 	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
+	e.Material.SurfaceTension = im.gamma[id]
 	im.leftovers(b, p)
 	im.sc.Emitters = append(im.sc.Emitters, e)
 	return nil
@@ -902,6 +987,7 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
+	m.Material.SurfaceTension = im.gamma[im.lastID]
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
 		m.Material.Elastic = *es
@@ -946,6 +1032,7 @@ func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj)
 	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
+	m.Material.SurfaceTension = im.gamma[im.lastID]
 	im.leftovers(b, p)
 	im.sc.FluidMeshes = append(im.sc.FluidMeshes, m)
 	return nil

@@ -25,6 +25,7 @@ import (
 	"github.com/sluicephysics/sluice/physics/par"
 	"github.com/sluicephysics/sluice/physics/pf"
 	"github.com/sluicephysics/sluice/physics/rigid"
+	"github.com/sluicephysics/sluice/physics/tension"
 	"github.com/sluicephysics/sluice/physics/viscoelastic"
 	"github.com/sluicephysics/sluice/physics/viscosity"
 )
@@ -52,6 +53,11 @@ type Sim struct {
 	Flip []*FlipBody
 	// Cloth holds the cloth bodies' meshes, in body ID order (cloth.go).
 	Cloth []*ClothBody
+	// Tension is the surface tension of Akinci et al. 2013 (physics/tension; tension.go).
+	Tension tension.Solver
+	// tensionRef: the corner accelerations per unit γ for the step limit (tensionDt).
+	tensionRef    [2]float64
+	tensionRefSet bool
 
 	DomainMin, DomainMax physics.Vec3
 
@@ -862,7 +868,8 @@ func cmpRemoval(a, b removal) int {
 // Neumann bound on the Laplacian viscosity of the largest ν and the walls' largest drag), so
 // any viscosity at any dtMax is stable, for a scene file and a Go program alike, and never
 // above the explicit elastoplastic forces' limit (elastoplasticDt). These limits may fall
-// below dtMin: stability wins over the user's floor.
+// below dtMin: stability wins over the user's floor. With surface tension the step is also
+// kept below its force condition (tensionDt).
 //
 // With solver.viscositySolver "implicit" the viscosity limit does not apply: the substep's
 // viscosity is integrated by the unconditionally stable implicit solve. With "auto" the
@@ -880,6 +887,7 @@ func (s *Sim) NextDt() float64 {
 		dt = min(dt, max(s.Settings.CFL*s.Settings.Spacing()/vr, s.Settings.DtMin))
 	}
 	dt = min(dt, s.elastoplasticDt())
+	dt = min(dt, s.tensionDt())
 	s.viscImplicit = false
 	if s.numax > 0 || s.nubmax > 0 {
 		lam := s.numax*s.viscLam + s.nubmax*s.dragLam

@@ -1,0 +1,62 @@
+package systems
+
+import (
+	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/tension"
+)
+
+// surfaceTension adds the surface tension of Akinci et al. 2013 (physics/tension) to v* of
+// the fluid bodies whose material has surfaceTension > 0: plain fluid and goo, not elastic or
+// elastoplastic bodies. It runs in AdvectionForces after the other non-pressure forces, so the
+// implicit viscosity solve and the pressure solve that follow see it in v*. Each substep copies
+// every packed particle's γ from its body's material (the packed order changes with the
+// z-sort and removals; a material edit takes effect at once); without such a body it does
+// nothing.
+func (s *Sim) surfaceTension(dt float64) {
+	on := false
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.body.Phase == components.Fluid && b.mat.SurfaceTension > 0 && b.p.Len() > 0 {
+			on = true
+			break
+		}
+	}
+	if !on {
+		return
+	}
+	f := &s.Fluid
+	ts := &s.Tension
+	ts.Gamma = par.Grow(ts.Gamma, f.Len())
+	for k := range ts.Gamma {
+		b := &s.bodies[s.owner[k]]
+		g := 0.0
+		if b.body.Phase == components.Fluid {
+			g = b.mat.SurfaceTension
+		}
+		ts.Gamma[k] = g
+	}
+	ts.Apply(f, &s.FF, &s.Kernel, dt, s.pool)
+}
+
+// tensionDt is the surface tension's step limit (tension.StepLimit) for the largest
+// acceleration it can give a particle at the corner of a sampled block of the fluid bodies'
+// materials, γ(ρ0·a_cohesion + a_curvature) with the corner accelerations per unit γ of
+// tension.CornerAcceleration for this kernel, spacing and rest volume (computed once); +Inf
+// without surface tension. It depends on the materials only, so a restored snapshot steps as
+// the saved world did.
+func (s *Sim) tensionDt() float64 {
+	amax := 0.0
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.body.Phase != components.Fluid || b.mat.SurfaceTension == 0 || b.p.Len() == 0 {
+			continue
+		}
+		if !s.tensionRefSet {
+			s.tensionRef[0], s.tensionRef[1] = tension.CornerAcceleration(&s.Kernel, s.Settings.Spacing(), s.Volume0)
+			s.tensionRefSet = true
+		}
+		amax = max(amax, b.mat.SurfaceTension*(b.mat.RestDensity*s.tensionRef[0]+s.tensionRef[1]))
+	}
+	return tension.StepLimit(s.Kernel.H, amax)
+}
