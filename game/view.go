@@ -61,6 +61,11 @@ type View struct {
 	samples  bool        // draw rigid bodies as their boundary samples instead of meshes
 	nSamples int         // vertices of rigid bodies' samples, after the moving particles
 
+	// Static walls that are boxes (WallBox) are drawn as their inner faces — glass sides and an
+	// opaque floor (walls_g3n.go) — rather than as their samples, unless wallSamples.
+	wallSamples bool
+	wallMeshes  []*graphic.Mesh // glass and floor of each box wall
+
 	// The diffuse particles (spray, foam, bubbles) in a buffer of their own, rewritten every
 	// Sync from World.Diffuse (they change once per step and are not interpolated).
 	dgr      *particleGraphic
@@ -104,6 +109,7 @@ type slot struct {
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
 	liquid bool // a liquid (IsLiquid): drawn as the surface in the surface look
+	faces  bool // a box wall drawn as faces: its samples stay in the buffer undrawn
 }
 
 // rigidMesh is the drawn mesh of one rigid body, and where its samples go in the vertex
@@ -286,6 +292,7 @@ func (v *View) layout() error {
 			}
 		}
 	}
+	v.layoutWalls()
 	off := v.nMoving + v.nSamples
 	for i := range v.static {
 		v.static[i].offset = off
@@ -338,10 +345,64 @@ func (v *View) assignRanges() {
 	flush(v.nMoving)
 	start, liquid = v.nMoving, false
 	flush(v.nMoving + v.nSamples)
-	if v.nStatic > 0 {
-		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving+v.nSamples, v.nStatic)
+	start = v.nMoving + v.nSamples
+	end := start
+	for _, s := range v.static {
+		if s.faces {
+			if end > start {
+				v.gr.AddMaterial(v.gr, v.translucent, start, end-start)
+			}
+			start = s.offset + s.count
+		}
+		end = s.offset + s.count
+	}
+	if end > start {
+		v.gr.AddMaterial(v.gr, v.translucent, start, end-start)
 	}
 }
+
+// layoutWalls finds the static walls that are boxes (WallBox) and, unless the wall samples are
+// drawn, makes their faces, replacing the faces of the last layout (layouts are rare: at start,
+// on a toggle and when bodies change).
+func (v *View) layoutWalls() {
+	for _, m := range v.wallMeshes {
+		v.Node.Remove(m)
+		m.Dispose()
+	}
+	v.wallMeshes = v.wallMeshes[:0]
+	set := v.world.Settings()
+	for i := range v.static {
+		s := &v.static[i]
+		s.faces = false
+		if v.wallSamples {
+			continue
+		}
+		lo, hi, ok := WallBox(v.world.Particles(s.e).X, set.Spacing(), set.BoundaryLayers)
+		if !ok {
+			continue
+		}
+		s.faces = true
+		glass, floor := newWallMeshes(lo, hi)
+		v.Node.Add(floor)
+		v.Node.Add(glass)
+		v.wallMeshes = append(v.wallMeshes, glass, floor)
+	}
+}
+
+// SetWallSamples draws the static walls as their boundary samples (translucent dots, what the
+// fluid touches), or back as faces: box walls (WallBox) as glass sides and an opaque floor,
+// other walls as samples either way.
+func (v *View) SetWallSamples(on bool) error {
+	if on == v.wallSamples {
+		return nil
+	}
+	v.wallSamples = on
+	return v.layout()
+}
+
+// WallSamples reports whether the walls are drawn as samples, and how many walls are drawn as
+// faces.
+func (v *View) WallSamples() (on bool, boxes int) { return v.wallSamples, len(v.wallMeshes) / 2 }
 
 // SetLook draws the liquid bodies as the screen-space fluid surface (LookSurface, the default)
 // or as shaded spheres (LookMarbles, the debug look). The surface needs Run's render passes
