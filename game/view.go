@@ -24,12 +24,13 @@ import (
 // drawn radius (1).
 const stride = 8
 
-// View mirrors a sluice World into a g3n scene. Every particle of every body is one vertex of a
-// single interleaved vertex buffer drawn as GL points by the impostor shader (shaders.go): the
-// moving bodies first, in ID order (the layout of the Driver's states, so a frame's sync is one
-// strided blend of the last two physics states), then the static walls. Two draw ranges of the
-// one buffer use two materials: the moving bodies opaque, the walls translucent and drawn after
-// them without writing depth.
+// View mirrors a sluice World into a g3n scene. Every particle of every moving body is one vertex
+// of an interleaved vertex buffer drawn as GL points by the impostor shader (shaders.go), in ID
+// order (the layout of the Driver's states, so a frame's sync is one strided blend of the last
+// two physics states), re-uploaded every frame. The static walls' samples are a second buffer,
+// uploaded once per layout and drawn translucent after the moving bodies without writing depth;
+// box walls (WallBox) are drawn as faces instead (glass sides, an opaque floor) unless
+// SetWallSamples.
 //
 // Rigid bodies are drawn as meshes following their poses rather than as particles (their
 // boundary samples are left out of the buffer): a box, sphere, capsule or the body's own
@@ -45,16 +46,24 @@ type View struct {
 	radius float32 // particle radius r (m)
 	gen    uint64  // the world's Generation the layout was made for
 
-	gr          *particleGraphic
-	geom        *geometry.Geometry
-	vbo         *gls.VBO
-	buf         []float32 // stride floats per particle
-	moving      []slot    // bodies whose particles move, in ID order
-	static      []slot    // boundary bodies
-	nMoving     int
-	nStatic     int
-	opaque      *material.Material
-	translucent *material.Material
+	gr   *particleGraphic
+	geom *geometry.Geometry
+	vbo  *gls.VBO
+	buf  []float32 // stride floats per particle: the moving ones and the rigid samples
+	// The static walls' samples, in a buffer of their own written and uploaded at layout only
+	// (Sync re-uploads buf, never sbuf), drawn by sgr.
+	sgr  *particleGraphic
+	svbo *gls.VBO
+	sbuf []float32
+	// uploads counts the floats queued for upload (a VBO's SetBuffer or Update): by the last
+	// Sync (frame) and in all (staticTotal: the walls' buffer's).
+	frameUploads, staticTotal int
+	moving                    []slot // bodies whose particles move, in ID order
+	static                    []slot // boundary bodies
+	nMoving                   int
+	nStatic                   int
+	opaque                    *material.Material
+	translucent               *material.Material
 
 	rigid    []rigidMesh // one per rigid body, in ID order (the order of the Driver's poses)
 	poses    []Pose      // the frame's interpolated poses (scratch, kept)
@@ -219,6 +228,16 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.depthNode.Add(v.depthGr)
 	v.thickNode.Add(v.thickGr)
 
+	v.svbo = gls.NewVBO(nil)
+	v.svbo.AddAttrib(gls.VertexPosition)
+	v.svbo.AddCustomAttrib("ParticleColor", 4)
+	v.svbo.AddCustomAttrib("ParticleRadius", 1)
+	v.svbo.SetUsage(gls.STATIC_DRAW)
+	sgeom := geometry.NewGeometry()
+	sgeom.AddVBO(v.svbo)
+	v.sgr = newParticleGraphic(sgeom)
+	v.Node.Add(v.sgr)
+
 	v.dvbo = gls.NewVBO(nil)
 	v.dvbo.AddAttrib(gls.VertexPosition)
 	v.dvbo.AddCustomAttrib("ParticleColor", 4)
@@ -279,11 +298,15 @@ func (v *View) layout() error {
 			return fmt.Errorf("view: moving body %d has %d particles in the driver's state, %d in the world", i, cur.Counts[i], v.moving[i].count)
 		}
 	}
-	n := v.nMoving + v.nSamples + v.nStatic
+	n := v.nMoving + v.nSamples
 	if cap(v.buf) < stride*n {
 		v.buf = make([]float32, stride*n)
 	}
 	v.buf = v.buf[:stride*n]
+	if cap(v.sbuf) < stride*v.nStatic {
+		v.sbuf = make([]float32, stride*v.nStatic)
+	}
+	v.sbuf = v.sbuf[:stride*v.nStatic]
 	if v.samples {
 		for i, m := range v.rigid {
 			c := RigidShade(v.world.RigidBody(m.e).State.Motion, i)
@@ -293,7 +316,7 @@ func (v *View) layout() error {
 		}
 	}
 	v.layoutWalls()
-	off := v.nMoving + v.nSamples
+	off := 0
 	for i := range v.static {
 		v.static[i].offset = off
 		off += v.static[i].count
@@ -301,13 +324,17 @@ func (v *View) layout() error {
 		st := v.static[i].style
 		for k, p := range x {
 			j := stride * (v.static[i].offset + k)
-			v.buf[j], v.buf[j+1], v.buf[j+2] = float32(p[0]), float32(p[1]), float32(p[2])
-			v.writeStyle(j, st.Color, st.RadiusScale)
+			v.sbuf[j], v.sbuf[j+1], v.sbuf[j+2] = float32(p[0]), float32(p[1]), float32(p[2])
+			c := st.Color
+			v.sbuf[j+3], v.sbuf[j+4], v.sbuf[j+5], v.sbuf[j+6] = c.R, c.G, c.B, c.A
+			v.sbuf[j+7] = st.RadiusScale * v.radius
 		}
 	}
 	v.colored = false
 	v.gen = v.world.Generation()
 	v.vbo.SetBuffer(v.buf)
+	v.svbo.SetBuffer(v.sbuf)
+	v.staticTotal += len(v.sbuf)
 	v.assignRanges()
 	return nil
 }
@@ -345,20 +372,21 @@ func (v *View) assignRanges() {
 	flush(v.nMoving)
 	start, liquid = v.nMoving, false
 	flush(v.nMoving + v.nSamples)
-	start = v.nMoving + v.nSamples
-	end := start
+	v.sgr.ClearMaterials()
+	start, end := 0, 0
 	for _, s := range v.static {
 		if s.faces {
 			if end > start {
-				v.gr.AddMaterial(v.gr, v.translucent, start, end-start)
+				v.sgr.AddMaterial(v.sgr, v.translucent, start, end-start)
 			}
 			start = s.offset + s.count
 		}
 		end = s.offset + s.count
 	}
 	if end > start {
-		v.gr.AddMaterial(v.gr, v.translucent, start, end-start)
+		v.sgr.AddMaterial(v.sgr, v.translucent, start, end-start)
 	}
+	v.sgr.SetVisible(len(v.sgr.Materials()) > 0)
 }
 
 // layoutWalls finds the static walls that are boxes (WallBox) and, unless the wall samples are
@@ -517,8 +545,14 @@ func (v *View) Sync() {
 	}
 	v.syncRigid()
 	v.vbo.Update()
+	v.frameUploads = len(v.buf)
 	v.syncDiffuse()
 }
+
+// Uploads returns the floats queued for upload to the GL by the last Sync (the moving
+// particles' buffer, and the diffuse particles' when there are any) and, over the view's life,
+// by the static walls' buffer, which only a layout queues.
+func (v *View) Uploads() (frame, static int) { return v.frameUploads, v.staticTotal }
 
 // syncDiffuse writes the world's diffuse particles into their buffer, styled by kind
 // (DiffuseStyles). It allocates only when their number grows past the buffer.
@@ -542,6 +576,7 @@ func (v *View) syncDiffuse() {
 	v.nDiffuse = n
 	v.dgr.SetVisible(n > 0)
 	v.dvbo.SetBuffer(v.dbuf)
+	v.frameUploads += len(v.dbuf)
 }
 
 // Diffuse is the number of diffuse particles (spray, foam, bubbles) drawn at the last Sync.
@@ -697,11 +732,11 @@ func (v *View) RigidBodies() int { return len(v.rigid) }
 func (v *View) Bounds() (lo, hi math32.Vector3) {
 	lo = math32.Vector3{X: math32.Inf(1), Y: math32.Inf(1), Z: math32.Inf(1)}
 	hi = math32.Vector3{X: math32.Inf(-1), Y: math32.Inf(-1), Z: math32.Inf(-1)}
-	n := v.nMoving + v.nSamples + v.nStatic
-	for i := 0; i < n; i++ {
-		j := stride * i
-		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
-		hi.X, hi.Y, hi.Z = max(hi.X, v.buf[j]), max(hi.Y, v.buf[j+1]), max(hi.Z, v.buf[j+2])
+	for _, b := range [][]float32{v.buf, v.sbuf} {
+		for j := 0; j+2 < len(b); j += stride {
+			lo.X, lo.Y, lo.Z = min(lo.X, b[j]), min(lo.Y, b[j+1]), min(lo.Z, b[j+2])
+			hi.X, hi.Y, hi.Z = max(hi.X, b[j]), max(hi.Y, b[j+1]), max(hi.Z, b[j+2])
+		}
 	}
 	for i, m := range v.rigid[:min(len(v.rigid), len(v.poses))] { // poses lag a failed layout
 		x, r := v.poses[i].X, v.world.RigidBody(m.e).State.Reach

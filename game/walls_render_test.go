@@ -112,8 +112,8 @@ func TestViewWallFaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	// In the marbles look the moving particles are one range of the points graphic, the drawn
-	// wall samples another.
-	drawn := func() int { return len(v.gr.Materials()) }
+	// wall samples one of the walls' graphic.
+	drawn := func() int { return len(v.gr.Materials()) + len(v.sgr.Materials()) }
 	if on, boxes := v.WallSamples(); on || boxes != 1 || len(v.wallMeshes) != 2 {
 		t.Fatalf("default: samples %v, %d boxes, %d meshes; want faces, 1 box, 2 meshes", on, boxes, len(v.wallMeshes))
 	}
@@ -130,4 +130,35 @@ func TestViewWallFaces(t *testing.T) {
 	if n := drawn(); n != 2 {
 		t.Errorf("samples: %d ranges drawn as points, want the moving particles' and the walls'", n)
 	}
+}
+
+// TestSyncUploadsWallsOnce checks that the static walls are uploaded once, at layout, and that
+// each Sync queues only the moving particles' buffer: the buffer g3n re-uploads every frame
+// holds no wall sample, and the walls' buffer is queued no more after any number of frames.
+func TestSyncUploadsWallsOnce(t *testing.T) {
+	w, d := smallWorld(t)
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.SetWallSamples(true); err != nil { // a layout: the walls queued again
+		t.Fatal(err)
+	}
+	moving, static := v.Particles()
+	_, before := v.Uploads()
+	for i := 0; i < 10; i++ {
+		if _, err := d.Advance(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		v.Sync()
+	}
+	frame, after := v.Uploads()
+	if after != before || before != 2*stride*static {
+		t.Errorf("walls' floats queued: %d after two layouts, %d after 10 frames; want %d both", before, after, 2*stride*static)
+	}
+	if frame != stride*moving || v.vbo.Buffer().Len() != stride*moving {
+		t.Errorf("a frame queues %d floats in a buffer of %d, want the %d moving particles' %d", frame, v.vbo.Buffer().Len(), moving, stride*moving)
+	}
+	t.Logf("per frame %d floats uploaded; with the walls in the same buffer it was %d (walls %.0f %%)",
+		frame, stride*(moving+static), 100*float64(static)/float64(moving+static))
 }
