@@ -39,6 +39,9 @@ type Options struct {
 	Screenshot string  // with Frames: save the last frame as a PNG file here
 	// RigidSamples draws rigid bodies as their boundary samples instead of meshes (key B).
 	RigidSamples bool
+	// WallSamples draws the static walls as their boundary samples; by default box walls are
+	// drawn as glass sides and an opaque floor (key W).
+	WallSamples bool
 	// Look draws the liquid bodies as the screen-space fluid surface ("surface", default) or
 	// as shaded spheres ("marbles"); key F switches.
 	Look string
@@ -204,7 +207,8 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // Driver at Options.Rate, syncs the View, updates the HUD and renders. Keys: space pauses,
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
 // colouring, F switches liquids between the fluid surface and marbles (Options.Look), B
-// switches rigid bodies between meshes and their boundary samples, R reloads the
+// switches rigid bodies between meshes and their boundary samples, W the static walls between
+// faces and samples (Options.WallSamples), R reloads the
 // materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
 // and the arrow keys orbit, Esc quits. A game hooks in through Options.Setup (once, with the
 // scene graph, camera and window), Options.OnFrame (every frame, before the physics) and
@@ -228,6 +232,9 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		return nil, err
 	}
 	if err := view.SetColorMode(o.Color); err != nil {
+		return nil, err
+	}
+	if err := view.SetWallSamples(o.WallSamples); err != nil {
 		return nil, err
 	}
 	if err := view.SetRigidSamples(o.RigidSamples); err != nil {
@@ -345,6 +352,11 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			on, _ := view.RigidSamples()
 			if err := view.SetRigidSamples(!on); err != nil {
 				note("rigid bodies: %v", err)
+			}
+		case window.KeyW:
+			on, _ := view.WallSamples()
+			if err := view.SetWallSamples(!on); err != nil {
+				note("walls: %v", err)
 			}
 		case window.KeyF:
 			look := LookMarbles

@@ -32,6 +32,10 @@ var PhaseStyles = map[components.Phase]PhaseStyle{
 	components.Elastic: {Color: Color{0.35, 0.80, 0.30, 1}, RadiusScale: 1},
 	// Elastoplastic solids (dough, clay, snow): dough beige, full-size spheres.
 	components.Elastoplastic: {Color: Color{0.93, 0.80, 0.58, 1}, RadiusScale: 1},
+	// Cloth sheets: a dyed-fabric crimson, full-size spheres (the sheet's vertices a spacing
+	// apart read as a closed cloth); its hue is far from the water, jelly, dough, the rigid
+	// bodies' wood and Unstyled's magenta.
+	components.Cloth: {Color: Color{0.78, 0.18, 0.30, 1}, RadiusScale: 1},
 }
 
 // RigidColors is the colour of rigid bodies' meshes by kind of motion: dynamic bodies in a warm

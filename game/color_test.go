@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -52,6 +53,42 @@ func TestPhaseStylesCoverThePhasesAndFlagUnknownOnes(t *testing.T) {
 		t.Errorf("fluid and boundary share the colour %v", f)
 	}
 }
+
+// TestClothHasItsOwnColour checks that cloth bodies get a style of their own, in a hue apart
+// from every other phase's, the rigid bodies' and Unstyled's (a cloth drawn magenta would read
+// as "missing style").
+func TestClothHasItsOwnColour(t *testing.T) {
+	st, ok := PhaseStyles[components.Cloth]
+	if !ok || st == Unstyled {
+		t.Fatalf("cloth drawn as %+v (style given: %v), want a style of its own", st, ok)
+	}
+	hc, sc := hue(st.Color)
+	if sc < minClothSaturation {
+		t.Errorf("cloth colour %v has saturation %.2f, want ≥ %g (a colour, not a grey)", st.Color, sc, minClothSaturation)
+	}
+	others := map[string]Color{"unstyled": Unstyled.Color}
+	for p, o := range PhaseStyles {
+		if p != components.Cloth {
+			others[p.String()] = o.Color
+		}
+	}
+	for m, c := range RigidColors {
+		others[fmt.Sprintf("rigid %v", m)] = c
+	}
+	for name, c := range others {
+		h, s := hue(c)
+		if s < minClothSaturation {
+			continue // a grey or near-grey (walls, steel, stone): any hue reads apart from it
+		}
+		if g := hueGap(hc, h); g < minHueGap {
+			t.Errorf("cloth hue %.0f° only %.0f° from %s's %.0f°", hc, g, name, h)
+		}
+	}
+}
+
+// minClothSaturation is the saturation above which a colour reads as a hue rather than a grey
+// (the walls' sand grey is about 0.18).
+const minClothSaturation = 0.4
 
 func TestBuiltinFields(t *testing.T) {
 	p := components.Particles{

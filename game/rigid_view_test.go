@@ -142,8 +142,8 @@ func TestViewRigidSamples(t *testing.T) {
 	if err := v.SetRigidSamples(false); err != nil {
 		t.Fatal(err)
 	}
-	if on, n := v.RigidSamples(); on || n != 0 || !v.rigid[0].mesh.Visible() || len(v.buf) != stride*(moving+static) {
-		t.Fatalf("back to meshes: samples %v (%d), mesh visible %v, buffer %d floats for %d particles", on, n, v.rigid[0].mesh.Visible(), len(v.buf), moving+static)
+	if on, n := v.RigidSamples(); on || n != 0 || !v.rigid[0].mesh.Visible() || len(v.buf) != stride*moving || len(v.sbuf) != stride*static {
+		t.Fatalf("back to meshes: samples %v (%d), mesh visible %v, buffers %d and %d floats for %d moving and %d wall particles", on, n, v.rigid[0].mesh.Visible(), len(v.buf), len(v.sbuf), moving, static)
 	}
 }
 

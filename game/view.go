@@ -24,12 +24,13 @@ import (
 // drawn radius (1).
 const stride = 8
 
-// View mirrors a sluice World into a g3n scene. Every particle of every body is one vertex of a
-// single interleaved vertex buffer drawn as GL points by the impostor shader (shaders.go): the
-// moving bodies first, in ID order (the layout of the Driver's states, so a frame's sync is one
-// strided blend of the last two physics states), then the static walls. Two draw ranges of the
-// one buffer use two materials: the moving bodies opaque, the walls translucent and drawn after
-// them without writing depth.
+// View mirrors a sluice World into a g3n scene. Every particle of every moving body is one vertex
+// of an interleaved vertex buffer drawn as GL points by the impostor shader (shaders.go), in ID
+// order (the layout of the Driver's states, so a frame's sync is one strided blend of the last
+// two physics states), re-uploaded every frame. The static walls' samples are a second buffer,
+// uploaded once per layout and drawn translucent after the moving bodies without writing depth;
+// box walls (WallBox) are drawn as faces instead (glass sides, an opaque floor) unless
+// SetWallSamples.
 //
 // Rigid bodies are drawn as meshes following their poses rather than as particles (their
 // boundary samples are left out of the buffer): a box, sphere, capsule or the body's own
@@ -45,21 +46,34 @@ type View struct {
 	radius float32 // particle radius r (m)
 	gen    uint64  // the world's Generation the layout was made for
 
-	gr          *particleGraphic
-	geom        *geometry.Geometry
-	vbo         *gls.VBO
-	buf         []float32 // stride floats per particle
-	moving      []slot    // bodies whose particles move, in ID order
-	static      []slot    // boundary bodies
-	nMoving     int
-	nStatic     int
-	opaque      *material.Material
-	translucent *material.Material
+	gr   *particleGraphic
+	geom *geometry.Geometry
+	vbo  *gls.VBO
+	buf  []float32 // stride floats per particle: the moving ones and the rigid samples
+	// The static walls' samples, in a buffer of their own written and uploaded at layout only
+	// (Sync re-uploads buf, never sbuf), drawn by sgr.
+	sgr  *particleGraphic
+	svbo *gls.VBO
+	sbuf []float32
+	// uploads counts the floats queued for upload (a VBO's SetBuffer or Update): by the last
+	// Sync (frame) and in all (staticTotal: the walls' buffer's).
+	frameUploads, staticTotal int
+	moving                    []slot // bodies whose particles move, in ID order
+	static                    []slot // boundary bodies
+	nMoving                   int
+	nStatic                   int
+	opaque                    *material.Material
+	translucent               *material.Material
 
 	rigid    []rigidMesh // one per rigid body, in ID order (the order of the Driver's poses)
 	poses    []Pose      // the frame's interpolated poses (scratch, kept)
 	samples  bool        // draw rigid bodies as their boundary samples instead of meshes
 	nSamples int         // vertices of rigid bodies' samples, after the moving particles
+
+	// Static walls that are boxes (WallBox) are drawn as their inner faces — glass sides and an
+	// opaque floor (walls_g3n.go) — rather than as their samples, unless wallSamples.
+	wallSamples bool
+	wallMeshes  []*graphic.Mesh // glass and floor of each box wall
 
 	// The diffuse particles (spray, foam, bubbles) in a buffer of their own, rewritten every
 	// Sync from World.Diffuse (they change once per step and are not interpolated).
@@ -104,6 +118,7 @@ type slot struct {
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
 	liquid bool // a liquid (IsLiquid): drawn as the surface in the surface look
+	faces  bool // a box wall drawn as faces: its samples stay in the buffer undrawn
 }
 
 // rigidMesh is the drawn mesh of one rigid body, and where its samples go in the vertex
@@ -213,6 +228,16 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.depthNode.Add(v.depthGr)
 	v.thickNode.Add(v.thickGr)
 
+	v.svbo = gls.NewVBO(nil)
+	v.svbo.AddAttrib(gls.VertexPosition)
+	v.svbo.AddCustomAttrib("ParticleColor", 4)
+	v.svbo.AddCustomAttrib("ParticleRadius", 1)
+	v.svbo.SetUsage(gls.STATIC_DRAW)
+	sgeom := geometry.NewGeometry()
+	sgeom.AddVBO(v.svbo)
+	v.sgr = newParticleGraphic(sgeom)
+	v.Node.Add(v.sgr)
+
 	v.dvbo = gls.NewVBO(nil)
 	v.dvbo.AddAttrib(gls.VertexPosition)
 	v.dvbo.AddCustomAttrib("ParticleColor", 4)
@@ -273,11 +298,15 @@ func (v *View) layout() error {
 			return fmt.Errorf("view: moving body %d has %d particles in the driver's state, %d in the world", i, cur.Counts[i], v.moving[i].count)
 		}
 	}
-	n := v.nMoving + v.nSamples + v.nStatic
+	n := v.nMoving + v.nSamples
 	if cap(v.buf) < stride*n {
 		v.buf = make([]float32, stride*n)
 	}
 	v.buf = v.buf[:stride*n]
+	if cap(v.sbuf) < stride*v.nStatic {
+		v.sbuf = make([]float32, stride*v.nStatic)
+	}
+	v.sbuf = v.sbuf[:stride*v.nStatic]
 	if v.samples {
 		for i, m := range v.rigid {
 			c := RigidShade(v.world.RigidBody(m.e).State.Motion, i)
@@ -286,7 +315,8 @@ func (v *View) layout() error {
 			}
 		}
 	}
-	off := v.nMoving + v.nSamples
+	v.layoutWalls()
+	off := 0
 	for i := range v.static {
 		v.static[i].offset = off
 		off += v.static[i].count
@@ -294,13 +324,17 @@ func (v *View) layout() error {
 		st := v.static[i].style
 		for k, p := range x {
 			j := stride * (v.static[i].offset + k)
-			v.buf[j], v.buf[j+1], v.buf[j+2] = float32(p[0]), float32(p[1]), float32(p[2])
-			v.writeStyle(j, st.Color, st.RadiusScale)
+			v.sbuf[j], v.sbuf[j+1], v.sbuf[j+2] = float32(p[0]), float32(p[1]), float32(p[2])
+			c := st.Color
+			v.sbuf[j+3], v.sbuf[j+4], v.sbuf[j+5], v.sbuf[j+6] = c.R, c.G, c.B, c.A
+			v.sbuf[j+7] = st.RadiusScale * v.radius
 		}
 	}
 	v.colored = false
 	v.gen = v.world.Generation()
 	v.vbo.SetBuffer(v.buf)
+	v.svbo.SetBuffer(v.sbuf)
+	v.staticTotal += len(v.sbuf)
 	v.assignRanges()
 	return nil
 }
@@ -338,10 +372,65 @@ func (v *View) assignRanges() {
 	flush(v.nMoving)
 	start, liquid = v.nMoving, false
 	flush(v.nMoving + v.nSamples)
-	if v.nStatic > 0 {
-		v.gr.AddMaterial(v.gr, v.translucent, v.nMoving+v.nSamples, v.nStatic)
+	v.sgr.ClearMaterials()
+	start, end := 0, 0
+	for _, s := range v.static {
+		if s.faces {
+			if end > start {
+				v.sgr.AddMaterial(v.sgr, v.translucent, start, end-start)
+			}
+			start = s.offset + s.count
+		}
+		end = s.offset + s.count
+	}
+	if end > start {
+		v.sgr.AddMaterial(v.sgr, v.translucent, start, end-start)
+	}
+	v.sgr.SetVisible(len(v.sgr.Materials()) > 0)
+}
+
+// layoutWalls finds the static walls that are boxes (WallBox) and, unless the wall samples are
+// drawn, makes their faces, replacing the faces of the last layout (layouts are rare: at start,
+// on a toggle and when bodies change).
+func (v *View) layoutWalls() {
+	for _, m := range v.wallMeshes {
+		v.Node.Remove(m)
+		m.Dispose()
+	}
+	v.wallMeshes = v.wallMeshes[:0]
+	set := v.world.Settings()
+	for i := range v.static {
+		s := &v.static[i]
+		s.faces = false
+		if v.wallSamples {
+			continue
+		}
+		lo, hi, ok := WallBox(v.world.Particles(s.e).X, set.Spacing(), set.BoundaryLayers)
+		if !ok {
+			continue
+		}
+		s.faces = true
+		glass, floor := newWallMeshes(lo, hi)
+		v.Node.Add(floor)
+		v.Node.Add(glass)
+		v.wallMeshes = append(v.wallMeshes, glass, floor)
 	}
 }
+
+// SetWallSamples draws the static walls as their boundary samples (translucent dots, what the
+// fluid touches), or back as faces: box walls (WallBox) as glass sides and an opaque floor,
+// other walls as samples either way.
+func (v *View) SetWallSamples(on bool) error {
+	if on == v.wallSamples {
+		return nil
+	}
+	v.wallSamples = on
+	return v.layout()
+}
+
+// WallSamples reports whether the walls are drawn as samples, and how many walls are drawn as
+// faces.
+func (v *View) WallSamples() (on bool, boxes int) { return v.wallSamples, len(v.wallMeshes) / 2 }
 
 // SetLook draws the liquid bodies as the screen-space fluid surface (LookSurface, the default)
 // or as shaded spheres (LookMarbles, the debug look). The surface needs Run's render passes
@@ -456,8 +545,14 @@ func (v *View) Sync() {
 	}
 	v.syncRigid()
 	v.vbo.Update()
+	v.frameUploads = len(v.buf)
 	v.syncDiffuse()
 }
+
+// Uploads returns the floats queued for upload to the GL by the last Sync (the moving
+// particles' buffer, and the diffuse particles' when there are any) and, over the view's life,
+// by the static walls' buffer, which only a layout queues.
+func (v *View) Uploads() (frame, static int) { return v.frameUploads, v.staticTotal }
 
 // syncDiffuse writes the world's diffuse particles into their buffer, styled by kind
 // (DiffuseStyles). It allocates only when their number grows past the buffer.
@@ -481,6 +576,7 @@ func (v *View) syncDiffuse() {
 	v.nDiffuse = n
 	v.dgr.SetVisible(n > 0)
 	v.dvbo.SetBuffer(v.dbuf)
+	v.frameUploads += len(v.dbuf)
 }
 
 // Diffuse is the number of diffuse particles (spray, foam, bubbles) drawn at the last Sync.
@@ -636,11 +732,11 @@ func (v *View) RigidBodies() int { return len(v.rigid) }
 func (v *View) Bounds() (lo, hi math32.Vector3) {
 	lo = math32.Vector3{X: math32.Inf(1), Y: math32.Inf(1), Z: math32.Inf(1)}
 	hi = math32.Vector3{X: math32.Inf(-1), Y: math32.Inf(-1), Z: math32.Inf(-1)}
-	n := v.nMoving + v.nSamples + v.nStatic
-	for i := 0; i < n; i++ {
-		j := stride * i
-		lo.X, lo.Y, lo.Z = min(lo.X, v.buf[j]), min(lo.Y, v.buf[j+1]), min(lo.Z, v.buf[j+2])
-		hi.X, hi.Y, hi.Z = max(hi.X, v.buf[j]), max(hi.Y, v.buf[j+1]), max(hi.Z, v.buf[j+2])
+	for _, b := range [][]float32{v.buf, v.sbuf} {
+		for j := 0; j+2 < len(b); j += stride {
+			lo.X, lo.Y, lo.Z = min(lo.X, b[j]), min(lo.Y, b[j+1]), min(lo.Z, b[j+2])
+			hi.X, hi.Y, hi.Z = max(hi.X, b[j]), max(hi.Y, b[j+1]), max(hi.Z, b[j+2])
+		}
 	}
 	for i, m := range v.rigid[:min(len(v.rigid), len(v.poses))] { // poses lag a failed layout
 		x, r := v.poses[i].X, v.world.RigidBody(m.e).State.Reach

@@ -48,8 +48,8 @@ func smallWorld(t testing.TB) (*sluice.World, *Driver) {
 }
 
 func TestViewBufferLayout(t *testing.T) {
-	// The vertex buffer holds the moving particles first at the driver's interpolated
-	// positions in their phase style, then the wall samples at their positions in theirs.
+	// The vertex buffer holds the moving particles at the driver's interpolated positions in
+	// their phase style, the static buffer the wall samples at their positions in theirs.
 	w, d := smallWorld(t)
 	v, err := NewView(w, d)
 	if err != nil {
@@ -76,13 +76,16 @@ func TestViewBufferLayout(t *testing.T) {
 			t.Fatalf("fluid particle %d colour %v radius %g, want %v and %g", i, c, v.buf[j+7], fluid.Color, fluid.RadiusScale*r)
 		}
 	}
+	if len(v.buf) != stride*nw || len(v.sbuf) != stride*nt {
+		t.Fatalf("buffers of %d and %d floats for %d moving and %d wall particles", len(v.buf), len(v.sbuf), nw, nt)
+	}
 	for i, x := range w.Particles(tank).X {
-		j := stride * (nw + i)
-		if v.buf[j] != float32(x[0]) || v.buf[j+1] != float32(x[1]) || v.buf[j+2] != float32(x[2]) {
-			t.Fatalf("wall sample %d at %v, world has %v", i, v.buf[j:j+3], x)
+		j := stride * i
+		if v.sbuf[j] != float32(x[0]) || v.sbuf[j+1] != float32(x[1]) || v.sbuf[j+2] != float32(x[2]) {
+			t.Fatalf("wall sample %d at %v, world has %v", i, v.sbuf[j:j+3], x)
 		}
-		if c := (Color{v.buf[j+3], v.buf[j+4], v.buf[j+5], v.buf[j+6]}); c != wall.Color || v.buf[j+7] != wall.RadiusScale*r {
-			t.Fatalf("wall sample %d colour %v radius %g, want %v and %g", i, c, v.buf[j+7], wall.Color, wall.RadiusScale*r)
+		if c := (Color{v.sbuf[j+3], v.sbuf[j+4], v.sbuf[j+5], v.sbuf[j+6]}); c != wall.Color || v.sbuf[j+7] != wall.RadiusScale*r {
+			t.Fatalf("wall sample %d colour %v radius %g, want %v and %g", i, c, v.sbuf[j+7], wall.Color, wall.RadiusScale*r)
 		}
 	}
 }
@@ -132,8 +135,7 @@ func TestViewColorsByField(t *testing.T) {
 			t.Fatalf("particle %d at speed %g coloured %v, want %v within %g", i, s.Len(), got, want, step)
 		}
 	}
-	nw := len(speeds)
-	if j := stride * nw; (Color{v.buf[j+3], v.buf[j+4], v.buf[j+5], v.buf[j+6]}) != StyleOf(components.Boundary).Color {
+	if (Color{v.sbuf[3], v.sbuf[4], v.sbuf[5], v.sbuf[6]}) != StyleOf(components.Boundary).Color {
 		t.Fatal("a wall sample lost its phase colour in field mode")
 	}
 	v.CycleColor() // density error

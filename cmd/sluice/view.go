@@ -15,16 +15,17 @@ import (
 
 // viewArgs are the arguments of sluice view.
 type viewArgs struct {
-	scene      string
-	screenshot string
-	frames     int
-	width      int
-	height     int
-	rate       float64
-	color      string
-	workers    int
-	samples    bool
-	look       string
+	scene       string
+	screenshot  string
+	frames      int
+	width       int
+	height      int
+	rate        float64
+	color       string
+	workers     int
+	samples     bool
+	wallSamples bool
+	look        string
 }
 
 // viewNeedsG3N is the error of sluice view in a build without the window.
@@ -46,6 +47,7 @@ func parseViewArgs(args []string, stderr io.Writer) (viewArgs, error) {
 	fs.StringVar(&a.color, "color", "phase", "initial colouring: "+strings.Join(game.ColorModes(), ", "))
 	fs.IntVar(&a.workers, "workers", 0, "worker threads (0: all cores)")
 	fs.BoolVar(&a.samples, "rigid-samples", false, "draw rigid bodies as their boundary samples instead of meshes (key B)")
+	fs.BoolVar(&a.wallSamples, "wall-samples", false, "draw static walls as their boundary samples instead of box faces (key W)")
 	fs.StringVar(&a.look, "look", game.LookSurface, "liquid bodies as a fluid surface or as shaded spheres (key F): "+strings.Join(game.Looks(), ", "))
 	// splitArgs pairs every flag with the next argument; after a bool flag that may be the
 	// scene, where Parse stops: take it and parse on.

@@ -23,6 +23,9 @@ func TestViewArgs(t *testing.T) {
 			t.Fatalf("view %q: parsed %+v, error %v; want s.json, rigid samples, 3 frames", args, a, err)
 		}
 	}
+	if a, err := parseViewArgs([]string{"--wall-samples", "s.json"}, io.Discard); err != nil || a.scene != "s.json" || !a.wallSamples || a.samples {
+		t.Fatalf("view --wall-samples s.json: parsed %+v, error %v; want s.json and wall samples only", a, err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string

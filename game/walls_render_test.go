@@ -1,0 +1,164 @@
+//go:build g3n && cgo
+
+package game
+
+import (
+	"io"
+	"os"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
+)
+
+// Thresholds of TestRenderTankWalls: the share of the water's pixels covered by a wall sample.
+const (
+	// maxSampleOverWater with the default faces: no sample is drawn, so none may cover the water;
+	// 0.5 % leaves room for a key-coloured pixel from blending at the image's edges.
+	maxSampleOverWater = 0.005
+	// minSampleOverWater with the samples toggled on: the near wall's two layers of dots
+	// (drawn 0.45 r wide, 2r apart) lie between the camera and the water and cover a share of
+	// its pixels that is not small (about π·0.45²/4 ≈ 16 % per layer face-on).
+	minSampleOverWater = 0.10
+)
+
+// stillTank is a tank with its lower half full of resting water.
+func stillTank(t *testing.T, walls bool) *sluice.World {
+	t.Helper()
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = 0.025
+	w, err := sluice.NewWorld(settings, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	if walls {
+		if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1, 0.6, 0.5}, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1, 0.3, 0.5}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestRenderTankWalls renders a still tank with the walls as faces (the default) and as
+// samples (Options.WallSamples) and counts the water's pixels (those at its particles'
+// projected centres) covered by a wall sample. The samples are drawn opaque in a key colour
+// (pure red, which neither the water, the glass nor the floor has) so a covered pixel is
+// recognisable. The water is drawn as marbles, which the translucent samples are blended over
+// where they lie in front (the surface look composites the liquid over the scene's points, so
+// there the samples never show over the water either way). A world without walls renders too.
+func TestRenderTankWalls(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	saved := PhaseStyles[components.Boundary]
+	key := saved
+	key.Color = Color{1, 0, 0, 1}
+	PhaseStyles[components.Boundary] = key
+	defer func() { PhaseStyles[components.Boundary] = saved }()
+
+	covered := func(samples bool) float64 {
+		w := stillTank(t, true)
+		shot, err := runOnMain(w, Options{Width: 640, Height: 400, Frames: 6, WallSamples: samples, Look: LookMarbles, Log: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		water, _ := w.BodyByName("water")
+		n, red := 0, 0
+		b := shot.Image.Bounds()
+		for _, x := range w.Particles(water).X {
+			px, py, ok := shot.Project(x)
+			if !ok || int(px) < b.Min.X || int(py) < b.Min.Y || int(px) >= b.Max.X || int(py) >= b.Max.Y {
+				continue
+			}
+			i := shot.Image.PixOffset(int(px), int(py))
+			r, g, bl := float64(shot.Image.Pix[i])/255, float64(shot.Image.Pix[i+1])/255, float64(shot.Image.Pix[i+2])/255
+			n++
+			if r >= 0.5 && g <= 0.25 && bl <= 0.25 {
+				red++
+			}
+		}
+		if n == 0 {
+			t.Fatal("no water particle projects into the image")
+		}
+		share := float64(red) / float64(n)
+		t.Logf("wall samples %v: %d of %d water pixels covered by a sample (%.3f)", samples, red, n, share)
+		return share
+	}
+	if s := covered(false); s > maxSampleOverWater {
+		t.Errorf("walls as faces: %.3f of the water's pixels covered by wall samples, want ≤ %g", s, maxSampleOverWater)
+	}
+	if s := covered(true); s < minSampleOverWater {
+		t.Errorf("walls as samples: %.3f of the water's pixels covered by wall samples, want ≥ %g", s, minSampleOverWater)
+	}
+
+	w := stillTank(t, false)
+	if _, err := runOnMain(w, Options{Width: 320, Height: 200, Frames: 5, Log: io.Discard}); err != nil {
+		t.Errorf("a world without walls: %v", err)
+	}
+}
+
+// TestViewWallFaces checks the toggle's bookkeeping: a box wall is drawn as one glass and one
+// floor mesh and its samples are left out of the drawn ranges; with the samples on, no mesh
+// and the samples drawn.
+func TestViewWallFaces(t *testing.T) {
+	w, d := smallWorld(t)
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In the marbles look the moving particles are one range of the points graphic, the drawn
+	// wall samples one of the walls' graphic.
+	drawn := func() int { return len(v.gr.Materials()) + len(v.sgr.Materials()) }
+	if on, boxes := v.WallSamples(); on || boxes != 1 || len(v.wallMeshes) != 2 {
+		t.Fatalf("default: samples %v, %d boxes, %d meshes; want faces, 1 box, 2 meshes", on, boxes, len(v.wallMeshes))
+	}
+	v.SetLook(LookMarbles)
+	if n := drawn(); n != 1 {
+		t.Errorf("faces: %d ranges drawn as points, want the moving particles' only", n)
+	}
+	if err := v.SetWallSamples(true); err != nil {
+		t.Fatal(err)
+	}
+	if on, boxes := v.WallSamples(); !on || boxes != 0 || len(v.wallMeshes) != 0 {
+		t.Fatalf("samples: samples %v, %d boxes, %d meshes; want samples, 0, 0", on, boxes, len(v.wallMeshes))
+	}
+	if n := drawn(); n != 2 {
+		t.Errorf("samples: %d ranges drawn as points, want the moving particles' and the walls'", n)
+	}
+}
+
+// TestSyncUploadsWallsOnce checks that the static walls are uploaded once, at layout, and that
+// each Sync queues only the moving particles' buffer: the buffer g3n re-uploads every frame
+// holds no wall sample, and the walls' buffer is queued no more after any number of frames.
+func TestSyncUploadsWallsOnce(t *testing.T) {
+	w, d := smallWorld(t)
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.SetWallSamples(true); err != nil { // a layout: the walls queued again
+		t.Fatal(err)
+	}
+	moving, static := v.Particles()
+	_, before := v.Uploads()
+	for i := 0; i < 10; i++ {
+		if _, err := d.Advance(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		v.Sync()
+	}
+	frame, after := v.Uploads()
+	if after != before || before != 2*stride*static {
+		t.Errorf("walls' floats queued: %d after two layouts, %d after 10 frames; want %d both", before, after, 2*stride*static)
+	}
+	if frame != stride*moving || v.vbo.Buffer().Len() != stride*moving {
+		t.Errorf("a frame queues %d floats in a buffer of %d, want the %d moving particles' %d", frame, v.vbo.Buffer().Len(), moving, stride*moving)
+	}
+	t.Logf("per frame %d floats uploaded; with the walls in the same buffer it was %d (walls %.0f %%)",
+		frame, stride*(moving+static), 100*float64(static)/float64(moving+static))
+}
