@@ -43,10 +43,12 @@ import (
 // (snapshot_flip.go); older versions have none. Version 12 added the implicit viscosity's warm
 // start (each packed particle's last velocity change, physics.FluidSet.VDiff); older
 // versions restore it as zero. Version 13 added the diffuse particles (spray, foam, bubbles)
-// and their update counter (diffuse.go); older versions have none.
+// and their update counter (diffuse.go); older versions have none. Version 14 added every
+// packed particle's micropolar angular velocity (physics.FluidSet.Omega); older versions
+// restore it as zero.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 13
+	snapshotVersion = 14
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -183,6 +185,12 @@ func (w *World) Save(out io.Writer) error {
 	e.u64(uint64(len(vd)))
 	e.vecs(vd)
 	w.saveDiffuse(&e)
+	om := w.sim.Fluid.Omega
+	if ps.Repack {
+		om = nil
+	}
+	e.u64(uint64(len(om)))
+	e.vecs(om)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -433,6 +441,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, err
 		}
 	}
+	var omega []mgl64.Vec3
+	if version >= 14 {
+		omega = d.vecs(d.count(24))
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -543,6 +555,14 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, fmt.Errorf("%w: viscosity warm start for %d particles, %d packed", ErrSnapshot, len(vdiff), w.sim.Fluid.Len())
 		}
 		copy(w.sim.Fluid.VDiff, vdiff)
+	}
+	clear(w.sim.Fluid.Omega)
+	if len(omega) > 0 {
+		if len(omega) != w.sim.Fluid.Len() {
+			w.Close()
+			return nil, fmt.Errorf("%w: angular velocities for %d particles, %d packed", ErrSnapshot, len(omega), w.sim.Fluid.Len())
+		}
+		copy(w.sim.Fluid.Omega, omega)
 	}
 	if err := w.restoreReduced(reds); err != nil {
 		w.Close()

@@ -73,6 +73,9 @@ type Material struct {
 	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,1000]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
+	// Micropolar and AirDrag apply to fluid bodies (components/vortdrag.go).
+	Micropolar Micropolar `json:"micropolar" doc:"micropolar vorticity (Bender et al. 2017/2019): per-particle angular velocity that restores the vorticity SPH diffuses; see docs/vorticity_drag.md"`
+	AirDrag    float64    `json:"airDrag" unit:"1" default:"0" range:"[0,1000]" doc:"factor c of the air drag of Gissler et al. 2017 (still air, droplet drag coefficient and occluded area per particle; 1 = the paper's physical drag); 0 = off; see docs/vorticity_drag.md"`
 	// Elastic applies to elastic bodies.
 	Elastic ElasticSolid `json:"elastic" doc:"elastic solid (Peer et al. 2018); used by elastic bodies only"`
 	// Elastoplastic applies to elastoplastic bodies.

@@ -61,6 +61,7 @@ type importer struct {
 	// viscosityBoundary, given to every wall and rigid body as its drag.
 	viscSet bool
 	nuB     float64
+	vd      map[string]vortDragMat // material id → its micropolar and air drag (splishsplash_vortdrag.go)
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -264,7 +265,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}, bodyIDs: map[int]string{}}
+	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}, vd: map[string]vortDragMat{}, bodyIDs: map[int]string{}}
 	sc := &im.sc
 	sc.Duration = 5 // SPlisHSPlasH runs until stopped; sluice needs an end (stopAt overrides)
 
@@ -583,7 +584,10 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 		nu = 0.01
 		im.warn(mp, "no standard viscosity given: sluice's default ν = 0.01 m²/s is used")
 	}
-	for _, k := range []string{"surfaceTensionMethod", "vorticityMethod", "dragMethod"} {
+	if err := im.vortDrag(mo, mp, id); err != nil {
+		return 0, 0, err
+	}
+	for _, k := range []string{"surfaceTensionMethod"} {
 		if v, ok := take(mo, k); ok {
 			if m, _ := num(v); m != 0 {
 				im.warn(mp+"."+k, "%v: not supported yet, the force is left out", v)
@@ -782,6 +786,7 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	}
 	fb.Material = components.DefaultMaterial()
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
+	im.applyVortDrag(&fb.Material)
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
 		fb.Material.Elastic = *es
@@ -851,6 +856,7 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
 	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
+	im.applyVortDrag(&e.Material)
 	im.leftovers(b, p)
 	im.sc.Emitters = append(im.sc.Emitters, e)
 	return nil
@@ -883,6 +889,7 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
+	im.applyVortDrag(&m.Material)
 	im.leftovers(b, p)
 	im.sc.Models = append(im.sc.Models, m)
 	return nil
@@ -921,6 +928,7 @@ func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj)
 	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
+	im.applyVortDrag(&m.Material)
 	im.leftovers(b, p)
 	im.sc.FluidMeshes = append(im.sc.FluidMeshes, m)
 	return nil
