@@ -127,3 +127,256 @@ func TestMicropolarDropRelaxesToHalfVorticity(t *testing.T) {
 		t.Errorf("microrotation holds %.3g of L, want |·| ≥ %g", m[2]/L0[2], microMin)
 	}
 }
+
+// enstrophy returns Σ m_i |∇×v|_i² of the packed particles, the curl by the SPH difference
+// formula ∇×v_i = Σ_j (m_j/ρ_j)(v_i − v_j) × ∇W_ij over all pairs (brute force, so it does not
+// depend on the solver's neighbour lists).
+func enstrophy(w *sluice.World) float64 {
+	f := &w.Sim().Fluid
+	kr := &w.Sim().Kernel
+	h2 := kr.H * kr.H
+	e := 0.0
+	for i, xi := range f.X {
+		var c mgl64.Vec3
+		for j, xj := range f.X {
+			r := xi.Sub(xj)
+			if j == i || r.Dot(r) >= h2 {
+				continue
+			}
+			g := r.Mul(kr.GradFactor(r.Len()) * f.M[j] / f.Rho[j])
+			c = c.Add(f.V[i].Sub(f.V[j]).Cross(g))
+		}
+		e += f.M[i] * c.Dot(c)
+	}
+	return e
+}
+
+// stirredTank is a 0.3 m square tank with 0.15 m of water at r = 7.5 mm, stirred at the
+// start into a rigid rotation at 3 rad/s about the tank's vertical axis.
+func stirredTank(t *testing.T, mat components.Material, workers int) (*sluice.World, sluice.Entity) {
+	t.Helper()
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.0075
+	s.DomainMin, s.DomainMax = mgl64.Vec3{-1, -1, -1}, mgl64.Vec3{1, 1, 1}
+	w, err := sluice.NewWorld(s, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{-0.15, 0, -0.15}, mgl64.Vec3{0.15, 0.3, 0.15}, true); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddFluidBlock("water", mat, mgl64.Vec3{-0.15, 0, -0.15}, mgl64.Vec3{0.15, 0.15, 0.15}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := w.Particles(e)
+	for i, x := range p.X {
+		p.V[i] = mgl64.Vec3{3 * x[2], 0, -3 * x[0]}
+	}
+	return w, e
+}
+
+func TestMicropolarKeepsVorticityInStirredTank(t *testing.T) {
+	// A stirred tank spins down under the viscosity (ν = 0.01 m²/s, the default) and the
+	// walls' corners. The micropolar model returns vorticity to the flow: at equilibrium ω ≈
+	// ∇×v/2 and ν_t∇×ω = −(ν_t/2)∇²v for a divergence-free flow, a negative viscosity ν_t/2
+	// against SPH's numerical and the physical viscosity. With ν_t = 0.01 m²/s (net
+	// ν − ν_t/2 = 0.005 m²/s, still dissipative) the enstrophy Σ m|∇×v|² after 1 s must exceed
+	// that of the same tank without the model by minGain, and the kinetic energy must not
+	// have grown (at ν = 0.001 the same ν_t is a net negative viscosity and the kinetic energy
+	// doubles in 1 s). Measured: see the log.
+	// Measured 7.2; minGain asks for a clear gain, not the exact figure (it depends on how fast
+	// the tank spins down, i.e. on the resolution).
+	const minGain = 2.0
+	if testing.Short() || raceEnabled {
+		t.Skip("stirred tank: two runs of 1 s")
+	}
+	t.Parallel()
+	ke := func(w *sluice.World) float64 {
+		f := &w.Sim().Fluid
+		k := 0.0
+		for i, v := range f.V {
+			k += 0.5 * f.M[i] * v.Dot(v)
+		}
+		return k
+	}
+	run := func(mat components.Material) (float64, float64, float64, float64) {
+		w, _ := stirredTank(t, mat, 0)
+		defer w.Close()
+		if _, err := w.Step(1e-9); err != nil {
+			t.Fatal(err)
+		}
+		e0, k0 := enstrophy(w), ke(w)
+		for i := 0; i < 60; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return e0, enstrophy(w), k0, ke(w)
+	}
+	water := components.DefaultMaterial()
+	mp := water
+	mp.Micropolar = components.Micropolar{Vorticity: 0.01, InertiaInverse: 1e3, OmegaSmoothing: 0.05}
+	a0, a1, ak0, ak1 := run(water)
+	b0, b1, bk0, bk1 := run(mp)
+	t.Logf("enstrophy (kg/s²): without %.4g → %.4g after 1 s (%.3f), with ν_t = 0.01 %.4g → %.4g (%.3f); ratio %.3f; kinetic energy (J) without %.4g → %.4g, with %.4g → %.4g",
+		a0, a1, a1/a0, b0, b1, b1/b0, b1/a1, ak0, ak1, bk0, bk1)
+	if bk1 > bk0 {
+		t.Errorf("kinetic energy rose from %.4g to %.4g J with the micropolar model: it created energy (ν_t/2 above ν is a net negative viscosity)", bk0, bk1)
+	}
+	if b1 < minGain*a1 {
+		t.Errorf("enstrophy with the micropolar model %.4g, without %.4g: ratio %.3f, want ≥ %g", b1, a1, b1/a1, minGain)
+	}
+}
+
+func TestAirDragTerminalSpeed(t *testing.T) {
+	// A lone particle (a droplet of radius L = (3/4π)^{1/3}·2r, r = 1 cm) falls from rest with
+	// the air drag of Gissler et al. 2017 at factor 100. It has no neighbours, so it feels the
+	// full drag of a deforming droplet; its speed tends to the terminal speed v_t where the
+	// drag balances gravity, m g = c ½ ρ_a v_t² C_D(v_t) A(v_t), solved here by bisection on the
+	// closed form dragForce (written out from the paper, not with package airdrag). Explicit
+	// Euler's fixed point is exactly that balance; after 3 s (about 14 relaxation times
+	// v_t/g) the speed must be within termTol of it.
+	const termTol = 1e-4
+	if raceEnabled {
+		t.Skip("3 s of a lone particle: slow under the race detector")
+	}
+	run := func(c float64) float64 {
+		s := components.DefaultSolver()
+		s.ParticleRadius = 0.01
+		s.DtMax = 0.005
+		s.DomainMin, s.DomainMax = mgl64.Vec3{-1, -100, -1}, mgl64.Vec3{1, 1, 1}
+		w, err := sluice.NewWorld(s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		mat := components.DefaultMaterial()
+		mat.AirDrag = c
+		e, err := w.AddFluidParticles("drop", mat, []mgl64.Vec3{{}}, []mgl64.Vec3{{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 180; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return -w.Particles(e).V[0][1]
+	}
+	free, v := run(0), run(100)
+	m := 1000 * (0.02 * 0.02 * 0.02) // ρ0 times the lattice volume (2r)³ of the cubic kernel
+	lo, hi := 0.0, 100.0
+	for k := 0; k < 200; k++ {
+		mid := 0.5 * (lo + hi)
+		if 100*dragForce(mid, 0.01, 1000) < m*9.81 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	vt := 0.5 * (lo + hi)
+	t.Logf("after 3 s: %.6f m/s with drag (closed-form terminal speed %.6f m/s, off by %.2g), %.4f m/s without", v, vt, v/vt-1, free)
+	if math.Abs(v/vt-1) > termTol {
+		t.Errorf("speed %.6f m/s, terminal %.6f m/s: off by %.3g, want ≤ %g", v, vt, v/vt-1, termTol)
+	}
+	if free < 10*v {
+		t.Errorf("without drag %.4f m/s, with %.4f m/s: want free fall (g·t ≈ 29 m/s) far above the terminal speed", free, v)
+	}
+}
+
+// dragForce is the drag (N) of Gissler et al. 2017 on an unoccluded droplet of a particle of
+// radius r of a liquid of rest density rho at speed u in still air, written out from the
+// paper's Eqs. 6–9 and 12 with its constants, independently of package airdrag.
+func dragForce(u, r, rho float64) float64 {
+	const rhoA, muA, sigma, muL = 1.2041, 1.845e-5, 0.0724, 1.02e-3
+	const cF, cK, cD, cB = 1.0 / 3, 8.0, 5.0, 0.5
+	L := math.Pow(3/(4*math.Pi), 1.0/3) * 2 * r
+	td := 2 * rho * L * L / (cD * muL)
+	om := math.Sqrt(cK*sigma/(rho*L*L*L) - 1/(td*td))
+	tmax := 2 * (math.Pi - math.Atan(math.Sqrt(td*td*om*om+1)+td*om)) / om
+	cdef := 1 - math.Exp(-tmax/td)*(math.Cos(om*tmax)+math.Sin(om*tmax)/(om*td))
+	we := rhoA * u * u * L / sigma
+	y := math.Min(1, cF*we*cdef/(cK*cB))
+	re := 2 * math.Max(0.1, rhoA*u*L/muA)
+	cs := 0.424
+	if re <= 1000 {
+		cs = 24 / re * (1 + math.Pow(re, 2.0/3)/6)
+	}
+	a := math.Pi * math.Pow(L+cB*L*y, 2)
+	return 0.5 * rhoA * u * u * cs * (1 + 2.632*y) * a
+}
+
+// vortDragScene is a small splashing drop with micropolar vorticity and air drag both on.
+func vortDragScene(t *testing.T, workers int) *sluice.World {
+	t.Helper()
+	mat := micropolarWater()
+	mat.AirDrag = 50
+	w, e := rotatingDrop(t, mat, 3, 0.01, workers)
+	p := w.Particles(e)
+	for i := range p.V {
+		p.V[i][1] -= 1 // falling as it spins
+	}
+	return w
+}
+
+func TestVorticityDragDeterministicAcrossWorkers(t *testing.T) {
+	// The micropolar and drag passes run in fixed blocks (physics/par) and write ω to a second
+	// buffer, so 1, 2 and 5 workers must give bit-identical particles and microrotations.
+	var ref [32]byte
+	var refOmega []mgl64.Vec3
+	for _, workers := range []int{1, 2, 5} {
+		w := vortDragScene(t, workers)
+		for i := 0; i < 8; i++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h := stateHash(w, entityOf(t, w, "drop"))
+		om := append([]mgl64.Vec3(nil), w.Sim().Fluid.Omega...)
+		w.Close()
+		if workers == 1 {
+			ref, refOmega = h, om
+			nz := 0
+			for _, o := range om {
+				if o != (mgl64.Vec3{}) {
+					nz++
+				}
+			}
+			if nz == 0 {
+				t.Fatal("no particle has a microrotation: the model did not run")
+			}
+			continue
+		}
+		if h != ref {
+			t.Errorf("%d workers: state hash %x, 1 worker %x", workers, h[:8], ref[:8])
+		}
+		for k := range om {
+			if om[k] != refOmega[k] {
+				t.Errorf("%d workers: ω of packed particle %d is %v, 1 worker %v", workers, k, om[k], refOmega[k])
+				break
+			}
+		}
+	}
+}
+
+func TestVorticityDragRestoreContinues(t *testing.T) {
+	// ω is state: a snapshot must carry it, or the restored run's velocities (which ν_t∇×ω
+	// feeds) differ from the uninterrupted run's in the first substep.
+	const a, b = 5, 5
+	w := vortDragScene(t, 1)
+	for i := 0; i < a+b; i++ {
+		if _, err := w.Step(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := stateHash(w, entityOf(t, w, "drop"))
+	w.Close()
+	w = vortDragScene(t, 1)
+	for i := 0; i < a; i++ {
+		if _, err := w.Step(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRestoreContinues(t, w, b, "drop", want)
+}
