@@ -183,13 +183,13 @@ func TestMicropolarKeepsVorticityInStirredTank(t *testing.T) {
 	// against SPH's numerical and the physical viscosity. With ν_t = 0.01 m²/s (net
 	// ν − ν_t/2 = 0.005 m²/s, still dissipative) the enstrophy Σ m|∇×v|² after 1 s must exceed
 	// that of the same tank without the model by minGain, and the kinetic energy must not
-	// have grown (at ν = 0.001 the same ν_t is a net negative viscosity and the kinetic energy
-	// doubles in 1 s). Measured: see the log.
+	// have grown; at ν = 0.001 the same ν_t is a net negative viscosity and the kinetic energy
+	// must grow. Measured: see the log.
 	// Measured 7.2; minGain asks for a clear gain, not the exact figure (it depends on how fast
 	// the tank spins down, i.e. on the resolution).
 	const minGain = 2.0
 	if testing.Short() || raceEnabled {
-		t.Skip("stirred tank: two runs of 1 s")
+		t.Skip("stirred tank: three runs of 1 s")
 	}
 	t.Parallel()
 	ke := func(w *sluice.World) float64 {
@@ -221,6 +221,15 @@ func TestMicropolarKeepsVorticityInStirredTank(t *testing.T) {
 	b0, b1, bk0, bk1 := run(mp)
 	t.Logf("enstrophy (kg/s²): without %.4g → %.4g after 1 s (%.3f), with ν_t = 0.01 %.4g → %.4g (%.3f); ratio %.3f; kinetic energy (J) without %.4g → %.4g, with %.4g → %.4g",
 		a0, a1, a1/a0, b0, b1, b1/b0, b1/a1, ak0, ak1, bk0, bk1)
+	// The same ν_t over ν = 0.001 m²/s: net negative viscosity, the kinetic energy must rise
+	// (what the docs' stability note says; a model whose feedback were dropped would not).
+	thin := mp
+	thin.Viscosity = 0.001
+	_, c1, ck0, ck1 := run(thin)
+	t.Logf("ν = 0.001 m²/s with ν_t = 0.01: enstrophy → %.4g, kinetic energy %.4g → %.4g J", c1, ck0, ck1)
+	if ck1 <= ck0 {
+		t.Errorf("ν = 0.001, ν_t = 0.01: kinetic energy %.4g → %.4g J, want a rise (net negative viscosity)", ck0, ck1)
+	}
 	if bk1 > bk0 {
 		t.Errorf("kinetic energy rose from %.4g to %.4g J with the micropolar model: it created energy (ν_t/2 above ν is a net negative viscosity)", bk0, bk1)
 	}
