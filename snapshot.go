@@ -45,10 +45,11 @@ import (
 // versions restore it as zero. Version 13 added the diffuse particles (spray, foam, bubbles)
 // and their update counter (diffuse.go); older versions have none. Version 14 added the cloth
 // bodies' meshes (rest positions, triangles, pinned vertices; snapshot_cloth.go); older
-// versions have none.
+// versions have none. Version 15 added every packed particle's micropolar angular velocity
+// (physics.FluidSet.Omega); older versions restore it as zero.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 14
+	snapshotVersion = 15
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -186,6 +187,12 @@ func (w *World) Save(out io.Writer) error {
 	e.vecs(vd)
 	w.saveDiffuse(&e)
 	w.saveCloth(&e)
+	om := w.sim.Fluid.Omega
+	if ps.Repack {
+		om = nil
+	}
+	e.u64(uint64(len(om)))
+	e.vecs(om)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -440,6 +447,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 14 {
 		cloths = loadCloth(d)
 	}
+	var omega []mgl64.Vec3
+	if version >= 15 {
+		omega = d.vecs(d.count(24))
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -554,6 +565,14 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			return nil, fmt.Errorf("%w: viscosity warm start for %d particles, %d packed", ErrSnapshot, len(vdiff), w.sim.Fluid.Len())
 		}
 		copy(w.sim.Fluid.VDiff, vdiff)
+	}
+	clear(w.sim.Fluid.Omega)
+	if len(omega) > 0 {
+		if len(omega) != w.sim.Fluid.Len() {
+			w.Close()
+			return nil, fmt.Errorf("%w: angular velocities for %d particles, %d packed", ErrSnapshot, len(omega), w.sim.Fluid.Len())
+		}
+		copy(w.sim.Fluid.Omega, omega)
 	}
 	if err := w.restoreReduced(reds); err != nil {
 		w.Close()

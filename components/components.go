@@ -86,6 +86,9 @@ type Material struct {
 	SurfaceTension float64 `json:"surfaceTension" unit:"m^4/(kg s^2)" default:"0" range:"[0,100]" doc:"coefficient γ of Akinci et al. 2013's surface tension (cohesion Eq. 1-2 and curvature Eq. 4, physics/tension), the value SPlisHSPlasH's Akinci 2013 method calls surfaceTension; not the physical σ in N/m (docs/surface_tension.md gives the measured effect); fluid bodies (plain and goo) only, between particles that both have γ > 0; 0 = off"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
+	// Micropolar and AirDrag apply to fluid bodies (components/vortdrag.go).
+	Micropolar Micropolar `json:"micropolar" doc:"micropolar vorticity (Bender et al. 2017/2019): per-particle angular velocity that restores the vorticity SPH diffuses; see docs/vorticity_drag.md"`
+	AirDrag    float64    `json:"airDrag" unit:"1" default:"0" range:"[0,1000]" doc:"factor c of the air drag of Gissler et al. 2017 (still air, droplet drag coefficient and occluded area per particle; 1 = the paper's physical drag); 0 = off; see docs/vorticity_drag.md"`
 	// Elastic applies to elastic bodies.
 	Elastic ElasticSolid `json:"elastic" doc:"elastic solid (Peer et al. 2018); used by elastic bodies only"`
 	// Elastoplastic applies to elastoplastic bodies.

@@ -20,6 +20,7 @@ type FluidSet struct {
 	Rho   []float64 // SPH density (kg/m³)
 	P     []float64 // pressure (Pa), kept between steps to warm-start the solver
 	VDiff []Vec3    // velocity change of the last implicit viscosity solve (m/s), its warm start (physics/viscosity)
+	Omega []Vec3    // microrotation ω, the micropolar angular velocity (1/s; physics/micropolar), zero where the material has none
 
 	reg  []Field
 	pass passArgs
@@ -55,6 +56,7 @@ func (f *FluidSet) Resize(n int) {
 	f.X, f.V, f.VStar, f.AP = resize(f.X, n), resize(f.V, n), resize(f.VStar, n), resize(f.AP, n)
 	f.M, f.Rho0, f.Visc = resize(f.M, n), resize(f.Rho0, n), resize(f.Visc, n)
 	f.Rho, f.P, f.VDiff = resize(f.Rho, n), resize(f.P, n), resize(f.VDiff, n)
+	f.Omega = resize(f.Omega, n)
 }
 
 // Fields lists every per-particle field with its name and unit, in a fixed order. Sorting,
@@ -79,6 +81,7 @@ func (f *FluidSet) fields() []Field {
 		{Name: "density", Unit: "kg/m^3", Scalar: &f.Rho},
 		{Name: "pressure", Unit: "Pa", Scalar: &f.P},
 		{Name: "viscosityChange", Unit: "m/s", Vec: &f.VDiff},
+		{Name: "angularVelocity", Unit: "1/s", Vec: &f.Omega},
 	}
 }
 

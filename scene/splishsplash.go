@@ -64,6 +64,7 @@ type importer struct {
 	// gamma maps a material id to the coefficient γ of sluice's surface tension (Akinci et
 	// al. 2013) its surfaceTensionMethod maps to (surfaceTension below); absent: none.
 	gamma map[string]float64
+	vd    map[string]vortDragMat // material id → its micropolar and air drag (splishsplash_vortdrag.go)
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -269,7 +270,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}, bodyIDs: map[int]string{}}
+	im := &importer{sc: Default(), used: map[string][2]float64{}, budget: map[string]int{}, elastic: map[string]*components.ElasticSolid{}, vd: map[string]vortDragMat{}, bodyIDs: map[int]string{}}
 	sc := &im.sc
 	sc.Duration = 5 // SPlisHSPlasH runs until stopped; sluice needs an end (stopAt overrides)
 
@@ -600,12 +601,8 @@ func (im *importer) material(id string, mats map[string]obj, path string) (float
 	if err := im.surfaceTension(mo, mp, id); err != nil {
 		return 0, 0, err
 	}
-	for _, k := range []string{"vorticityMethod", "dragMethod"} {
-		if v, ok := take(mo, k); ok {
-			if m, _ := num(v); m != 0 {
-				im.warn(mp+"."+k, "%v: not supported yet, the force is left out", v)
-			}
-		}
+	if err := im.vortDrag(mo, mp, id); err != nil {
+		return 0, 0, err
 	}
 	budget := float64(referenceEmitterBudget)
 	if err := im.takeNum(mo, mp, "maxEmitterParticles", &budget); err != nil {
@@ -888,6 +885,7 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	fb.Material = components.DefaultMaterial()
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
 	fb.Material.SurfaceTension = im.gamma[im.lastID]
+	im.applyVortDrag(&fb.Material)
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
 		fb.Material.Elastic = *es
@@ -958,6 +956,7 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
 	e.Material.SurfaceTension = im.gamma[id]
+	im.applyVortDrag(&e.Material)
 	im.leftovers(b, p)
 	im.sc.Emitters = append(im.sc.Emitters, e)
 	return nil
@@ -988,6 +987,7 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	m.Material.SurfaceTension = im.gamma[im.lastID]
+	im.applyVortDrag(&m.Material)
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
 		m.Material.Elastic = *es
@@ -1033,6 +1033,7 @@ func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj)
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
 	m.Material.SurfaceTension = im.gamma[im.lastID]
+	im.applyVortDrag(&m.Material)
 	im.leftovers(b, p)
 	im.sc.FluidMeshes = append(im.sc.FluidMeshes, m)
 	return nil

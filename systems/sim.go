@@ -101,6 +101,7 @@ type Sim struct {
 	gooEdited  []bool
 	gooInv     []int32
 	gooSrc     []int32
+	vd         vortDrag // the VorticityDrag stage (vortdrag.go)
 	bInv       []int32  // old → new boundary index after a boundary repack (nil: unchanged)
 	prevIDs    []uint32 // body IDs of the slots of the previous Gather
 	slotIDs    []uint32 // body IDs of the slots of this Gather
@@ -308,7 +309,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 		if s.Goo.Len() > 0 {
 			src = s.repackSource()
 		}
+		s.keepOmega()
 		s.packFluid()
+		s.restoreOmega()
 		s.layout = fl
 		repacked = true
 		s.integrated = false // particles were added or removed: not what the last substep left

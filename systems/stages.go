@@ -24,7 +24,7 @@ const (
 
 // DefaultSchedule fills sched with the stages of a substep: the five of IISPH, the implicit
 // viscosity solve right after advection (a no-op in substeps that integrate the viscosity
-// explicitly) and, between advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
+// explicitly), the micropolar vorticity and air drag (vortdrag.go; a no-op without them) and, between advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
 // forces and the goo's velocity corrections, and after integration the FLIP liquids' step
 // (each a no-op without such bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
@@ -36,6 +36,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageDensity, Density{s}},
 		{StageAdvectionForces, AdvectionForces{s}},
 		{StageViscositySolve, ViscositySolve{s}},
+		{StageVorticityDrag, VorticityDrag{s}},
 		{StageElasticSolve, ElasticSolve{s}},
 		{StageElastoplasticForces, ElastoplasticForces{s}},
 		{StageViscoelastic, ViscoelasticConnections{s}},

@@ -594,6 +594,7 @@ func cmdParams(stdout io.Writer) error {
 		{"flipBodies[i].flip (FLIP liquids, Gerszewski 2014 ch. 3)", components.FlipLiquid{}},
 		{"fluids[i].material, fluidSpheres[i].material, fluidModels[i].material, emitters[i].material, fluidMeshes[i].material, elasticBodies[i].material, elastoplasticBodies[i].material, flipBodies[i].material", components.Material{}},
 		{"….material.viscoelastic (goo, Takahashi et al. 2015)", components.Viscoelastic{}},
+		{"….material.micropolar (micropolar vorticity, Bender et al. 2019)", components.Micropolar{}},
 		{"….material.elastic (elastic solids, Peer et al. 2018)", components.ElasticSolid{}},
 		{"….material.elastoplastic (elastoplastic solids, Gerszewski et al. 2009)", components.ElastoplasticSolid{}},
 		{"boundaries[i]", scene.BoundaryBox{}},
