@@ -196,11 +196,7 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 		return nil, fmt.Errorf("view: needs a world and its driver")
 	}
 	v := &View{Node: core.NewNode(), world: w, driver: d, radius: float32(w.Settings().ParticleRadius), cmap: &Heat, look: LookSurface}
-	v.vbo = gls.NewVBO(nil)
-	v.vbo.AddAttrib(gls.VertexPosition)
-	v.vbo.AddCustomAttrib("ParticleColor", 4)
-	v.vbo.AddCustomAttrib("ParticleRadius", 1)
-	v.vbo.SetUsage(gls.STREAM_DRAW)
+	v.vbo = particleVBO(gls.STREAM_DRAW)
 	v.geom = geometry.NewGeometry()
 	v.geom.AddVBO(v.vbo)
 
@@ -228,21 +224,13 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.depthNode.Add(v.depthGr)
 	v.thickNode.Add(v.thickGr)
 
-	v.svbo = gls.NewVBO(nil)
-	v.svbo.AddAttrib(gls.VertexPosition)
-	v.svbo.AddCustomAttrib("ParticleColor", 4)
-	v.svbo.AddCustomAttrib("ParticleRadius", 1)
-	v.svbo.SetUsage(gls.STATIC_DRAW)
+	v.svbo = particleVBO(gls.STATIC_DRAW)
 	sgeom := geometry.NewGeometry()
 	sgeom.AddVBO(v.svbo)
 	v.sgr = newParticleGraphic(sgeom)
 	v.Node.Add(v.sgr)
 
-	v.dvbo = gls.NewVBO(nil)
-	v.dvbo.AddAttrib(gls.VertexPosition)
-	v.dvbo.AddCustomAttrib("ParticleColor", 4)
-	v.dvbo.AddCustomAttrib("ParticleRadius", 1)
-	v.dvbo.SetUsage(gls.STREAM_DRAW)
+	v.dvbo = particleVBO(gls.STREAM_DRAW)
 	dgeom := geometry.NewGeometry()
 	dgeom.AddVBO(v.dvbo)
 	v.dgr = newParticleGraphic(dgeom)
@@ -744,4 +732,16 @@ func (v *View) Bounds() (lo, hi math32.Vector3) {
 		hi.X, hi.Y, hi.Z = max(hi.X, float32(x[0]+r)), max(hi.Y, float32(x[1]+r)), max(hi.Z, float32(x[2]+r))
 	}
 	return lo, hi
+}
+
+// particleVBO makes an empty vertex buffer in the particle shader's layout (position, RGBA
+// colour, radius), with the given usage hint: STREAM_DRAW for what changes every frame,
+// STATIC_DRAW for the walls' samples, written only when the layout changes.
+func particleVBO(usage uint32) *gls.VBO {
+	b := gls.NewVBO(nil)
+	b.AddAttrib(gls.VertexPosition)
+	b.AddCustomAttrib("ParticleColor", 4)
+	b.AddCustomAttrib("ParticleRadius", 1)
+	b.SetUsage(usage)
+	return b
 }
