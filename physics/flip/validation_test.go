@@ -14,9 +14,17 @@ var martinMoyce = [][2]float64{
 	{2.20, 2.56}, {2.32, 2.78}, {2.51, 3.00}, {2.65, 3.22}, {2.83, 3.44}, {2.98, 3.67},
 }
 
+// bulkDepth (× a) is the depth from which a column counts as the surge's bulk: 0.2a, as in the
+// root package's SPH validation (its comment gives the reason: the experiment's surge is water
+// whose depth drives it, and a sheet a few particles thick ahead of it flies ballistically).
+const bulkDepth = 0.2
+
 // damBreak runs the collapse of a column of base a and height 2a at cellsPerA cells across a
-// in a slab 4 cells thick, and returns (T, Z) samples of the front.
-func damBreak(t *testing.T, unilateral bool, cellsPerA int) (ts, zs []float64) {
+// in a slab 4 cells thick, and returns (T, Z) samples of the leading front (zs) and of the bulk
+// front (zbs): the farthest x of the particles in the farthest column of width sp (the seeding
+// spacing) where the liquid is at least bulkDepth·a deep, its depth being the column's
+// particle volume over its footprint.
+func damBreak(t *testing.T, unilateral bool, cellsPerA int) (ts, zs, zbs []float64) {
 	const a = 0.05715
 	p := DefaultParams()
 	h := a / float64(cellsPerA)
@@ -36,6 +44,31 @@ func damBreak(t *testing.T, unilateral bool, cellsPerA int) (ts, zs []float64) {
 		slices.Sort(xs)
 		return xs[len(xs)-k]
 	}
+	sp := h / float64(p.ParticlesPerAxis)
+	var count []int
+	bulk := func() float64 {
+		count = count[:0]
+		for _, x := range s.X {
+			b := int(x[0] / sp)
+			for len(count) <= b {
+				count = append(count, 0)
+			}
+			count[b]++
+		}
+		// depth of column b: count·(sp³) / (sp · 4h)
+		need := int(math.Ceil(bulkDepth * a * 4 * h / (sp * sp)))
+		b := len(count) - 1
+		for b > 0 && count[b] < need {
+			b--
+		}
+		z := 0.0
+		for _, x := range s.X {
+			if int(x[0]/sp) == b {
+				z = max(z, x[0]/a)
+			}
+		}
+		return z
+	}
 	tscale := math.Sqrt(2 * 9.81 / a)
 	frame := 0.05 / tscale
 	for s.Time()*tscale < 3.05 {
@@ -44,13 +77,9 @@ func damBreak(t *testing.T, unilateral bool, cellsPerA int) (ts, zs []float64) {
 		}
 		ts = append(ts, s.Time()*tscale)
 		zs = append(zs, front()/a)
-		st := s.Stats()
-		_ = st
-		if false {
-			t.Logf("T %.2f Z %.3f dt %.2e its %d/%d res %.2e cells %d press %d ppc %.1f", ts[len(ts)-1], zs[len(zs)-1], st.Dt, st.Solve.Iterations, st.Correction.Iterations, st.Solve.Residual, st.LiquidCells, st.Pressurised, st.PerCell)
-		}
+		zbs = append(zbs, bulk())
 	}
-	return ts, zs
+	return ts, zs, zbs
 }
 
 // compareMM interpolates the simulated front at the experiment's times and returns the
@@ -72,30 +101,42 @@ func compareMM(ts, zs []float64) []float64 {
 func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 	// The collapse of a water column of base a and height 2a (16 cells across a, 8 particles
 	// per cell, a slab 4 cells thick with walls on every side, unilateral solve) against the
-	// experiment for T ≤ 3. The simulated front leads the experiment as sharp-release
-	// simulations do (the root package's SPH validation records the same, +13 % at T = 0.84
-	// and +19.5 % at T = 1.19): measured here +15 % at T = 0.84, +21 % at T = 1.19 and +11 % at
-	// T = 2.98. The lead is no resolution effect: at 12 cells across a the fronts agree within
-	// convTol, and the bilateral solve gives the same fronts within convTol too (a dam break
-	// does not separate before it hits a wall). The lead is built up in the first T ≈ 1 (the
-	// experiment's gate release); the front speed after it is the experiment's: speedTol
-	// checks dZ/dT over T ∈ [1.98, 2.98], which no shift of the time origin changes, within
-	// the 10 % (measured +6.8 %). frontTol guards the absolute front; the 10 %
-	// on Z itself is not met (the lead is 11-21 % for T ≥ 0.84, see docs/flip.md).
+	// experiment for T ≤ 3, read two ways, as the root package's SPH validation reads it.
+	//
+	// The bulk front (where the liquid is at least bulkDepth·a deep) is the surge Martin &
+	// Moyce read by eye: bulkTol, the 10 %, on every station (measured −4.7 % at
+	// T = 0.41, +5.3 % at 1.83, within ±4 % elsewhere). It is logged, not asserted, for the
+	// two comparison runs: at 12 cells across a the bulk front's column is a/24 wide, 3 % of Z
+	// at T = 1.19, and it is off by up to +10.5 % there (−3.4 … +5.5 % at the other stations);
+	// the bilateral run's is within 4.7 %.
+	//
+	// The leading front (the particle with one particle layer across the slab beyond it)
+	// leads the experiment, as sharp-release simulations do (the SPH validation records
+	// +12 % at T = 0.84 and +18 % at 1.19 for its leading front): measured +15 % at T = 0.84,
+	// +21 % at 1.19 and +11 % at 2.98. It is a sheet a few particles thick shooting ahead of
+	// the surge; frontTol guards it. The lead is no resolution effect: at 12 cells across a
+	// the leading fronts agree within convTol, and the bilateral solve gives the same fronts
+	// within convTol too (a dam break does not separate before it hits a wall). speedTol
+	// checks the leading front's speed dZ/dT over T ∈ [1.98, 2.98] (measured +6.8 %).
 	const (
 		frontTol = 0.25
+		bulkTol  = 0.10
 		speedTol = 0.10
 		convTol  = 0.05
 	)
 	if raceEnabled {
 		t.Skip("dam-break validation: 8 s, and the race detector slows the step about 15-fold")
 	}
-	ts, zs := damBreak(t, true, 16)
+	ts, zs, zbs := damBreak(t, true, 16)
 	rel := compareMM(ts, zs)
+	relB := compareMM(ts, zbs)
 	for i, r := range rel {
-		t.Logf("T = %.2f: Z = %.3f, experiment %.2f (%+.1f %%)", martinMoyce[i][0], martinMoyce[i][1]*(1+r), martinMoyce[i][1], 100*r)
+		t.Logf("T = %.2f: leading front Z = %.3f (%+.1f %%), bulk front %.3f (%+.1f %%), experiment %.2f", martinMoyce[i][0], martinMoyce[i][1]*(1+r), 100*r, martinMoyce[i][1]*(1+relB[i]), 100*relB[i], martinMoyce[i][1])
 		if math.Abs(r) > frontTol {
-			t.Errorf("T = %.2f: front off by %.1f %%, want ≤ %g %%", martinMoyce[i][0], 100*r, 100*frontTol)
+			t.Errorf("T = %.2f: leading front off by %.1f %%, want ≤ %g %%", martinMoyce[i][0], 100*r, 100*frontTol)
+		}
+		if math.Abs(relB[i]) > bulkTol {
+			t.Errorf("T = %.2f: bulk front off by %.1f %%, want ≤ %g %%", martinMoyce[i][0], 100*relB[i], 100*bulkTol)
 		}
 	}
 	i0, i1 := 6, len(martinMoyce)-1 // T = 1.98 and 2.98
@@ -113,14 +154,16 @@ func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 		uni  bool
 		n    int
 	}{{"12 cells across a", true, 12}, {"bilateral", false, 16}} {
-		tv, zv := damBreak(t, v.uni, v.n)
+		tv, zv, zbv := damBreak(t, v.uni, v.n)
 		relv := compareMM(tv, zv)
-		worst := 0.0
+		relBv := compareMM(tv, zbv)
+		worst, worstB := 0.0, 0.0
 		for i := range rel {
 			d := (1+relv[i])/(1+rel[i]) - 1
 			worst = max(worst, math.Abs(d))
+			worstB = max(worstB, math.Abs(relBv[i]))
 		}
-		t.Logf("%s: fronts within %.1f %% of the reference run", v.name, 100*worst)
+		t.Logf("%s: leading fronts within %.1f %% of the reference run; bulk fronts within %.1f %% of the experiment", v.name, 100*worst, 100*worstB)
 		if worst > convTol {
 			t.Errorf("%s: fronts differ by up to %.1f %% from the reference run, want ≤ %g %%", v.name, 100*worst, 100*convTol)
 		}
