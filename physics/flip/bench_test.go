@@ -59,14 +59,21 @@ func BenchmarkFLIPChapterScale(b *testing.B) {
 		name string
 		h    float64
 	}{{"h=0.05", 0.05}, {"h=0.035", 0.035}} {
-		b.Run(c.name, func(b *testing.B) { chapterScale(b, c.h) })
+		for _, mg := range []bool{true, false} {
+			name := c.name + "/mg"
+			if !mg {
+				name = c.name + "/mic"
+			}
+			b.Run(name, func(b *testing.B) { chapterScale(b, c.h, mg) })
+		}
 	}
 }
 
-func chapterScale(b *testing.B, h float64) {
+func chapterScale(b *testing.B, h float64, multigrid bool) {
 	pool := par.NewPool(1)
 	defer pool.Close()
 	p := DefaultParams()
+	p.Multigrid = multigrid
 	p.CellSize = h
 	p.Dims = [3]int{int(2.5/h + 0.5), int(5/h + 0.5), int(2.5/h + 0.5)}
 	var m0, m1 runtime.MemStats
@@ -124,4 +131,75 @@ func reportStages(b *testing.B, before, after Totals) {
 	b.ReportMetric(float64(t1.Correction-t0.Correction+t1.Solve-t0.Solve)/total, "solve-share")
 	b.ReportMetric(float64(t1.Rasterise-t0.Rasterise)/total, "rasterise-share")
 	b.ReportMetric(float64(t1.Move-t0.Move)/total, "move-share")
+}
+
+// BenchmarkFLIPScaling times single steps of one impact scene at 10⁵, 10⁶ and 10⁷ particles
+// on one worker, for the cost per particle and step as the grid is refined (linear cost: a flat
+// ns/particle/step). A 0.5 m × 1 m × 1 m column against the +x wall of a 2 m × 1.5 m × 1 m box
+// moves into that wall at 2 m/s under gravity, so the pressure solves are active from the
+// first step (the impact, then the run-up along the wall); each sub-benchmark first advances
+// 0.02 s, then times b.N steps of the CFL length. Particles: 8 per full cell, 4/h³ in all.
+// Each size runs with the default solver (multigrid, preconditioned expansion) and with the
+// chapter's (MIC(0), Dostál's fixed-length expansion). The 10⁷ runs need about 3 GB and tens
+// of seconds per step; select them explicitly (-bench 'FLIPScaling/1e7').
+func BenchmarkFLIPScaling(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		h    float64
+	}{{"1e5", 0.034}, {"1e6", 0.016}, {"1e7", 0.0074}} {
+		for _, chapter := range []bool{false, true} {
+			name := c.name + "/default"
+			if chapter {
+				name = c.name + "/chapter"
+			}
+			b.Run(name, func(b *testing.B) { scalingRun(b, c.h, chapter) })
+		}
+	}
+}
+
+func scalingRun(b *testing.B, h float64, chapter bool) {
+	c := struct{ h float64 }{h}
+	pool := par.NewPool(1)
+	defer pool.Close()
+	p := DefaultParams()
+	p.Multigrid, p.PreconditionedExpansion = !chapter, !chapter
+	p.CellSize = c.h
+	p.Dims = [3]int{int(2/c.h + 0.5), int(1.5/c.h + 0.5), int(1/c.h + 0.5)}
+	p.MaxGridBytes = 16 << 30
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	s, err := New(p, nil, pool)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.AddBlock(Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Advance(0.02); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	before := s.Totals()
+	cpu0 := cpuNanos()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := s.Step(s.MaxStep()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	cpu := float64(cpuNanos()-cpu0) * 1e-9
+	tot := s.Totals()
+	steps := float64(tot.Steps - before.Steps)
+	np := float64(len(s.X))
+	b.ReportMetric(np, "particles")
+	b.ReportMetric(float64(s.g.NumCells()), "cells")
+	b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/np, "heap-B/particle")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/(steps*np), "ns/particle/step")
+	b.ReportMetric(cpu*1e9/(steps*np), "cpu-ns/particle/step")
+	b.ReportMetric(float64(tot.SolveIterations-before.SolveIterations)/steps, "MPRGP-its/step")
+	b.ReportMetric(float64(tot.CorrectionIterations-before.CorrectionIterations)/steps, "correction-its/step")
+	reportStages(b, before, tot)
 }

@@ -301,18 +301,29 @@ func TestMPRGPWithMICOnGridOperatorMatchesProjectedGaussSeidel(t *testing.T) {
 			return o.scale * v
 		}
 		ref := projectedGaussSeidel(o, func(i int) float64 { return o.scale * o.diag[i] }, row, b)
-		for _, noPrec := range []bool{false, true} {
-			o.noPrec = noPrec
-			tmp, v := make([]float64, n), make([]float64, n)
-			lam, _ := PowerNorm(o, v, tmp, 1e-3, 1000)
+		for _, v := range []struct {
+			name          string
+			noPrec, mg    bool
+			precExpansion bool
+		}{
+			{"MIC(0)", false, false, false}, {"none", true, false, false}, {"multigrid", false, true, false},
+			{"MIC(0), preconditioned expansion", false, false, true}, {"multigrid, preconditioned expansion", false, true, true},
+		} {
+			o.noPrec, o.mg = v.noPrec, nil
+			if v.mg {
+				useMG(o, 6)
+			}
+			s.PreconditionedExpansion = v.precExpansion
+			tmp, vv := make([]float64, n), make([]float64, n)
+			lam, _ := PowerNorm(o, vv, tmp, 1e-3, 1000)
 			x := make([]float64, n)
 			res := s.Solve(o, b, x, 1/lam, 1e-12, 100000)
 			if !res.Converged {
-				t.Fatalf("trial %d (no preconditioner %v): not converged: %+v", trial, noPrec, res)
+				t.Fatalf("trial %d (%s): not converged: %+v", trial, v.name, res)
 			}
-			checkLCP(t, "grid PGS", o, b, x, ref)
-			t.Logf("trial %d, MIC(0) %v: %d products (%d CG, %d expansions, %d proportioning), %d of %d free",
-				trial, !noPrec, res.Iterations, res.CG, res.Expansions, res.Proportioning, res.Free, n)
+			checkLCP(t, "grid PGS, "+v.name, o, b, x, ref)
+			t.Logf("trial %d, %s: %d products (%d CG, %d expansions, %d proportioning), %d of %d free",
+				trial, v.name, res.Iterations, res.CG, res.Expansions, res.Proportioning, res.Free, n)
 		}
 	}
 }

@@ -26,8 +26,14 @@ type poisson struct {
 	pc     []float64
 	q      []float64
 	noPrec bool // identity preconditioner (tests)
-	fnMul  func(lo, hi, b int)
-	mx, my []float64
+	// The multigrid preconditioner (mg.go), used instead of MIC(0) when mg is set; it needs
+	// each unknown's grid cell (cell, of a gnx×gny×gnz grid).
+	mg            *mgPrecond
+	cell          []int32
+	gnx, gny, gnz int
+	system        uint64 // counts the systems assembled (resize), so the multigrid knows when its grid coordinates are stale
+	fnMul         func(lo, hi, b int)
+	mx, my        []float64
 }
 
 // micTau and micSigma are the MIC(0) parameters Bridson recommends: τ = 0.97 of the dropped
@@ -69,7 +75,8 @@ func (o *poisson) mulBlock(lo, hi, _ int) {
 	}
 }
 
-// Precond applies the MIC(0) preconditioner of A_FF (unknowns off F are Dirichlet, like air,
+// Precond applies the multigrid V-cycle (when mg is set; mg.go) or the MIC(0) preconditioner
+// of A_FF (unknowns off F are Dirichlet, like air,
 // which is what restricting A to the face F means for this stencil), refactorising when the
 // free set changed. It runs sequentially in grid order: the triangular solves are recursive.
 func (o *poisson) Precond(free []bool, rebuilt bool, r, z []float64) {
@@ -81,6 +88,13 @@ func (o *poisson) Precond(free []bool, rebuilt bool, r, z []float64) {
 				z[i] = 0
 			}
 		}
+		return
+	}
+	if o.mg != nil {
+		if rebuilt {
+			o.mg.build(o, free, o.cell, o.gnx, o.gny, o.gnz)
+		}
+		o.mg.apply(r, z)
 		return
 	}
 	if rebuilt {
@@ -170,6 +184,7 @@ func (o *poisson) gershgorin() float64 {
 // resize makes room for n unknowns.
 func (o *poisson) resize(n int) {
 	o.n = n
+	o.system++
 	o.diag = par.Grow(o.diag, n)
 	o.nb = par.Grow(o.nb, 6*n)
 	o.cf = par.Grow(o.cf, 6*n)

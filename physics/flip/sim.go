@@ -183,6 +183,11 @@ func New(p Params, obs []Obstacle, pool *par.Pool) (*Sim, error) {
 	s.mp = p.Density * g.H * g.H * g.H / (n * n * n)
 	s.massThreshRho = p.MassThreshold * p.Density
 	s.op = newPoisson(pool)
+	s.solver.PreconditionedExpansion = p.PreconditionedExpansion
+	if p.Multigrid {
+		s.op.mg = newMG(pool)
+		s.op.gnx, s.op.gny, s.op.gnz = g.N[0], g.N[1], g.N[2]
+	}
 	top := g.Max()
 	for d := 0; d < 3; d++ {
 		s.clampLo[d] = g.Origin[d] + wallGap*g.H
@@ -452,6 +457,7 @@ func (s *Sim) buildSystem(bilateral bool, scale float64) {
 	o := s.op
 	o.resize(n)
 	o.scale = scale
+	o.cell = s.sys
 	ih2 := 1 / (s.g.H * s.g.H)
 	nx, ny := s.g.N[0], s.g.N[1]
 	for u, c32 := range s.sys {
