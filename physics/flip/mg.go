@@ -36,8 +36,9 @@ type mgPrecond struct {
 	pool   *par.Pool
 	// scratch for the build: the coarse index of each coarse grid cell (−1 when empty).
 	slot []int32
-	// coordsOf is the operator's system number the level-0 coordinates were computed for.
-	coordsOf uint64
+	// coordsOf and keysOf are the operator's system numbers the level-0 coordinates and
+	// coarse keys were computed for.
+	coordsOf, keysOf uint64
 	// work arguments of the parallel half-sweeps.
 	cur   *mgLevel
 	list  []int32
@@ -56,6 +57,7 @@ type mgLevel struct {
 	cf         []float64
 	free       []bool // level 0 only: the face F (nil: every unknown)
 	ci, cj, ck []int32
+	key        []int32 // the coarse grid cell of each unknown
 	nx, ny, nz int
 	red, black []int32 // the unknowns (of F) of each colour
 	agg        []int32 // the coarse unknown of each unknown (−1 off F)
@@ -69,7 +71,7 @@ const (
 	// mgCoarseSweeps: the symmetric Gauss–Seidel sweeps on the coarsest level.
 	mgCoarseSweeps = 12
 	// mgSmooth: red-black sweeps before and after each coarse correction.
-	mgSmooth = 2
+	mgSmooth = 1
 	// mgOverCorrect scales the coarse correction of piecewise-constant aggregation (Braess
 	// 1995: about 1.8 for 2×2×2 aggregates of the 3-D Laplacian).
 	mgOverCorrect = 1.8
@@ -155,12 +157,20 @@ func (m *mgPrecond) coarsen(f, c *mgLevel) int {
 	for i := range m.slot[:nc] {
 		m.slot[i] = -1
 	}
-	key := func(u int) int {
-		return int(f.ci[u]>>1) + c.nx*(int(f.cj[u]>>1)+c.ny*int(f.ck[u]>>1))
+	// key[u]: the coarse grid cell of unknown u. Level 0's change only with the system.
+	if f.free == nil || m.keysOf != m.coordsOf {
+		f.key = par.Grow(f.key, f.n)
+		for u := 0; u < f.n; u++ {
+			f.key[u] = int32(int(f.ci[u]>>1) + c.nx*(int(f.cj[u]>>1)+c.ny*int(f.ck[u]>>1)))
+		}
+		if f.free != nil {
+			m.keysOf = m.coordsOf
+		}
 	}
+	key := f.key
 	for u := 0; u < f.n; u++ {
 		if f.in(int32(u)) {
-			m.slot[key(u)] = 0
+			m.slot[key[u]] = 0
 		}
 	}
 	n := 0
@@ -188,7 +198,7 @@ func (m *mgPrecond) coarsen(f, c *mgLevel) int {
 			f.agg[u] = -1
 			continue
 		}
-		I := m.slot[key(u)]
+		I := m.slot[key[u]]
 		f.agg[u] = I
 		c.diag[I] += f.scale * f.diag[u]
 		for k := 0; k < 6; k++ {
@@ -201,7 +211,7 @@ func (m *mgPrecond) coarsen(f, c *mgLevel) int {
 			// block boundary: going −d from an even coordinate or +d from an odd one.
 			J := I
 			if cross(f, u, k) {
-				J = m.slot[key(int(j))]
+				J = m.slot[key[j]]
 			}
 			if J == I {
 				c.diag[I] -= a // inside the block: each pair is met from both sides

@@ -179,9 +179,12 @@ func (s *MPRGP) Solve(op Operator, b, x []float64, abar, tol float64, maxIt int)
 				s.g[i] -= af * s.ap[i]
 			}
 			s.split(x, abar)
-			if s.PreconditionedExpansion && s.expandPreconditioned(op, b, x) {
+			ok := false
+			if s.PreconditionedExpansion {
+				ok = s.expandPreconditioned(op, b, x)
 				res.Iterations += 2
-			} else {
+			}
+			if !ok {
 				for i := range x {
 					x[i] = max(x[i]-abar*s.phi[i], 0)
 				}
@@ -347,3 +350,4 @@ func (s *MPRGP) expandPreconditioned(op Operator, b, x []float64) bool {
 	copy(s.g, s.gt)
 	return true
 }
+
