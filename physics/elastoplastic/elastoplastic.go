@@ -507,11 +507,11 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
 		ps := b.ps[e0:e1]
-		b.pairScalars(i, nbr, ps)
+		c := b.pairScalars(i, nbr, ps)
 		if detached {
 			b.m[i] = mat3{}
 		} else if !b.noCorrection {
-			b.correct(i, nbr, ps)
+			b.correct(i, &c)
 		}
 		b.pairTerms(i, nbr, ps, b.pa[e0:e1])
 		smin = min(smin, s.S[2])
@@ -529,8 +529,10 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 }
 
 // pairScalars fills ps[n] with s_ij = W'(|u|)/|u|, u = F_i⁻¹(y_i − y_j), for the neighbours
-// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u.
-func (b *Body) pairScalars(i int, nbr []int32, ps []float64) {
+// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u, and
+// returns the gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see
+// correct), summed in the same sweep over the pairs.
+func (b *Body) pairScalars(i int, nbr []int32, ps []float64) (c mat3) {
 	x := b.x
 	a := &b.finv[i]
 	for n, j := range nbr {
@@ -541,9 +543,19 @@ func (b *Body) pairScalars(i int, nbr []int32, ps []float64) {
 		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
 		ps[n] = 0
 		if rho < b.h && rho != 0 {
-			ps[n] = -b.solC * cosQuarter(rho*b.piH) / rho
+			sq := -b.solC * cosQuarter(rho*b.piH) / rho
+			ps[n] = sq
+			w := -b.vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
+			c[0] += w * u0 * u0
+			c[1] += w * u0 * u1
+			c[2] += w * u0 * u2
+			c[4] += w * u1 * u1
+			c[5] += w * u1 * u2
+			c[8] += w * u2 * u2
 		}
 	}
+	c[3], c[6], c[7] = c[1], c[2], c[5]
+	return c
 }
 
 // pairTerms fills pa[n] with particle i's term of Eq. 4.10 for its neighbour j = nbr[n],
@@ -661,9 +673,9 @@ func (b *Body) dampBlock(lo, hi, blk int) {
 // gradient correction inverts (correct); smaller ones are left out of the pseudo-inverse.
 const correctionCutoff = 1e-8
 
-// correct applies the kernel-gradient correction of J. Bonet and T.-S. L. Lok, "Variational and
-// momentum preservation aspects of Smooth Particle Hydrodynamic formulations" (CMAME 180,
-// 1999) to the force of Eq. 4.10, which is what makes it conserve angular momentum exactly.
+// correct multiplies M_i by C_i⁻¹ (C_i from pairScalars): the kernel-gradient correction of
+// J. Bonet and T.-S. L. Lok, "Variational and momentum preservation aspects of Smooth Particle
+// Hydrodynamic formulations" (CMAME 180, 1999) applied to the force of Eq. 4.10, which is what makes it conserve angular momentum exactly.
 //
 // With τ_i = F_i S_i F_iᵀ (S_i = V P̂ Vᵀ, so M_i = U F̂ P̂ Vᵀ = F_i S_i = τ_i F_i⁻ᵀ) the term of
 // particle i in Eq. 4.10 is τ_i q_ij with q_ij = F_i⁻ᵀ ∇W(F_i⁻¹ r_ij), r_ij = y_i − y_j. The
@@ -676,30 +688,10 @@ const correctionCutoff = 1e-8
 // M_i C_i⁻¹ ∇W(u_j): M_i is simply multiplied by C_i⁻¹. The inverse is the pseudo-inverse
 // over eigenvalues above 1e-8 of the largest (a flat neighbourhood's missing direction carries
 // no information; the guards already keep F from updating there).
-func (b *Body) correct(i int, nbr []int32, ps []float64) {
-	x := b.x
-	a := &b.finv[i]
-	var c mat3
-	for n, j := range nbr {
-		if ps[n] == 0 {
-			continue
-		}
-		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
-		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
-		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
-		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
-		w := -b.vol * ps[n] // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
-		c[0] += w * u0 * u0
-		c[1] += w * u0 * u1
-		c[2] += w * u0 * u2
-		c[4] += w * u1 * u1
-		c[5] += w * u1 * u2
-		c[8] += w * u2 * u2
-	}
-	c[3], c[6], c[7] = c[1], c[2], c[5]
-	ci, ok := symInverse(&c, correctionCutoff)
+func (b *Body) correct(i int, c *mat3) {
+	ci, ok := symInverse(c, correctionCutoff)
 	if !ok {
-		lam, v := physics.SymEigen3(&c)
+		lam, v := physics.SymEigen3(c)
 		lmax := max(lam[0], lam[1], lam[2])
 		var inv [3]float64
 		for k := range lam {
