@@ -35,6 +35,8 @@ type ElastoplasticBody struct {
 	idx    []int32 // particle index in the body → packed index
 	x, v   []physics.Vec3
 	nb     physics.Neighbors // the body's pairs, taken from the world's lists (bodyPairs)
+	// fnPairs is bodyPairsBlock for this body, made once so a substep allocates nothing.
+	fnPairs func(lo, hi, blk int)
 }
 
 // newElastoplastic makes the state of a body of n particles of mass m each, with F = I.
@@ -239,23 +241,35 @@ func (s *Sim) elastoplasticDt() float64 {
 // the neighbours of each particle that belong to the same body. They are the pairs the body's
 // own search would find (all of its particles within h), so the body does not search again.
 // W is the cubic spline's, which the zero-mode damping weighs with: the world's W when the
-// world's kernel is the cubic spline, else evaluated here.
+// world's kernel is the cubic spline, else evaluated here. The body's particles are split
+// into the fixed blocks of physics/par, each filled on its own, so the lists do not depend on
+// the number of workers.
 func (s *Sim) bodyPairs(st *ElastoplasticBody) {
 	n := len(st.idx)
+	nb := par.Blocks(n)
+	st.nb.N = n
+	if len(st.nb.Blocks) != nb {
+		st.nb.Blocks = make([]physics.NeighborBlock, nb)
+	}
+	if st.fnPairs == nil {
+		st.fnPairs = func(lo, hi, blk int) { s.bodyPairsBlock(st, lo, hi, blk) }
+	}
+	s.pool.For(n, st.fnPairs)
+}
+
+// bodyPairsBlock is bodyPairs for the body's particles [lo, hi).
+func (s *Sim) bodyPairsBlock(st *ElastoplasticBody, lo, hi, b int) {
 	slot := int32(st.slot)
 	cubic := s.Kernel.Kind == physics.CubicSpline
 	kr := physics.NewKernel(physics.CubicSpline, s.Kernel.H)
-	st.nb.N = n
-	if len(st.nb.Blocks) != 1 {
-		st.nb.Blocks = make([]physics.NeighborBlock, 1)
-	}
-	blk := &st.nb.Blocks[0]
-	blk.Lo = 0
-	blk.Start = par.Grow(blk.Start, n+1)
+	blk := &st.nb.Blocks[b]
+	blk.Lo = lo
+	blk.Start = par.Grow(blk.Start, hi-lo+1)
 	blk.J, blk.W = blk.J[:0], blk.W[:0]
 	x := s.Fluid.X
-	for i, pk := range st.idx {
-		blk.Start[i] = int32(len(blk.J))
+	for i := lo; i < hi; i++ {
+		pk := st.idx[i]
+		blk.Start[i-lo] = int32(len(blk.J))
 		js, ws, _ := s.FF.Of(int(pk))
 		for k, j := range js {
 			if s.owner[j] != slot {
@@ -270,7 +284,7 @@ func (s *Sim) bodyPairs(st *ElastoplasticBody) {
 			blk.W = append(blk.W, w)
 		}
 	}
-	blk.Start[n] = int32(len(blk.J))
+	blk.Start[hi-lo] = int32(len(blk.J))
 }
 
 // ElastoplasticForces reads the positions x (where the last substep's integration left the
