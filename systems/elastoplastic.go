@@ -34,6 +34,9 @@ type ElastoplasticBody struct {
 	slot   int
 	idx    []int32 // particle index in the body → packed index
 	x, v   []physics.Vec3
+	nb     physics.Neighbors // the body's pairs, taken from the world's lists (bodyPairs)
+	// fnPairs is bodyPairsBlock for this body, made once so a substep allocates nothing.
+	fnPairs func(lo, hi, blk int)
 }
 
 // newElastoplastic makes the state of a body of n particles of mass m each, with F = I.
@@ -233,6 +236,57 @@ func (s *Sim) elastoplasticDt() float64 {
 	return dt
 }
 
+// bodyPairs fills st.nb with the body's pairs in the body's indices, taken from the world's
+// fluid→fluid lists of this substep (NeighborSearch, at the same positions the stage reads):
+// the neighbours of each particle that belong to the same body. They are the pairs the body's
+// own search would find (all of its particles within h), so the body does not search again.
+// W is the cubic spline's, which the zero-mode damping weighs with: the world's W when the
+// world's kernel is the cubic spline, else evaluated here. The body's particles are split
+// into the fixed blocks of physics/par, each filled on its own, so the lists do not depend on
+// the number of workers.
+func (s *Sim) bodyPairs(st *ElastoplasticBody) {
+	n := len(st.idx)
+	nb := par.Blocks(n)
+	st.nb.N = n
+	if len(st.nb.Blocks) != nb {
+		st.nb.Blocks = make([]physics.NeighborBlock, nb)
+	}
+	if st.fnPairs == nil {
+		st.fnPairs = func(lo, hi, blk int) { s.bodyPairsBlock(st, lo, hi, blk) }
+	}
+	s.pool.For(n, st.fnPairs)
+}
+
+// bodyPairsBlock is bodyPairs for the body's particles [lo, hi).
+func (s *Sim) bodyPairsBlock(st *ElastoplasticBody, lo, hi, b int) {
+	slot := int32(st.slot)
+	cubic := s.Kernel.Kind == physics.CubicSpline
+	kr := physics.NewKernel(physics.CubicSpline, s.Kernel.H)
+	blk := &st.nb.Blocks[b]
+	blk.Lo = lo
+	blk.Start = par.Grow(blk.Start, hi-lo+1)
+	blk.J, blk.W = blk.J[:0], blk.W[:0]
+	x := s.Fluid.X
+	for i := lo; i < hi; i++ {
+		pk := st.idx[i]
+		blk.Start[i-lo] = int32(len(blk.J))
+		js, ws, _ := s.FF.Of(int(pk))
+		for k, j := range js {
+			if s.owner[j] != slot {
+				continue
+			}
+			w := ws[k]
+			if !cubic {
+				d0, d1, d2 := x[pk][0]-x[j][0], x[pk][1]-x[j][1], x[pk][2]-x[j][2]
+				w = float32(kr.W(math.Sqrt(d0*d0 + d1*d1 + d2*d2)))
+			}
+			blk.J = append(blk.J, s.origin[j])
+			blk.W = append(blk.W, w)
+		}
+	}
+	blk.Start[hi-lo] = int32(len(blk.J))
+}
+
 // ElastoplasticForces reads the positions x (where the last substep's integration left the
 // particles) and the predicted velocities v* of the elastoplastic bodies and adds to v* the
 // explicit elastoplastic accelerations Δt·f/m of Gerszewski et al. 2009 (package
@@ -271,7 +325,8 @@ func (e ElastoplasticForces) Run(ctx *ecs.Context) error {
 		for i, pk := range st.idx {
 			st.x[i], st.v[i] = f.X[pk], f.VStar[pk]
 		}
-		r, err := st.Body.Step(st.x, st.v, ctx.Dt, s.pool)
+		s.bodyPairs(st)
+		r, err := st.Body.StepWith(st.x, st.v, ctx.Dt, &st.nb, s.pool)
 		if err != nil {
 			return fmt.Errorf("body %q: %w", s.bodies[st.slot].body.Name, err)
 		}

@@ -179,13 +179,20 @@ type Body struct {
 	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
 	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
 	grid physics.Grid
-	nb   physics.Neighbors
-	// ps holds, per block and neighbour entry (aligned with the block's J), the scalar
-	// s_ij = W'(|u|)/|u| of the Solenthaler kernel at u = F_i⁻¹(y_i − y_j) (0 outside the
-	// support): pass 1 computes it once per ordered pair for the gradient correction, pass 2
-	// reuses it for particle i's own term of Eq. 4.10.
-	ps   [][]float64
+	nb   physics.Neighbors // the body's own search (Step); StepWith takes the caller's
 	kr   physics.Kernel
+	// The step's pairs in one compressed row list, each row sorted by neighbour index (see
+	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, kernel value pW, and
+	// pT the entry of the same pair in row pJ (the transposed entry, (j, i)).
+	pStart, pJ, pT, cursor []int32
+	pW                     []float32
+	// ps holds, per entry, the scalar s_ij = W'(|u|)/|u| of the Solenthaler kernel at
+	// u = F_i⁻¹(y_i − y_j) (0 outside the support), computed once per ordered pair for the
+	// gradient correction and particle i's term of Eq. 4.10; pa holds that term,
+	// M_i ∇W(F_i⁻¹(y_i − y_j)), which pass 2 reads for both particles of the pair.
+	ps   []float64
+	pa   []Vec3
+	pq   []float64    // per pair (j > i), the zero-mode damping's scalar q_ij (dampBlock)
 	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
 	pmin []float64
 	pmax []float64
@@ -195,6 +202,7 @@ type Body struct {
 	x, v              []Vec3
 	dt                float64
 	fnDeform, fnForce func(lo, hi, blk int)
+	fnDamp            func(lo, hi, blk int)
 }
 
 // New makes a body of n particles of mass `mass` (kg) and rest volume vol (m³) each, with
@@ -224,10 +232,10 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.finc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
-	b.ps = make([][]float64, nb)
+	b.pStart, b.cursor = make([]int32, n+1), make([]int32, n)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
 	b.kr = physics.NewKernel(physics.CubicSpline, h)
-	b.fnDeform, b.fnForce = b.deformBlock, b.forceBlock
+	b.fnDeform, b.fnForce, b.fnDamp = b.deformBlock, b.forceBlock, b.dampBlock
 	return b, nil
 }
 
@@ -255,11 +263,13 @@ func (b *Body) F(i int) [9]float64 { return b.f[i] }
 // v: v_i += Δt f_i/m. It runs the two passes of the method:
 //
 //  1. (deformBlock) the fit of the motion since the last Step into F (Eq. 4.1-4.8) with the
-//     guards of §4.4, the SVD, plastic flow and the diagonal stress (Eq. 4.9);
-//  2. (forceBlock) the averaged pair forces of Eq. 4.10-4.13.
+//     guards of §4.4, the SVD, plastic flow and the diagonal stress (Eq. 4.9), and each
+//     ordered pair's term of Eq. 4.10;
+//  2. (forceBlock) the averaged pair forces of Eq. 4.10-4.13 from those terms.
 //
-// The neighbours are all particles of the body within h of the present positions, so the
-// pairs are symmetric. The first Step has no previous positions: F stays as it is.
+// The neighbours are all particles of the body within h of the present positions (its own
+// search), so the pairs are symmetric. The first Step has no previous positions: F stays as
+// it is.
 func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 	if len(x) != b.n || len(v) != b.n {
 		return Stats{}, fmt.Errorf("elastoplastic: %d positions and %d velocities for %d particles", len(x), len(v), b.n)
@@ -268,8 +278,27 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 		return Stats{}, fmt.Errorf("elastoplastic: %w", err)
 	}
 	physics.Search(&b.grid, x, &b.grid, b.grid.SelfAdjacent(), &b.kr, true, &b.nb, pool)
+	return b.StepWith(x, v, dt, &b.nb, pool)
+}
+
+// StepWith is Step with the caller's neighbour lists instead of the body's own search, so a
+// world that has already searched its particles does not search the body's again. nb must
+// hold, for every particle i of the body (rows Lo+k of its blocks, in the body's indices),
+// every other particle of the body within the support radius h of x_i, with W the value of
+// the cubic spline of support h at their distance (the zero-mode damping's weight); the
+// order within a row does not matter. Lists that are not symmetric are an error.
+func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *par.Pool) (Stats, error) {
+	if len(x) != b.n || len(v) != b.n {
+		return Stats{}, fmt.Errorf("elastoplastic: %d positions and %d velocities for %d particles", len(x), len(v), b.n)
+	}
+	if err := b.setPairs(nb); err != nil {
+		return Stats{}, err
+	}
 	b.x, b.v, b.dt = x, v, dt
 	pool.For(b.n, b.fnDeform)
+	if b.dampFactor() != 0 {
+		pool.For(b.n, b.fnDamp)
+	}
 	pool.For(b.n, b.fnForce)
 	b.x, b.v = nil, nil
 	copy(b.xPrev, x)
@@ -286,6 +315,70 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 		st.MaxSigma = max(st.MaxSigma, b.pmax[k])
 	}
 	return st, nil
+}
+
+// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ/pW, each row
+// sorted by neighbour index, and finds every entry's transposed entry pT, so that pass 2 reads
+// a pair's other term instead of evaluating it again. Both are one serial sweep over the
+// pairs, and deterministic: row i's length is its count in nb; then, for i in increasing
+// order, every neighbour j of i in nb gets i appended to its row, which leaves each row
+// sorted; for a symmetric nb the rows hold the same pairs as nb. Then, again for i in
+// increasing order, entry (i, j) finds (j, i) as the next unclaimed entry of row j: row j is
+// sorted, so its entries are claimed in the order of i.
+func (b *Body) setPairs(nb *physics.Neighbors) error {
+	if nb.N != b.n {
+		return fmt.Errorf("elastoplastic: neighbour lists of %d points for %d particles", nb.N, b.n)
+	}
+	start := b.pStart
+	start[0] = 0
+	for k := range nb.Blocks {
+		blk := &nb.Blocks[k]
+		for r := 0; r+1 < len(blk.Start); r++ {
+			start[blk.Lo+r+1] = blk.Start[r+1] - blk.Start[r]
+		}
+	}
+	for i := 0; i < b.n; i++ {
+		start[i+1] += start[i]
+	}
+	total := int(start[b.n])
+	b.pJ, b.pT, b.pW = par.Grow(b.pJ, total), par.Grow(b.pT, total), par.Grow(b.pW, total)
+	b.ps, b.pa, b.pq = par.Grow(b.ps, total), par.Grow(b.pa, total), par.Grow(b.pq, total)
+	cur := b.cursor
+	clear(cur)
+	asym := func(i, j int32) error {
+		return fmt.Errorf("elastoplastic: neighbour lists are not symmetric (particle %d lists %d, but not the other way round)", i, j)
+	}
+	for k := range nb.Blocks {
+		blk := &nb.Blocks[k]
+		for r := 0; r+1 < len(blk.Start); r++ {
+			i := int32(blk.Lo + r)
+			for e := blk.Start[r]; e < blk.Start[r+1]; e++ {
+				j := blk.J[e]
+				if j < 0 || int(j) >= b.n || j == i {
+					return fmt.Errorf("elastoplastic: particle %d lists neighbour %d (of %d particles)", i, j, b.n)
+				}
+				p := start[j] + cur[j]
+				if p >= start[j+1] {
+					return asym(i, j)
+				}
+				b.pJ[p], b.pW[p] = i, blk.W[e]
+				cur[j]++
+			}
+		}
+	}
+	clear(cur)
+	for i := int32(0); int(i) < b.n; i++ {
+		for e := start[i]; e < start[i+1]; e++ {
+			j := b.pJ[e]
+			p := start[j] + cur[j]
+			if p >= start[j+1] || b.pJ[p] != i {
+				return asym(i, j)
+			}
+			b.pT[e] = p
+			cur[j]++
+		}
+	}
+	return nil
 }
 
 // fit returns the affine map F_i of Eq. 4.6 that carries the neighbourhood of particle i
@@ -331,25 +424,56 @@ func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason in
 		return f, false, 0
 	}
 	a[3], a[6], a[7] = a[1], a[2], a[5]
-	lam, v := physics.SymEigen3(&a)
-	lmax := max(lam[0], lam[1], lam[2])
-	lmin := min(lam[0], lam[1], lam[2])
-	if !(lmin > MinMomentRatio*lmax) {
-		return f, false, 1
+	inv, ok := symInverse(&a, MinMomentRatio)
+	if !ok {
+		lam, v := physics.SymEigen3(&a)
+		lmax := max(lam[0], lam[1], lam[2])
+		lmin := min(lam[0], lam[1], lam[2])
+		if !(lmin > MinMomentRatio*lmax) {
+			return f, false, 1
+		}
+		// (XXᵀ)⁻¹ = V diag(1/λ) Vᵀ, then F = (YXᵀ)(XXᵀ)⁻¹.
+		inv = udvt(&v, [3]float64{1 / lam[0], 1 / lam[1], 1 / lam[2]}, &v)
 	}
-	// (XXᵀ)⁻¹ = V diag(1/λ) Vᵀ, then F = (YXᵀ)(XXᵀ)⁻¹.
-	inv := udvt(&v, [3]float64{1 / lam[0], 1 / lam[1], 1 / lam[2]}, &v)
 	return mul(&c, &inv), true, 0
+}
+
+// symInverse returns the inverse of the symmetric positive semi-definite matrix a by its
+// adjugate, adj(a)/det(a), when det(a) > ratio·tr(a)³; ok is false otherwise (and for a
+// non-finite or non-positive trace). The test is a sufficient condition for every eigenvalue
+// to exceed ratio times the largest, without the eigenvalues: with λ₁ ≤ λ₂ ≤ λ₃ ≥ 0,
+// λ₁ = det/(λ₂λ₃) ≥ det/λ₃², and λ₃ ≤ tr, so λ₁/λ₃ ≥ det/λ₃³ ≥ det/tr³ > ratio. A well-shaped
+// neighbourhood (det/tr³ is 1/27 for an isotropic one) passes and skips the Jacobi
+// eigen-solve, which the fit and the gradient correction otherwise needed for every particle
+// and substep; a flatter one falls back to it, so the guards decide exactly as before.
+func symInverse(a *mat3, ratio float64) (inv mat3, ok bool) {
+	tr := a[0] + a[4] + a[8]
+	if !(tr > 0) || math.IsInf(tr, 1) {
+		return inv, false
+	}
+	c0 := a[4]*a[8] - a[5]*a[7]
+	c1 := a[5]*a[6] - a[3]*a[8]
+	c2 := a[3]*a[7] - a[4]*a[6]
+	d := a[0]*c0 + a[1]*c1 + a[2]*c2
+	if !(d > ratio*tr*tr*tr) {
+		return inv, false
+	}
+	id := 1 / d
+	inv = mat3{
+		c0 * id, (a[2]*a[7] - a[1]*a[8]) * id, (a[1]*a[5] - a[2]*a[4]) * id,
+		c1 * id, (a[0]*a[8] - a[2]*a[6]) * id, (a[2]*a[3] - a[0]*a[5]) * id,
+		c2 * id, (a[1]*a[6] - a[0]*a[7]) * id, (a[0]*a[4] - a[1]*a[3]) * id,
+	}
+	return inv, true
 }
 
 // deformBlock is pass 1 of Step for particles [lo, hi).
 func (b *Body) deformBlock(lo, hi, blk int) {
-	nb := &b.nb.Blocks[blk]
-	b.ps[blk] = par.Grow(b.ps[blk], len(nb.J))
 	var cnt [5]float64
 	smin, smax := math.Inf(1), math.Inf(-1)
 	for i := lo; i < hi; i++ {
-		nbr, _ := nb.Row(i - lo)
+		e0, e1 := b.pStart[i], b.pStart[i+1]
+		nbr := b.pJ[e0:e1]
 		fi := b.f[i]
 		b.finc[i] = identity()
 		var s SVD3
@@ -382,13 +506,14 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
-		ps := b.ps[blk][nb.Start[i-lo]:nb.Start[i-lo+1]]
-		b.pairScalars(i, nbr, ps)
+		ps := b.ps[e0:e1]
+		c := b.pairScalars(i, nbr, ps)
 		if detached {
 			b.m[i] = mat3{}
 		} else if !b.noCorrection {
-			b.correct(i, nbr, ps)
+			b.correct(i, &c)
 		}
+		b.pairTerms(i, nbr, ps, b.pa[e0:e1])
 		smin = min(smin, s.S[2])
 		smax = max(smax, s.S[0])
 	}
@@ -404,8 +529,10 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 }
 
 // pairScalars fills ps[n] with s_ij = W'(|u|)/|u|, u = F_i⁻¹(y_i − y_j), for the neighbours
-// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u.
-func (b *Body) pairScalars(i int, nbr []int32, ps []float64) {
+// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u, and
+// returns the gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see
+// correct), summed in the same sweep over the pairs.
+func (b *Body) pairScalars(i int, nbr []int32, ps []float64) (c mat3) {
 	x := b.x
 	a := &b.finv[i]
 	for n, j := range nbr {
@@ -416,25 +543,42 @@ func (b *Body) pairScalars(i int, nbr []int32, ps []float64) {
 		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
 		ps[n] = 0
 		if rho < b.h && rho != 0 {
-			ps[n] = -b.solC * cosQuarter(rho*b.piH) / rho
+			sq := -b.solC * cosQuarter(rho*b.piH) / rho
+			ps[n] = sq
+			w := -b.vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
+			c[0] += w * u0 * u0
+			c[1] += w * u0 * u1
+			c[2] += w * u0 * u2
+			c[4] += w * u1 * u1
+			c[5] += w * u1 * u2
+			c[8] += w * u2 * u2
 		}
 	}
+	c[3], c[6], c[7] = c[1], c[2], c[5]
+	return c
 }
 
-// gradW returns M ∇W(A r) for the Solenthaler kernel of Eq. 4.12-4.13 with support h:
-// W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), so dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h)) for
-// 0 ≤ ρ < h (evaluated by cosQuarter) and ∇W(q) = W'(|q|) q/|q|.
-func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
-	q0 := a[0]*r0 + a[1]*r1 + a[2]*r2
-	q1 := a[3]*r0 + a[4]*r1 + a[5]*r2
-	q2 := a[6]*r0 + a[7]*r1 + a[8]*r2
-	rho := math.Sqrt(q0*q0 + q1*q1 + q2*q2)
-	if rho >= b.h || rho == 0 {
-		return 0, 0, 0
+// pairTerms fills pa[n] with particle i's term of Eq. 4.10 for its neighbour j = nbr[n],
+// M_i ∇W(F_i⁻¹(y_i − y_j)) = M_i (s_ij F_i⁻¹(y_i − y_j)) with the scalars ps of pairScalars
+// and M_i as corrected (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
+// W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), has dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h))
+// for 0 ≤ ρ < h (evaluated by cosQuarter), and ∇W(q) = W'(|q|) q/|q|.
+func (b *Body) pairTerms(i int, nbr []int32, ps []float64, pa []Vec3) {
+	x := b.x
+	xi := x[i]
+	mi, ai := &b.m[i], &b.finv[i]
+	for n, j := range nbr {
+		sq := ps[n]
+		if sq == 0 {
+			pa[n] = Vec3{}
+			continue
+		}
+		r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
+		q0 := sq * (ai[0]*r0 + ai[1]*r1 + ai[2]*r2)
+		q1 := sq * (ai[3]*r0 + ai[4]*r1 + ai[5]*r2)
+		q2 := sq * (ai[6]*r0 + ai[7]*r1 + ai[8]*r2)
+		pa[n] = Vec3{mi[0]*q0 + mi[1]*q1 + mi[2]*q2, mi[3]*q0 + mi[4]*q1 + mi[5]*q2, mi[6]*q0 + mi[7]*q1 + mi[8]*q2}
 	}
-	s := -b.solC * cosQuarter(rho*b.piH) / rho
-	q0, q1, q2 = s*q0, s*q1, s*q2
-	return mm[0]*q0 + mm[1]*q1 + mm[2]*q2, mm[3]*q0 + mm[4]*q1 + mm[5]*q2, mm[6]*q0 + mm[7]*q1 + mm[8]*q2
 }
 
 // forceBlock is pass 2 of Step for particles [lo, hi). Eq. 4.10-4.11 give the force particle
@@ -443,59 +587,36 @@ func (b *Body) gradW(mm, a *mat3, r0, r1, r2 float64) (g0, g1, g2 float64) {
 // printed reads F⁻¹(y_i − y_i); it is read as d_ij = ∇W(F_i⁻¹(y_i − y_j)), the sign under
 // which a stretched body contracts.) The chapter averages f_ij and f_ji into equal and
 // opposite forces: particle i receives ½(f_ji − f_ij) =
-// v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))]. Particle j evaluates the same
-// two products from the same data with the roles swapped, so its term is the exact negation
-// and the sum of all forces vanishes to round-off of the accumulation. M_i is stored with the
-// gradient correction applied (correct), which makes the sum of the torques vanish too.
+// v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))]. Pass 1 stored each ordered
+// pair's term (pa); particle i reads its own entry and the transposed one (pT), particle j the
+// same two with the roles swapped, so its term is the exact negation and the sum of all
+// forces vanishes to round-off of the accumulation. M_i is stored with the gradient
+// correction applied (correct), which makes the sum of the torques vanish too.
 func (b *Body) forceBlock(lo, hi, blk int) {
-	nb := &b.nb.Blocks[blk]
-	x, v, xp := b.x, b.v, b.xPrev
+	x, v := b.x, b.v
+	pa, pt := b.pa, b.pT
 	k := b.vol * b.vol * b.dt / b.mass
-	damp := 0.0
-	if b.hasPrev && b.dtPrev > 0 {
-		// The residual r_ij is the motion over the interval since xPrev, so r/dtPrev is a
-		// velocity; dividing by the present Δt instead would damp by ε·dtPrev/Δt, more
-		// than the whole residual after a substep much shorter than the last one (as a
-		// fast particle makes the CFL step).
-		damp = b.mat.ZeroModeDamping * b.vol / b.dtPrev
-	}
+	damp := b.dampFactor()
 	for i := lo; i < hi; i++ {
-		nbr, w, _ := nb.RowW(i - lo)
-		ps := b.ps[blk][nb.Start[i-lo]:nb.Start[i-lo+1]]
+		e0, e1 := b.pStart[i], b.pStart[i+1]
 		var f0, f1, f2, d0, d1, d2 float64
-		xi, xpi := x[i], xp[i]
-		mi, ai, fi := &b.m[i], &b.finv[i], &b.finc[i]
-		for n, j := range nbr {
-			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-			// particle i's term, M_i ∇W(F_i⁻¹ r) = M_i (s_ij F_i⁻¹ r) with pass 1's s_ij
-			sq := ps[n]
-			q0 := sq * (ai[0]*r0 + ai[1]*r1 + ai[2]*r2)
-			q1 := sq * (ai[3]*r0 + ai[4]*r1 + ai[5]*r2)
-			q2 := sq * (ai[6]*r0 + ai[7]*r1 + ai[8]*r2)
-			a0 := mi[0]*q0 + mi[1]*q1 + mi[2]*q2
-			a1 := mi[3]*q0 + mi[4]*q1 + mi[5]*q2
-			a2 := mi[6]*q0 + mi[7]*q1 + mi[8]*q2
-			c0, c1, c2 := b.gradW(&b.m[j], &b.finv[j], -r0, -r1, -r2)
-			f0 += a0 - c0
-			f1 += a1 - c1
-			f2 += a2 - c2
-			if damp != 0 {
-				// The non-affine residual of the step's motion of the pair (see
-				// Material.ZeroModeDamping): y_j − y_i − ½(F_i + F_j)(x_j − x_i).
-				fj := &b.finc[j]
-				e0, e1, e2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
-				var g mat3
-				for q := range g {
-					g[q] = 0.5 * (fi[q] + fj[q])
+		for e := e0; e < e1; e++ {
+			a, c := &pa[e], &pa[pt[e]]
+			f0 += a[0] - c[0]
+			f1 += a[1] - c[1]
+			f2 += a[2] - c[2]
+		}
+		if damp != 0 {
+			xi := x[i]
+			for e := e0; e < e1; e++ {
+				j := b.pJ[e]
+				q := b.pq[e]
+				if int(j) < i {
+					q = b.pq[pt[e]]
 				}
-				ww := float64(w[n])
-				h0 := -r0 - (g[0]*e0 + g[1]*e1 + g[2]*e2)
-				h1 := -r1 - (g[3]*e0 + g[4]*e1 + g[5]*e2)
-				h2 := -r2 - (g[6]*e0 + g[7]*e1 + g[8]*e2)
-				q := ww * (h0*r0 + h1*r1 + h2*r2) / (r0*r0 + r1*r1 + r2*r2)
-				d0 += q * r0
-				d1 += q * r1
-				d2 += q * r2
+				d0 += q * (xi[0] - x[j][0])
+				d1 += q * (xi[1] - x[j][1])
+				d2 += q * (xi[2] - x[j][2])
 			}
 		}
 		v[i][0] += k*f0 + damp*d0
@@ -504,9 +625,57 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 	}
 }
 
-// correct applies the kernel-gradient correction of J. Bonet and T.-S. L. Lok, "Variational and
-// momentum preservation aspects of Smooth Particle Hydrodynamic formulations" (CMAME 180,
-// 1999) to the force of Eq. 4.10, which is what makes it conserve angular momentum exactly.
+// dampFactor returns ε v/Δt_prev, the factor of the zero-mode damping's velocity change, or
+// 0 when it is off or there is no previous step. The residual r_ij is the motion over the
+// interval since xPrev, so r/dtPrev is a velocity; dividing by the present Δt instead would
+// damp by ε·dtPrev/Δt, more than the whole residual after a substep much shorter than the last
+// one (as a fast particle makes the CFL step).
+func (b *Body) dampFactor() float64 {
+	if b.hasPrev && b.dtPrev > 0 {
+		return b.mat.ZeroModeDamping * b.vol / b.dtPrev
+	}
+	return 0
+}
+
+// dampBlock is the zero-mode damping's pair pass for particles [lo, hi), between the two
+// passes of Step: for each pair (i, j) with j > i it stores in pq the pair's scalar
+// q_ij = W_ij (h_ij·r_ij)/|r_ij|², with r_ij = y_i − y_j and h_ij = y_j − y_i −
+// ½(F_i + F_j)(x_j − x_i) the non-affine residual of the step's motion of the pair (see
+// Material.ZeroModeDamping). Swapping i and j negates both h and r, so q_ji = q_ij: each
+// pair's scalar is computed once and forceBlock adds q_ij r_ij to particle i and
+// q_ij r_ji = −q_ij r_ij to j, equal and opposite along the pair.
+func (b *Body) dampBlock(lo, hi, blk int) {
+	x, xp := b.x, b.xPrev
+	for i := lo; i < hi; i++ {
+		xi, xpi := x[i], xp[i]
+		fi := &b.finc[i]
+		for e := b.pStart[i]; e < b.pStart[i+1]; e++ {
+			j := b.pJ[e]
+			if int(j) < i {
+				continue
+			}
+			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
+			fj := &b.finc[j]
+			s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
+			var g mat3
+			for q := range g {
+				g[q] = 0.5 * (fi[q] + fj[q])
+			}
+			h0 := -r0 - (g[0]*s0 + g[1]*s1 + g[2]*s2)
+			h1 := -r1 - (g[3]*s0 + g[4]*s1 + g[5]*s2)
+			h2 := -r2 - (g[6]*s0 + g[7]*s1 + g[8]*s2)
+			b.pq[e] = float64(b.pW[e]) * (h0*r0 + h1*r1 + h2*r2) / (r0*r0 + r1*r1 + r2*r2)
+		}
+	}
+}
+
+// correctionCutoff is the smallest eigenvalue of C_i, relative to its largest, that the
+// gradient correction inverts (correct); smaller ones are left out of the pseudo-inverse.
+const correctionCutoff = 1e-8
+
+// correct multiplies M_i by C_i⁻¹ (C_i from pairScalars): the kernel-gradient correction of
+// J. Bonet and T.-S. L. Lok, "Variational and momentum preservation aspects of Smooth Particle
+// Hydrodynamic formulations" (CMAME 180, 1999) applied to the force of Eq. 4.10, which is what makes it conserve angular momentum exactly.
 //
 // With τ_i = F_i S_i F_iᵀ (S_i = V P̂ Vᵀ, so M_i = U F̂ P̂ Vᵀ = F_i S_i = τ_i F_i⁻ᵀ) the term of
 // particle i in Eq. 4.10 is τ_i q_ij with q_ij = F_i⁻ᵀ ∇W(F_i⁻¹ r_ij), r_ij = y_i − y_j. The
@@ -519,35 +688,18 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 // M_i C_i⁻¹ ∇W(u_j): M_i is simply multiplied by C_i⁻¹. The inverse is the pseudo-inverse
 // over eigenvalues above 1e-8 of the largest (a flat neighbourhood's missing direction carries
 // no information; the guards already keep F from updating there).
-func (b *Body) correct(i int, nbr []int32, ps []float64) {
-	x := b.x
-	a := &b.finv[i]
-	var c mat3
-	for n, j := range nbr {
-		if ps[n] == 0 {
-			continue
+func (b *Body) correct(i int, c *mat3) {
+	ci, ok := symInverse(c, correctionCutoff)
+	if !ok {
+		lam, v := physics.SymEigen3(c)
+		lmax := max(lam[0], lam[1], lam[2])
+		var inv [3]float64
+		for k := range lam {
+			if lam[k] > correctionCutoff*lmax {
+				inv[k] = 1 / lam[k]
+			}
 		}
-		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
-		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
-		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
-		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
-		w := -b.vol * ps[n] // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
-		c[0] += w * u0 * u0
-		c[1] += w * u0 * u1
-		c[2] += w * u0 * u2
-		c[4] += w * u1 * u1
-		c[5] += w * u1 * u2
-		c[8] += w * u2 * u2
+		ci = udvt(&v, inv, &v)
 	}
-	c[3], c[6], c[7] = c[1], c[2], c[5]
-	lam, v := physics.SymEigen3(&c)
-	lmax := max(lam[0], lam[1], lam[2])
-	var inv [3]float64
-	for k := range lam {
-		if lam[k] > 1e-8*lmax {
-			inv[k] = 1 / lam[k]
-		}
-	}
-	ci := udvt(&v, inv, &v)
 	b.m[i] = mul(&b.m[i], &ci)
 }

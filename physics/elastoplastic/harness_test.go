@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -31,6 +32,9 @@ type sim struct {
 	pool    *par.Pool
 	accel   func(x Vec3, t float64) Vec3
 	t       float64
+	// lists, when set, gives the neighbour lists of the positions, and the step runs
+	// StepWith on them instead of Step (the body's own search).
+	lists func(x []Vec3) *physics.Neighbors
 }
 
 const (
@@ -51,7 +55,13 @@ func newSim(t testing.TB, x []Vec3, mat Material, workers int) *sim {
 }
 
 func (s *sim) step(t testing.TB) Stats {
-	st, err := s.b.Step(s.x, s.v, s.dt, s.pool)
+	var st Stats
+	var err error
+	if s.lists != nil {
+		st, err = s.b.StepWith(s.x, s.v, s.dt, s.lists(s.x), s.pool)
+	} else {
+		st, err = s.b.Step(s.x, s.v, s.dt, s.pool)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
