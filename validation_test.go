@@ -146,9 +146,9 @@ func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 // 2.7 ms substeps, in each of which gravity moves the water by g·Δt² = 3.8 % of the spacing
 // 2r relative to the floor before the pressure answers. The floor and corner particles (at the
 // tank's three-wall corners 6 fluid and 28 wall neighbours) came out of the first substeps
-// 1.0 %, 2.9 %, 4.7 %, then 15-32 % compressed while every solve converged; the density the
-// solve predicts is linear in the substep's motion (Ihmsen et al. 2014, Eq. 4 and 14) and
-// missed it (with η tightened to 0.01 % the corner still measured 6.7-16.8 %); the pressure
+// up to 1.0 %, 2.9 %, 4.7 %, then 15-32 % compressed while every solve converged; the density
+// the solve predicts is linear in the substep's motion (Ihmsen et al. 2014, Eq. 4 and 14) and
+// missed it (with η tightened to 0.01 % the largest still measured 6.7-16.8 %); the pressure
 // that pushed them out grew 1.2 g, 6.7 g, 19 g, 53 g, ... 10⁴ g, and particles shot off the
 // corner. The gravity step condition solver.gravityCFL (Δt ≤ λ_g·√(2r/|g|), systems.Sim.NextDt;
 // docs/how-it-computes.md) keeps that per-substep motion at λ_g² = 1 % of the spacing.
