@@ -866,9 +866,10 @@ func cmpRemoval(a, b removal) int {
 	return int(a.local - b.local)
 }
 
-// NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), kept
-// below the gravity step condition dt ≤ λ_g·√(2r/|g|) (solver.gravityCFL; Monaghan 1992's
-// force condition Δt ≤ λ_f·√(h/|f|) with the body force): from rest v_max is zero and the CFL
+// NextDt is the CFL substep, dt = λ·2r/v_max clamped to [dtMin, dtMax] (DESIGN §4), kept,
+// in a world with liquid (hasLiquid), below the gravity step condition dt ≤ λ_g·√(2r/|g|)
+// (solver.gravityCFL; Monaghan 1992's force condition Δt ≤ λ_f·√(h/|f|) with the body
+// force): from rest v_max is zero and the CFL
 // alone allows dtMax, in which gravity moves the water by g·dt² relative to a floor before
 // the pressure answers; the pressure solve predicts the density linearly in that motion
 // (Ihmsen et al. 2014, Eq. 4 and 14), and at r = a/60 of the Martin & Moyce collapse 3.8 % of
@@ -896,7 +897,7 @@ func (s *Sim) NextDt() float64 {
 		dt = s.Settings.CFL * s.Settings.Spacing() / vmax
 	}
 	dt = min(max(dt, s.Settings.DtMin), s.Settings.DtMax)
-	if g := s.Settings.Gravity.Len(); g > 0 && s.Fluid.Len() > 0 {
+	if g := s.Settings.Gravity.Len(); g > 0 && s.hasLiquid() {
 		dt = min(dt, max(s.Settings.GravityCFL*math.Sqrt(s.Settings.Spacing()/g), s.Settings.DtMin))
 	}
 	if vr := s.rigidSpeed(); vr > 0 {
@@ -918,6 +919,20 @@ func (s *Sim) NextDt() float64 {
 		}
 	}
 	return dt
+}
+
+// hasLiquid reports whether a fluid-phase body (water, goo) has particles: the gravity step
+// condition of NextDt is for the pressure solve's prediction of liquid resting on a floor.
+// Elastic, elastoplastic and cloth bodies alone keep the steps they had: their solids carry
+// gravity in their own solves (an elastic beam settles by the implicit solve's damping at
+// 0.25 s steps, TestPinnedBeamSagsInWorld).
+func (s *Sim) hasLiquid() bool {
+	for _, b := range s.bodies {
+		if b.body.Phase == components.Fluid && b.p.Len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // BodyName returns the name of the body owning packed fluid particle k.
