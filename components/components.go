@@ -316,6 +316,7 @@ type Solver struct {
 	MaxIterations   int        `json:"maxIterations" default:"100" range:"[1,100000]" doc:"maximum pressure iterations per solve"`
 	Omega           float64    `json:"omega" unit:"1" default:"0.5" range:"(0,1]" doc:"relaxation factor ω of the relaxed Jacobi iteration of IISPH and DFSPH (IISPH paper: 0.5)"`
 	CFL             float64    `json:"cfl" unit:"1" default:"0.4" range:"(0,1]" doc:"CFL factor λ in dt = λ·2r/v_max"`
+	GravityCFL      float64    `json:"gravityCFL" unit:"1" default:"0.1" range:"(0,1]" doc:"gravity step condition λ_g in dt ≤ λ_g·√(2r/|g|), Monaghan's (1992) force condition for the body force: the motion gravity gives the water relative to a floor within one substep, g·dt², stays λ_g² of the spacing 2r (1 %), which the pressure solve's linear density prediction resolves; applies in worlds with a fluid-phase body (water, goo), and at dtMax 5 ms binds only for r below 1.2 cm"`
 	DtMin           float64    `json:"dtMin" unit:"s" default:"1e-5" range:"(0,1]" doc:"smallest substep"`
 	DtMax           float64    `json:"dtMax" unit:"s" default:"0.005" range:"(0,1]" doc:"largest substep"`
 	XSPH            float64    `json:"xsph" unit:"1" default:"0" range:"[0,1]" doc:"XSPH velocity smoothing factor ε (0 = off)"`
