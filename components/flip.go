@@ -28,8 +28,8 @@ type FlipLiquid struct {
 	MaxIterations     int        `json:"maxIterations" default:"1000" range:"[1,1000000]" doc:"most matrix products of one MPRGP or PCG solve"`
 	Sweeps            int        `json:"extrapolationSweeps" default:"4" range:"[1,64]" doc:"sweeps of the velocity extrapolation into air (§3.2.2), one face layer each"`
 	CFL               float64    `json:"cfl" unit:"1" default:"1" range:"(0,5]" doc:"the liquid's own step limit: a particle moves at most cfl cells per FLIP step (speed + √(|g|·h)); a world substep longer than that is split into equal FLIP steps"`
-	Multigrid         bool       `json:"multigrid" default:"true" doc:"precondition the solves' conjugate-gradient steps with an aggregation multigrid V-cycle (iterations nearly flat as the grid grows); false: MIC(0), the chapter's §3.3"`
-	PrecExpansion     bool       `json:"preconditionedExpansion" default:"true" doc:"MPRGP's expansion steps move along the preconditioned free gradient when that lowers the energy; false: always Dostál's fixed-length projected gradient step (the chapter's), whose count grows with the grid"`
+	Multigrid         bool       `json:"multigrid" default:"false" doc:"precondition the solves' conjugate-gradient steps with an aggregation multigrid V-cycle (fewer products, nearly flat as the grid grows, each about twice the cost); false: MIC(0), the chapter's §3.3"`
+	PrecExpansion     bool       `json:"preconditionedExpansion" default:"false" doc:"MPRGP's expansion steps move along the preconditioned free gradient when that lowers the energy (pays with multigrid); false: always Dostál's fixed-length projected gradient step (the chapter's), whose count grows with the grid"`
 	Jitter            float64    `json:"jitter" unit:"1" default:"0" range:"[0,1]" doc:"seeded particles are displaced by up to this fraction of their sub-cell spacing (fixed-seed, deterministic)"`
 	MaxGridMemory     float64    `json:"maxGridMemory" unit:"B" default:"4294967296" range:"(0,1e15]" doc:"grid memory the body may allocate; a finer grid is refused before anything is allocated"`
 }

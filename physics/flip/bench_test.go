@@ -53,7 +53,8 @@ func BenchmarkFLIPDamBreak(b *testing.B) {
 // 1.25 m × 1.05 m × 1.25 m block dropped from 2 m into a 2.5 m × 5 m × 2.5 m box, timed from
 // 0.4 s (falling) to the splash. h=0.05 is the chapter's grid (105,000 particles); h=0.035
 // has 2.9 times the cells and particles, for the scaling (ns per particle per step should
-// not grow if the cost is linear). Each runs with the default solver and with the chapter's
+// not grow if the cost is linear). Each runs with the multigrid solver (multigrid,
+// preconditioned expansion: "mg") and with the chapter's
 // (MIC(0), Dostál's fixed-length expansion). It reports wall and CPU seconds per frame.
 func BenchmarkFLIPChapterScale(b *testing.B) {
 	for _, c := range []struct {
@@ -61,7 +62,7 @@ func BenchmarkFLIPChapterScale(b *testing.B) {
 		h    float64
 	}{{"h=0.05", 0.05}, {"h=0.035", 0.035}} {
 		for _, chapter := range []bool{false, true} {
-			name := c.name + "/default"
+			name := c.name + "/mg"
 			if chapter {
 				name = c.name + "/chapter"
 			}
@@ -140,7 +141,7 @@ func reportStages(b *testing.B, before, after Totals) {
 // moves into that wall at 2 m/s under gravity, so the pressure solves are active from the
 // first step (the impact, then the run-up along the wall); each sub-benchmark first advances
 // 0.02 s, then times b.N steps of the CFL length. Particles: 8 per full cell, 4/h³ in all.
-// Each size runs with the default solver (multigrid, preconditioned expansion) and with the
+// Each size runs with the multigrid solver (multigrid, preconditioned expansion: "mg") and with the
 // chapter's (MIC(0), Dostál's fixed-length expansion). The 10⁷ runs need about 3 GB and tens
 // of seconds per step; select them explicitly (-bench 'FLIPScaling/1e7').
 func BenchmarkFLIPScaling(b *testing.B) {
@@ -149,7 +150,7 @@ func BenchmarkFLIPScaling(b *testing.B) {
 		h    float64
 	}{{"1e5", 0.034}, {"1e6", 0.016}, {"1e7", 0.0074}} {
 		for _, chapter := range []bool{false, true} {
-			name := c.name + "/default"
+			name := c.name + "/mg"
 			if chapter {
 				name = c.name + "/chapter"
 			}

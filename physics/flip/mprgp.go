@@ -350,4 +350,3 @@ func (s *MPRGP) expandPreconditioned(op Operator, b, x []float64) bool {
 	copy(s.g, s.gt)
 	return true
 }
-

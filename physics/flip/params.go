@@ -57,12 +57,14 @@ type Params struct {
 	// Multigrid selects the preconditioner of both solves' conjugate-gradient steps: an
 	// aggregation multigrid V-cycle (true; mg.go), whose iterations stay nearly flat as the
 	// grid grows, or MIC(0) (false; Bridson §5.2, the chapter's §3.3), whose iterations grow
-	// with the grid. Default true.
+	// with the grid but cost about half as much each. Default false (docs/flip.md, Scaling:
+	// up to 10⁶ particles MIC(0) is the faster in CPU time).
 	Multigrid bool
 	// PreconditionedExpansion lets MPRGP's expansion step move along the preconditioned free
 	// gradient when that lowers the energy (MPRGP.PreconditionedExpansion), instead of always
 	// taking Dostál's fixed-length projected gradient step, whose number grows with the
-	// grid. Default true.
+	// grid. Default false (it pays with the multigrid, whose direction reaches across the
+	// face; with MIC(0) it saves little).
 	PreconditionedExpansion bool
 	// CFL is the step limit of Advance: a particle moves at most CFL cells per step
 	// (speed + √(|g|·h) bounds its velocity). Default 1; in (0, 5].
@@ -72,22 +74,20 @@ type Params struct {
 // DefaultParams returns the defaults listed on Params.
 func DefaultParams() Params {
 	return Params{
-		CellSize:                0.05,
-		Dims:                    [3]int{32, 32, 32},
-		MaxGridBytes:            4 << 30,
-		Density:                 1000,
-		ParticlesPerAxis:        2,
-		Gravity:                 Vec3{0, -9.81, 0},
-		Unilateral:              true,
-		DensityCorrection:       true,
-		FLIPRatio:               0.95,
-		MassThreshold:           0.1,
-		Tolerance:               1e-4,
-		MaxIterations:           1000,
-		ExtrapolationSweeps:     4,
-		Multigrid:               true,
-		PreconditionedExpansion: true,
-		CFL:                     1,
+		CellSize:            0.05,
+		Dims:                [3]int{32, 32, 32},
+		MaxGridBytes:        4 << 30,
+		Density:             1000,
+		ParticlesPerAxis:    2,
+		Gravity:             Vec3{0, -9.81, 0},
+		Unilateral:          true,
+		DensityCorrection:   true,
+		FLIPRatio:           0.95,
+		MassThreshold:       0.1,
+		Tolerance:           1e-4,
+		MaxIterations:       1000,
+		ExtrapolationSweeps: 4,
+		CFL:                 1,
 	}
 }
 
