@@ -57,16 +57,19 @@ func BenchmarkFLIPDamBreak(b *testing.B) {
 // preconditioned expansion: "mg") and with the chapter's
 // (MIC(0), Dostál's fixed-length expansion). It reports wall and CPU seconds per frame.
 func BenchmarkFLIPChapterScale(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		h    float64
-	}{{"h=0.05", 0.05}, {"h=0.035", 0.035}} {
+	bothSolvers(b, []string{"h=0.05", "h=0.035"}, []float64{0.05, 0.035}, chapterScale)
+}
+
+// bothSolvers runs run(b, h, chapter) as sub-benchmarks NAME/mg (the multigrid solver) and
+// NAME/chapter (MIC(0) and Dostál's expansion) for each cell size.
+func bothSolvers(b *testing.B, names []string, hs []float64, run func(b *testing.B, h float64, chapter bool)) {
+	for i, name := range names {
 		for _, chapter := range []bool{false, true} {
-			name := c.name + "/mg"
+			sub := name + "/mg"
 			if chapter {
-				name = c.name + "/chapter"
+				sub = name + "/chapter"
 			}
-			b.Run(name, func(b *testing.B) { chapterScale(b, c.h, chapter) })
+			b.Run(sub, func(b *testing.B) { run(b, hs[i], chapter) })
 		}
 	}
 }
@@ -145,28 +148,16 @@ func reportStages(b *testing.B, before, after Totals) {
 // chapter's (MIC(0), Dostál's fixed-length expansion). The 10⁷ runs need about 3 GB and tens
 // of seconds per step; select them explicitly (-bench 'FLIPScaling/1e7').
 func BenchmarkFLIPScaling(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		h    float64
-	}{{"1e5", 0.034}, {"1e6", 0.016}, {"1e7", 0.0074}} {
-		for _, chapter := range []bool{false, true} {
-			name := c.name + "/mg"
-			if chapter {
-				name = c.name + "/chapter"
-			}
-			b.Run(name, func(b *testing.B) { scalingRun(b, c.h, chapter) })
-		}
-	}
+	bothSolvers(b, []string{"1e5", "1e6", "1e7"}, []float64{0.034, 0.016, 0.0074}, scalingRun)
 }
 
 func scalingRun(b *testing.B, h float64, chapter bool) {
-	c := struct{ h float64 }{h}
 	pool := par.NewPool(1)
 	defer pool.Close()
 	p := DefaultParams()
 	p.Multigrid, p.PreconditionedExpansion = !chapter, !chapter
-	p.CellSize = c.h
-	p.Dims = [3]int{int(2/c.h + 0.5), int(1.5/c.h + 0.5), int(1/c.h + 0.5)}
+	p.CellSize = h
+	p.Dims = [3]int{int(2/h + 0.5), int(1.5/h + 0.5), int(1/h + 0.5)}
 	p.MaxGridBytes = 16 << 30
 	var m0, m1 runtime.MemStats
 	runtime.GC()
