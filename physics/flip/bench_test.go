@@ -145,8 +145,9 @@ func reportStages(b *testing.B, before, after Totals) {
 // first step (the impact, then the run-up along the wall); each sub-benchmark first advances
 // 0.02 s, then times b.N steps of the CFL length. Particles: 8 per full cell, 4/h³ in all.
 // Each size runs with the multigrid solver (multigrid, preconditioned expansion: "mg") and with the
-// chapter's (MIC(0), Dostál's fixed-length expansion). The 10⁷ runs need about 3 GB and tens
-// of seconds per step; select them explicitly (-bench 'FLIPScaling/1e7').
+// chapter's (MIC(0), Dostál's fixed-length expansion). The 10⁷ runs need about 3 GB of heap
+// (5.5 GB resident) and most of a minute per step; select them explicitly
+// (-bench 'FLIPScaling/1e7' -benchtime 1x).
 func BenchmarkFLIPScaling(b *testing.B) {
 	bothSolvers(b, []string{"1e5", "1e6", "1e7"}, []float64{0.034, 0.016, 0.0074}, scalingRun)
 }
