@@ -74,13 +74,12 @@ func bothSolvers(b *testing.B, names []string, hs []float64, run func(b *testing
 	}
 }
 
-func chapterScale(b *testing.B, h float64, chapter bool) {
-	pool := par.NewPool(1)
-	defer pool.Close()
-	p := DefaultParams()
+// benchSim makes a one-worker Sim with p and the chapter's solver or the multigrid one, seeds
+// the block [lo, hi] at velocity v and advances it by warm seconds; it returns the Sim and the
+// heap it holds then (grid, system and solver scratch at their working size, particles), in
+// bytes.
+func benchSim(b *testing.B, p Params, chapter bool, pool *par.Pool, lo, hi, v Vec3, warm float64) (*Sim, float64) {
 	p.Multigrid, p.PreconditionedExpansion = !chapter, !chapter
-	p.CellSize = h
-	p.Dims = [3]int{int(2.5/h + 0.5), int(5/h + 0.5), int(2.5/h + 0.5)}
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
@@ -88,17 +87,27 @@ func chapterScale(b *testing.B, h float64, chapter bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.AddBlock(Vec3{0.625, 2, 0.625}, Vec3{1.875, 3.05, 1.875}, Vec3{}); err != nil {
+	if _, err := s.AddBlock(lo, hi, v); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Advance(0.4); err != nil {
+	if _, err := s.Advance(warm); err != nil {
 		b.Fatal(err)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
+	return s, float64(m1.HeapAlloc - m0.HeapAlloc)
+}
+
+func chapterScale(b *testing.B, h float64, chapter bool) {
+	pool := par.NewPool(1)
+	defer pool.Close()
+	p := DefaultParams()
+	p.CellSize = h
+	p.Dims = [3]int{int(2.5/h + 0.5), int(5/h + 0.5), int(2.5/h + 0.5)}
+	s, heap := benchSim(b, p, chapter, pool, Vec3{0.625, 2, 0.625}, Vec3{1.875, 3.05, 1.875}, Vec3{}, 0.4)
 	// Heap held by the Sim after its first steps (grid, system and solver scratch at their
 	// working size, particles), per cell of the grid.
-	heapPerCell := float64(m1.HeapAlloc-m0.HeapAlloc) / float64(s.g.NumCells())
+	heapPerCell := heap / float64(s.g.NumCells())
 	before := s.Totals()
 	cpu0 := cpuNanos()
 	b.ResetTimer()
@@ -156,25 +165,10 @@ func scalingRun(b *testing.B, h float64, chapter bool) {
 	pool := par.NewPool(1)
 	defer pool.Close()
 	p := DefaultParams()
-	p.Multigrid, p.PreconditionedExpansion = !chapter, !chapter
 	p.CellSize = h
 	p.Dims = [3]int{int(2/h + 0.5), int(1.5/h + 0.5), int(1/h + 0.5)}
 	p.MaxGridBytes = 16 << 30
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	s, err := New(p, nil, pool)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := s.AddBlock(Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := s.Advance(0.02); err != nil {
-		b.Fatal(err)
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&m1)
+	s, heap := benchSim(b, p, chapter, pool, Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}, 0.02)
 	before := s.Totals()
 	cpu0 := cpuNanos()
 	b.ResetTimer()
@@ -190,7 +184,7 @@ func scalingRun(b *testing.B, h float64, chapter bool) {
 	np := float64(len(s.X))
 	b.ReportMetric(np, "particles")
 	b.ReportMetric(float64(s.g.NumCells()), "cells")
-	b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/np, "heap-B/particle")
+	b.ReportMetric(heap/np, "heap-B/particle")
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/(steps*np), "ns/particle/step")
 	b.ReportMetric(cpu*1e9/(steps*np), "cpu-ns/particle/step")
 	b.ReportMetric(float64(tot.SolveIterations-before.SolveIterations)/steps, "MPRGP-its/step")

@@ -19,7 +19,7 @@ func useMG(o *poisson, n int) {
 	o.system++
 }
 
-// dense returns the scaled matrix of a level as a dense n×n array, rows and columns of
+// denseLevel returns the scaled matrix of a level as a dense n×n array, rows and columns of
 // unknowns off F (free, nil for all) dropped to zero.
 func denseLevel(l *mgLevel) [][]float64 {
 	a := make([][]float64, l.n)

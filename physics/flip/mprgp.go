@@ -181,8 +181,9 @@ func (s *MPRGP) Solve(op Operator, b, x []float64, abar, tol float64, maxIt int)
 			s.split(x, abar)
 			ok := false
 			if s.PreconditionedExpansion {
-				ok = s.expandPreconditioned(op, b, x)
-				res.Iterations += 2
+				var products int
+				ok, products = s.expandPreconditioned(op, b, x)
+				res.Iterations += products
 			}
 			if !ok {
 				for i := range x {
@@ -317,16 +318,17 @@ func PowerNorm(op Operator, v, tmp []float64, relTol float64, maxIt int) (float6
 // grows with the grid; the preconditioned direction (a multigrid V-cycle or MIC(0)) moves
 // it across the whole face at once. Kružík & Horák (2025, "Accelerating MPGP-type methods
 // through preconditioning") study preconditioned expansion steps of this kind; the
-// acceptance test keeps f decreasing at every step. It costs two matrix products (A z and the
-// new gradient), counted in Iterations.
-func (s *MPRGP) expandPreconditioned(op Operator, b, x []float64) bool {
+// acceptance test keeps f decreasing at every step. It returns whether the step was taken and
+// the matrix products it spent (A z, and the trial's gradient when z is a descent direction),
+// which the caller counts in Iterations.
+func (s *MPRGP) expandPreconditioned(op Operator, b, x []float64) (bool, int) {
 	n := len(x)
 	s.xt, s.gt = par.Grow(s.xt, n), par.Grow(s.gt, n)
 	op.Precond(s.free, true, s.phi, s.z)
 	op.Mul(s.z, s.ap)
 	zAz := dot(s.z, s.ap)
 	if !(zAz > 0) {
-		return false
+		return false, 1
 	}
 	a := dot(s.phi, s.z) / zAz
 	// f(x) = ½ xᵀA x + bᵀx = ½ xᵀ(g + b) with g = A x + b (the ½ is dropped on both sides).
@@ -344,9 +346,9 @@ func (s *MPRGP) expandPreconditioned(op Operator, b, x []float64) bool {
 		f1 += s.xt[i] * (s.gt[i] + b[i])
 	}
 	if !(f1 < f0) {
-		return false
+		return false, 2
 	}
 	copy(x, s.xt)
 	copy(s.g, s.gt)
-	return true
+	return true, 2
 }

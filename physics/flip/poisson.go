@@ -63,16 +63,21 @@ func (o *poisson) Mul(x, y []float64) {
 func (o *poisson) mulBlock(lo, hi, _ int) {
 	x, y, s := o.mx, o.my, o.scale
 	for i := lo; i < hi; i++ {
-		v := o.diag[i] * x[i]
-		nb := o.nb[6*i : 6*i+6]
-		cf := o.cf[6*i : 6*i+6]
-		for k := 0; k < 6; k++ {
-			if j := nb[k]; j >= 0 {
-				v -= cf[k] * x[j]
-			}
-		}
-		y[i] = s * v
+		y[i] = s * (o.diag[i]*x[i] - couplings(o.nb[6*i:6*i+6], o.cf[6*i:6*i+6], x))
 	}
+}
+
+// couplings returns Σ_k cf[k]·x[nb[k]] over the neighbours nb[k] ≥ 0 of one unknown: the
+// off-diagonal part of a row of the 7-point stencil (A_ij = −cf), shared by the product and
+// the multigrid's smoother and residual.
+func couplings(nb []int32, cf, x []float64) float64 {
+	t := 0.0
+	for k, j := range nb {
+		if j >= 0 {
+			t += cf[k] * x[j]
+		}
+	}
+	return t
 }
 
 // Precond applies the multigrid V-cycle (when mg is set; mg.go) or the MIC(0) preconditioner
