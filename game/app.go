@@ -76,8 +76,12 @@ type Context struct {
 	// Frame is the number of the frame being prepared (from 1).
 	Frame int
 
+	frames     int // Options.Frames: the last frame of a recorded run, 0 for an open window
 	screenshot string
 }
+
+// lastFrame reports whether the frame being prepared is the last of a run with Options.Frames.
+func (c *Context) lastFrame() bool { return c.frames > 0 && c.Frame == c.frames }
 
 // SaveScreenshot asks Run to save the frame being prepared, once rendered, as a PNG file.
 func (c *Context) SaveScreenshot(path string) { c.screenshot = path }
@@ -217,7 +221,7 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	ctx := &Context{World: w}
+	ctx := &Context{World: w, frames: o.Frames}
 	var stepper Stepper = WorldStepper{w}
 	if o.OnStep != nil {
 		stepper = hookedStepper{WorldStepper: WorldStepper{w}, ctx: ctx, onStep: o.OnStep}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/g3n/engine/gui"
-	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/window"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/game"
@@ -30,15 +28,12 @@ func windowed() error {
 		return err
 	}
 	defer p.w.Close()
-	var label *gui.Label
+	var label *game.Caption
 	var dx, dz float64
 	lift := false
 	o := game.Options{Title: "sluice pool",
 		Setup: func(c *game.Context) error {
-			label = gui.NewLabel("splashes: 0   crate 0 selected")
-			label.SetFontSize(20)
-			label.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-			label.SetPosition(10, 90) // below the HUD
+			label = game.NewCaption("splashes: 0   crate 0 selected", 20, 10, 90) // below the HUD
 			c.Scene.Add(label)
 			c.Window.SubscribeID(window.OnKeyDown, p, func(_ string, ev interface{}) {
 				switch ev.(*window.KeyEvent).Key {
@@ -68,7 +63,7 @@ func windowed() error {
 				}
 				dx, dz, lift = 0, 0, false
 			}
-			label.SetText(fmt.Sprintf("splashes: %d   crate %d selected", p.splashes, p.selected))
+			label.Show(c, fmt.Sprintf("splashes: %d   crate %d selected", p.splashes, p.selected))
 			return nil
 		},
 		OnStep: func(c *game.Context, st sluice.StepStats) error {

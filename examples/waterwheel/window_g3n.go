@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/g3n/engine/gui"
-	"github.com/g3n/engine/math32"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/game"
 )
@@ -29,13 +27,10 @@ func windowed() error {
 		return err
 	}
 	defer wh.w.Close()
-	var label *gui.Label
+	var label *game.Caption
 	o := game.Options{Title: "sluice water wheel",
 		Setup: func(c *game.Context) error {
-			label = gui.NewLabel("ω = 0 rad/s")
-			label.SetFontSize(20)
-			label.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-			label.SetPosition(10, 90) // below the HUD
+			label = game.NewCaption("ω = 0 rad/s", 20, 10, 90) // below the HUD
 			c.Scene.Add(label)
 			return nil
 		},
@@ -44,7 +39,7 @@ func windowed() error {
 				return err
 			}
 			w, _ := wh.spin()
-			label.SetText(fmt.Sprintf("ω = %+.2f rad/s", w))
+			label.Show(c, fmt.Sprintf("ω = %+.2f rad/s", w))
 			return nil
 		},
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/g3n/engine/geometry"
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
-	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/window"
@@ -39,7 +38,7 @@ func windowed() error {
 		return err
 	}
 	defer s.w.Close()
-	var label *gui.Label
+	var label *sgame.Caption
 	vbo := gls.NewVBO(math32.NewArrayF32(arrowsPerSide*arrowsPerSide*2*6, arrowsPerSide*arrowsPerSide*2*6))
 	vbo.AddAttrib(gls.VertexPosition).AddAttrib(gls.VertexColor)
 	vbo.SetUsage(gls.STREAM_DRAW)
@@ -51,10 +50,7 @@ func windowed() error {
 			g := geometry.NewGeometry()
 			g.AddVBO(vbo)
 			c.Scene.Add(graphic.NewLines(g, material.NewBasic()))
-			label = gui.NewLabel("move the mouse over the box to stir the air")
-			label.SetFontSize(20)
-			label.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-			label.SetPosition(10, 90)
+			label = sgame.NewCaption("move the mouse over the box to stir the air", 20, 10, 90)
 			c.Scene.Add(label)
 			c.Window.SubscribeID(window.OnCursor, s, func(_ string, ev interface{}) {
 				e := ev.(*window.CursorEvent)
@@ -100,7 +96,7 @@ func windowed() error {
 				}
 			}
 			s.arrows(vbo)
-			label.SetText(fmt.Sprintf("move the mouse over the box to stir the air   air energy %.3g m⁴/s²", s.energy()))
+			label.Show(c, fmt.Sprintf("move the mouse over the box to stir the air   air energy %.3g m⁴/s²", s.energy()))
 			return nil
 		},
 	}
