@@ -70,6 +70,8 @@ type World struct {
 
 	diff diffuseState // spray, foam and bubbles (diffuse.go)
 
+	wallMeshes []wallMeshEntry // the meshes of AddBoundaryMesh's walls, by body ID (wallmesh.go)
+
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
 	nextDt  func() float64
@@ -289,7 +291,8 @@ func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (E
 // a static wall sampled in Solver.BoundaryLayers layers: inwards for an obstacle, outwards for
 // a tank holding fluid inside. A closed obstacle is solid: a particle that ends a substep
 // inside it is put back on its surface (see systems.Sim.AddSolid). An open mesh (a sheet, a
-// bowl) has no inside and is a wall of samples only. The slices are copied.
+// bowl) has no inside and is a wall of samples only. The slices are copied; the world keeps
+// the mesh for drawing (WallMesh).
 func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, tank bool) (Entity, error) {
 	sp := w.sim.Settings.Spacing()
 	for i := range v {
@@ -309,8 +312,12 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 		return Entity{}, fmt.Errorf("body %q: more than %d surface samples at spacing %g m", name, physics.MaxSamples, sp)
 	}
 	e, err := w.AddBoundaryParticles(name, x)
-	if err != nil || tank || !closedMesh(v, tris) {
+	if err != nil {
 		return e, err
+	}
+	w.keepWallMesh(w.Body(e).ID, v, tris, tank)
+	if tank || !closedMesh(v, tris) {
+		return e, nil
 	}
 	sh, c := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}, mgl64.Vec3{}
 	if lo, hi, ok := axisBox(v); ok && boxVolume(sh, lo, hi) {

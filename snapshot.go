@@ -46,10 +46,12 @@ import (
 // and their update counter (diffuse.go); older versions have none. Version 14 added the cloth
 // bodies' meshes (rest positions, triangles, pinned vertices; snapshot_cloth.go); older
 // versions have none. Version 15 added every packed particle's micropolar angular velocity
-// (physics.FluidSet.Omega); older versions restore it as zero.
+// (physics.FluidSet.Omega); older versions restore it as zero. Version 16 added the meshes of
+// the walls made by AddBoundaryMesh (World.WallMesh, for drawing; wallmesh.go); older versions
+// have none, and a view draws those walls as their samples.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 15
+	snapshotVersion = 16
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -193,6 +195,7 @@ func (w *World) Save(out io.Writer) error {
 	}
 	e.u64(uint64(len(om)))
 	e.vecs(om)
+	w.saveWallMeshes(&e)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -451,6 +454,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 15 {
 		omega = d.vecs(d.count(24))
 	}
+	var wallMeshes []wallMeshEntry
+	if version >= 16 {
+		wallMeshes = loadWallMeshes(d)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -551,6 +558,10 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
 	if err := w.restoreCloth(bodies, cloths); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
+	}
+	if err := w.restoreWallMeshes(bodies, wallMeshes); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}

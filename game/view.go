@@ -73,7 +73,8 @@ type View struct {
 	// Static walls that are boxes (WallBox) are drawn as their inner faces — glass sides and an
 	// opaque floor (walls_g3n.go) — rather than as their samples, unless wallSamples.
 	wallSamples bool
-	wallMeshes  []*graphic.Mesh // glass and floor of each box wall
+	wallMeshes  []*graphic.Mesh // the drawn faces of the walls: glass and floor or solid meshes
+	faced       int             // walls drawn as faces
 
 	// The diffuse particles (spray, foam, bubbles) in a buffer of their own, rewritten every
 	// Sync from World.Diffuse (they change once per step and are not interpolated).
@@ -377,15 +378,17 @@ func (v *View) assignRanges() {
 	v.sgr.SetVisible(len(v.sgr.Materials()) > 0)
 }
 
-// layoutWalls finds the static walls that are boxes (WallBox) and, unless the wall samples are
-// drawn, makes their faces, replacing the faces of the last layout (layouts are rare: at start,
-// on a toggle and when bodies change).
+// layoutWalls finds the static walls that are boxes (WallBox) or were made from a triangle mesh
+// (World.WallMesh) and, unless the wall samples are drawn, makes their faces (boxFaces,
+// meshFaces), replacing the faces of the last layout (layouts are rare: at start, on a toggle
+// and when bodies change). Other walls (given as samples) are drawn as samples either way.
 func (v *View) layoutWalls() {
 	for _, m := range v.wallMeshes {
 		v.Node.Remove(m)
 		m.Dispose()
 	}
 	v.wallMeshes = v.wallMeshes[:0]
+	v.faced = 0
 	set := v.world.Settings()
 	for i := range v.static {
 		s := &v.static[i]
@@ -393,21 +396,29 @@ func (v *View) layoutWalls() {
 		if v.wallSamples {
 			continue
 		}
-		lo, hi, ok := WallBox(v.world.Particles(s.e).X, set.Spacing(), set.BoundaryLayers)
-		if !ok {
-			continue
+		var glass, solid *graphic.Mesh
+		if lo, hi, ok := WallBox(v.world.Particles(s.e).X, set.Spacing(), set.BoundaryLayers); ok {
+			glass, solid = newWallMeshes(lo, hi)
+		} else if m, ok := v.world.WallMesh(s.e); ok {
+			glass, solid = newMeshWall(m)
 		}
-		s.faces = true
-		glass, floor := newWallMeshes(lo, hi)
-		v.Node.Add(floor)
-		v.Node.Add(glass)
-		v.wallMeshes = append(v.wallMeshes, glass, floor)
+		for _, m := range []*graphic.Mesh{solid, glass} {
+			if m != nil {
+				s.faces = true
+				v.Node.Add(m)
+				v.wallMeshes = append(v.wallMeshes, m)
+			}
+		}
+		if s.faces {
+			v.faced++
+		}
 	}
 }
 
 // SetWallSamples draws the static walls as their boundary samples (translucent dots, what the
 // fluid touches), or back as faces: box walls (WallBox) as glass sides and an opaque floor,
-// other walls as samples either way.
+// walls made from a mesh as its triangles (a tank's as glass with an opaque floor, an
+// obstacle's or a sheet's opaque), walls given as samples as samples either way.
 func (v *View) SetWallSamples(on bool) error {
 	if on == v.wallSamples {
 		return nil
@@ -418,7 +429,7 @@ func (v *View) SetWallSamples(on bool) error {
 
 // WallSamples reports whether the walls are drawn as samples, and how many walls are drawn as
 // faces.
-func (v *View) WallSamples() (on bool, boxes int) { return v.wallSamples, len(v.wallMeshes) / 2 }
+func (v *View) WallSamples() (on bool, faced int) { return v.wallSamples, v.faced }
 
 // SetLook draws the liquid bodies as the screen-space fluid surface (LookSurface, the default)
 // or as shaded spheres (LookMarbles, the debug look). The surface needs Run's render passes

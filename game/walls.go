@@ -64,3 +64,39 @@ func WallBox(x []mgl64.Vec3, spacing float64, layers int) (lo, hi mgl64.Vec3, ok
 	share := float64(len(x)) / want
 	return lo, hi, share >= wallBoxCountLo && share <= wallBoxCountHi
 }
+
+// floorNormalY is the smallest upward component of a tank triangle's inward unit normal for
+// which it is drawn as floor (opaque) rather than glass: faces within about 45° of level.
+const floorNormalY = 0.7
+
+// meshFaces returns the triangles of a wall mesh (sluice.WallMesh: counter-clockwise seen from
+// outside) to draw, as positions and flat normals, three floats per vertex, in the convention
+// of boxFaces. A tank is drawn from inside: its triangles are wound the other way round with
+// inward normals, so that front faces only show the far walls and the floor, never the near
+// walls between the camera and the fluid; the triangles facing up (inward normal's y ≥
+// floorNormalY) are floor (solid), the rest glass. An obstacle keeps its winding and outward
+// normals, all solid. An open mesh (a sheet) is solid and double is true: it is seen from both
+// sides. Degenerate triangles are left out.
+func meshFaces(v []mgl64.Vec3, tris [][3]int32, tank, closed bool) (glassPos, glassNrm, solidPos, solidNrm []float32, double bool) {
+	for _, t := range tris {
+		a, b, c := v[t[0]], v[t[1]], v[t[2]]
+		n := b.Sub(a).Cross(c.Sub(a))
+		l := n.Len()
+		if !(l > 0) {
+			continue
+		}
+		n = n.Mul(1 / l)
+		if tank {
+			a, c, n = c, a, n.Mul(-1)
+		}
+		pos, nrm := &solidPos, &solidNrm
+		if tank && n[1] < floorNormalY {
+			pos, nrm = &glassPos, &glassNrm
+		}
+		for _, p := range []mgl64.Vec3{a, b, c} {
+			*pos = append(*pos, float32(p[0]), float32(p[1]), float32(p[2]))
+			*nrm = append(*nrm, float32(n[0]), float32(n[1]), float32(n[2]))
+		}
+	}
+	return glassPos, glassNrm, solidPos, solidNrm, !tank && !closed
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
 )
 
 // Looks of the box walls drawn as faces (WallBox): glass sides and lid, an opaque floor.
@@ -77,18 +78,44 @@ func boxFaces(lo, hi mgl64.Vec3) (glassPos, glassNrm, floorPos, floorNrm []float
 // newWallMeshes makes the glass and the floor mesh of the box [lo, hi].
 func newWallMeshes(lo, hi mgl64.Vec3) (glass, floor *graphic.Mesh) {
 	gp, gn, fp, fn := boxFaces(lo, hi)
-	mesh := func(pos, nrm []float32, c Color) (*graphic.Mesh, *material.Standard) {
-		g := geometry.NewGeometry()
-		g.AddVBO(gls.NewVBO(math32.ArrayF32(pos)).AddAttrib(gls.VertexPosition))
-		g.AddVBO(gls.NewVBO(math32.ArrayF32(nrm)).AddAttrib(gls.VertexNormal))
-		mat := material.NewStandard(&math32.Color{R: c.R, G: c.G, B: c.B})
-		mat.SetSide(material.SideFront)
-		return graphic.NewMesh(g, mat), mat
+	return glassMesh(gp, gn), faceMesh(fp, fn, FloorColor, material.SideFront)
+}
+
+// newMeshWall makes the meshes of a wall drawn from its triangle mesh (meshFaces): glass (nil
+// if it has none) and solid faces (nil if none) in the floor's stone colour.
+func newMeshWall(m sluice.WallMesh) (glass, solid *graphic.Mesh) {
+	gp, gn, sp, sn, double := meshFaces(m.V, m.Tris, m.Tank, m.Closed)
+	if len(gp) > 0 {
+		glass = glassMesh(gp, gn)
 	}
-	glass, gm := mesh(gp, gn, GlassColor)
+	if len(sp) > 0 {
+		side := material.SideFront
+		if double {
+			side = material.SideDouble
+		}
+		solid = faceMesh(sp, sn, FloorColor, side)
+	}
+	return glass, solid
+}
+
+// faceMesh makes a mesh of triangles (positions and normals, three floats per vertex) in the
+// standard material of colour c, drawn on the given side.
+func faceMesh(pos, nrm []float32, c Color, side material.Side) *graphic.Mesh {
+	g := geometry.NewGeometry()
+	g.AddVBO(gls.NewVBO(math32.ArrayF32(pos)).AddAttrib(gls.VertexPosition))
+	g.AddVBO(gls.NewVBO(math32.ArrayF32(nrm)).AddAttrib(gls.VertexNormal))
+	mat := material.NewStandard(&math32.Color{R: c.R, G: c.G, B: c.B})
+	mat.SetSide(side)
+	return graphic.NewMesh(g, mat)
+}
+
+// glassMesh is faceMesh in the glass look: GlassColor at GlassOpacity, front faces, not
+// writing depth (what lies behind still draws).
+func glassMesh(pos, nrm []float32) *graphic.Mesh {
+	m := faceMesh(pos, nrm, GlassColor, material.SideFront)
+	gm := m.GetMaterial(0).(*material.Standard)
 	gm.SetOpacity(GlassOpacity)
 	gm.SetTransparent(true)
 	gm.SetDepthMask(false)
-	floor, _ = mesh(fp, fn, FloorColor)
-	return glass, floor
+	return m
 }

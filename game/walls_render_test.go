@@ -162,3 +162,54 @@ func TestSyncUploadsWallsOnce(t *testing.T) {
 	t.Logf("per frame %d floats uploaded; with the walls in the same buffer it was %d (walls %.0f %%)",
 		frame, stride*(moving+static), 100*float64(static)/float64(moving+static))
 }
+
+// TestViewDrawsMeshWalls checks that walls made from triangle meshes are drawn as their
+// triangles: beside smallWorld's box tank, a closed octahedron obstacle and an open ramp sheet
+// each become one solid mesh and their samples are left out of the drawn ranges; with the
+// samples on, no wall is drawn as faces. A wall given as samples (no mesh, not a box) keeps
+// its samples drawn either way.
+func TestViewDrawsMeshWalls(t *testing.T) {
+	w, d := smallWorld(t)
+	oct := []mgl64.Vec3{{0.7, 0.1, 0.25}, {0.85, 0.25, 0.25}, {0.7, 0.4, 0.25}, {0.55, 0.25, 0.25}, {0.7, 0.25, 0.1}, {0.7, 0.25, 0.4}}
+	octTris := [][3]int32{{0, 1, 5}, {1, 2, 5}, {2, 3, 5}, {3, 0, 5}, {1, 0, 4}, {2, 1, 4}, {3, 2, 4}, {0, 3, 4}}
+	if _, err := w.AddBoundaryMesh("octahedron", oct, octTris, false); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := w.WallMesh(mustBody(t, w, "octahedron")); !ok || !m.Closed {
+		t.Fatalf("the octahedron: mesh kept %v, closed %v; want a closed mesh", ok, m.Closed)
+	}
+	ramp := []mgl64.Vec3{{0.1, 0.8, 0.1}, {0.4, 0.7, 0.1}, {0.4, 0.7, 0.4}, {0.1, 0.8, 0.4}}
+	if _, err := w.AddBoundaryMesh("ramp", ramp, [][3]int32{{0, 2, 1}, {0, 3, 2}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBoundaryParticles("posts", []mgl64.Vec3{{0.9, 0.5, 0.1}, {0.9, 0.6, 0.1}}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewView(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.SetLook(LookMarbles)
+	if on, faced := v.WallSamples(); on || faced != 3 || len(v.wallMeshes) != 4 {
+		t.Fatalf("default: samples %v, %d walls as faces, %d meshes; want faces, 3 walls (tank, octahedron, ramp), 4 meshes (glass, floor, two solids)", on, faced, len(v.wallMeshes))
+	}
+	if n := len(v.sgr.Materials()); n != 1 {
+		t.Errorf("faces: %d ranges of wall samples drawn, want 1 (the posts')", n)
+	}
+	if err := v.SetWallSamples(true); err != nil {
+		t.Fatal(err)
+	}
+	if on, faced := v.WallSamples(); !on || faced != 0 || len(v.wallMeshes) != 0 {
+		t.Fatalf("samples: samples %v, %d walls as faces, %d meshes; want samples, 0, 0", on, faced, len(v.wallMeshes))
+	}
+}
+
+// mustBody returns the body of w called name.
+func mustBody(t *testing.T, w *sluice.World, name string) sluice.Entity {
+	t.Helper()
+	e, ok := w.BodyByName(name)
+	if !ok {
+		t.Fatalf("no body %q", name)
+	}
+	return e
+}

@@ -72,3 +72,63 @@ func TestWallBoxFindsBoxesOnly(t *testing.T) {
 		t.Error("no samples taken for a box")
 	}
 }
+
+// unitCube is the cube [0, 1]³ as 12 triangles wound counter-clockwise seen from outside.
+func unitCube() ([]mgl64.Vec3, [][3]int32) {
+	v := []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}}
+	tris := [][3]int32{
+		{0, 2, 1}, {0, 3, 2}, // z = 0, normal −z
+		{4, 5, 6}, {4, 6, 7}, // z = 1, +z
+		{0, 1, 5}, {0, 5, 4}, // y = 0, −y
+		{3, 7, 6}, {3, 6, 2}, // y = 1, +y
+		{0, 4, 7}, {0, 7, 3}, // x = 0, −x
+		{1, 2, 6}, {1, 6, 5}, // x = 1, +x
+	}
+	return v, tris
+}
+
+// TestMeshFacesFaceTheViewer checks meshFaces on a unit cube: as a tank, the floor's two
+// triangles are solid and the other ten glass, every normal points into the cube and every
+// triangle winds counter-clockwise about its normal (so front faces are the inner sides); as an
+// obstacle, all twelve are solid with outward normals and the mesh's own winding; an open mesh
+// (the cube without its lid) is drawn from both sides. A winding or normal flipped the wrong
+// way would draw a tank's near walls over the fluid, or an obstacle's far side over its near one.
+func TestMeshFacesFaceTheViewer(t *testing.T) {
+	v, tris := unitCube()
+	check := func(name string, pos, nrm []float32, inward bool) {
+		t.Helper()
+		for k := 0; k+9 <= len(pos); k += 9 {
+			p := func(i int) mgl64.Vec3 {
+				return mgl64.Vec3{float64(pos[k+3*i]), float64(pos[k+3*i+1]), float64(pos[k+3*i+2])}
+			}
+			n := mgl64.Vec3{float64(nrm[k]), float64(nrm[k+1]), float64(nrm[k+2])}
+			c := p(0).Add(p(1)).Add(p(2)).Mul(1.0 / 3)
+			out := c.Sub(mgl64.Vec3{0.5, 0.5, 0.5}).Dot(n) // > 0: n points away from the centre
+			if (out < 0) != inward {
+				t.Errorf("%s: triangle %d's normal %v points %s, want %s", name, k/9, n, map[bool]string{true: "in", false: "out"}[out < 0], map[bool]string{true: "in", false: "out"}[inward])
+			}
+			if p(1).Sub(p(0)).Cross(p(2).Sub(p(0))).Dot(n) <= 0 {
+				t.Errorf("%s: triangle %d winds clockwise about its normal", name, k/9)
+			}
+		}
+	}
+	gp, gn, sp, sn, double := meshFaces(v, tris, true, true)
+	if len(gp) != 10*9 || len(sp) != 2*9 || double {
+		t.Fatalf("tank: %d glass and %d solid triangles, double %v; want 10, 2 (the floor), false", len(gp)/9, len(sp)/9, double)
+	}
+	for k := 1; k < len(sn); k += 3 {
+		if sn[k] != 1 {
+			t.Fatalf("tank: a solid triangle's normal has y = %g, want the floor's 1", sn[k])
+		}
+	}
+	check("tank glass", gp, gn, true)
+	check("tank floor", sp, sn, true)
+	gp, _, sp, sn, double = meshFaces(v, tris, false, true)
+	if len(gp) != 0 || len(sp) != 12*9 || double {
+		t.Fatalf("obstacle: %d glass and %d solid triangles, double %v; want 0, 12, false", len(gp)/9, len(sp)/9, double)
+	}
+	check("obstacle", sp, sn, false)
+	if _, _, sp, _, double = meshFaces(v, tris[:6], false, false); len(sp) != 6*9 || !double {
+		t.Errorf("open mesh: %d solid triangles, double %v; want 6, true", len(sp)/9, double)
+	}
+}
