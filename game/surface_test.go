@@ -270,9 +270,10 @@ func BenchmarkSurfacePasses(b *testing.B) {
 	}
 }
 
-// TestViewLookRanges checks which bodies the surface look takes: a water block's particles go
-// to the surface passes, a slime (viscoelastic goo) block's stay impostors, and the marbles
-// look gives every moving particle back to the impostors. No display needed.
+// TestViewLookRanges checks which bodies the surface look takes: a water block's and a slime
+// (viscoelastic goo) block's particles go to the surface passes, an elastic block's stay
+// impostors, and the marbles look gives every moving particle back to the impostors. No
+// display needed.
 func TestViewLookRanges(t *testing.T) {
 	settings := components.DefaultSolver()
 	settings.ParticleRadius = 0.05
@@ -295,6 +296,13 @@ func TestViewLookRanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	jelly, err := scene.Preset("jelly", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddElasticBlock("jelly", jelly, mgl64.Vec3{1.2, 0, 0}, mgl64.Vec3{1.5, 0.3, 0.3}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
 	d, err := NewDriver(WorldStepper{w}, 60, 8)
 	if err != nil {
 		t.Fatal(err)
@@ -304,12 +312,13 @@ func TestViewLookRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	moving, _ := v.Particles()
-	nw := w.Particles(water).Len()
+	slimeE, _ := w.BodyByName("slime")
+	nw := w.Particles(water).Len() + w.Particles(slimeE).Len()
 	if v.Look() != LookSurface || v.SurfaceParticles() != nw {
-		t.Fatalf("look %s: %d particles drawn as the surface, want surface and the water's %d", v.Look(), v.SurfaceParticles(), nw)
+		t.Fatalf("look %s: %d particles drawn as the surface, want surface and the slime's and water's %d", v.Look(), v.SurfaceParticles(), nw)
 	}
 	if n := len(v.depthGr.Materials()) + len(v.gr.Materials()); n != 2 {
-		t.Errorf("%d ranges in the surface look, want 2 (slime impostors, water surface)", n)
+		t.Errorf("%d ranges in the surface look, want 2 (slime and water surface, jelly impostors)", n)
 	}
 	if err := v.SetLook(LookMarbles); err != nil {
 		t.Fatal(err)

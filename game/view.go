@@ -178,13 +178,12 @@ func RegisterShaders(r *renderer.Renderer) {
 }
 
 // IsLiquid reports whether a body is drawn as the fluid surface in the surface look: a fluid
-// body that is not viscoelastic goo, or a FLIP liquid. Goo, elastic and elastoplastic bodies
-// and moving walls stay impostors.
+// body (water, oil, and viscoelastic goo such as honey and slime, which flow and merge as
+// liquids do), or a FLIP liquid. Elastic, elastoplastic and cloth bodies and moving walls stay
+// impostors.
 func IsLiquid(w *sluice.World, b systems.BodyView) bool {
 	switch b.Body.Phase {
-	case components.Fluid:
-		return !b.Material.Viscoelastic.Enabled
-	case components.Flip:
+	case components.Fluid, components.Flip:
 		return true
 	}
 	return false
