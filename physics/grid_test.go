@@ -299,3 +299,58 @@ func TestSearchEqualsReferenceExactly(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestAdjacentEqualsLookups: Adjacent (which reads a dense index at fixed offsets for cells
+// inside the other grid's box) gives, for every cell and offset, the cell lookup finds, for a
+// grid with itself and with a smaller and a larger grid (cells inside, on and beyond the other
+// box's border), with a dense index and with the hash table.
+func TestAdjacentEqualsLookups(t *testing.T) {
+	const h = 0.05
+	pool := par.NewPool(2)
+	defer pool.Close()
+	big := jitteredBlock(20, h)
+	small := jitteredBlock(6, h)
+	for i := range small {
+		small[i][0] += 0.2
+	}
+	far := append(jitteredBlock(5, h), Vec3{400, 0, 0}) // a box of 8000 cells per point: hashed
+	grids := make([]Grid, 3)
+	for k, x := range [][]Vec3{big, small, far} {
+		if err := grids[k].Build(x, h, pool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(grids[0].dense) == 0 || len(grids[2].dense) != 0 {
+		t.Fatal("want the first grid dense and the last hashed")
+	}
+	fast := 0
+	for a := range grids {
+		for b := range grids {
+			g, o := &grids[a], &grids[b]
+			out := make([]int32, 27*g.NumCells())
+			g.Adjacent(o, out, pool)
+			for c, cc := range g.cellCoord {
+				k := 0
+				for dz := int32(-1); dz <= 1; dz++ {
+					for dy := int32(-1); dy <= 1; dy++ {
+						for dx := int32(-1); dx <= 1; dx++ {
+							if want := o.lookup([3]int32{cc[0] + dx, cc[1] + dy, cc[2] + dz}); out[27*c+k] != want {
+								t.Fatalf("grids %d→%d cell %d offset %d: %d, lookup %d", a, b, c, k, out[27*c+k], want)
+							}
+							k++
+						}
+					}
+				}
+				if len(o.dense) > 0 {
+					v := [3]int32{cc[0] - o.origin[0], cc[1] - o.origin[1], cc[2] - o.origin[2]}
+					if v[0] >= 1 && v[0] < o.extent[0] && v[1] >= 1 && v[1] < o.extent[1] && v[2] >= 1 && v[2] < o.extent[2] {
+						fast++
+					}
+				}
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no cell took the dense offsets")
+	}
+}
