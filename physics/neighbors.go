@@ -73,12 +73,12 @@ func (nb *Neighbors) Pairs() int {
 // adjacent cell, then by the target grid's z-order, so it does not depend on the worker count.
 //
 // The sorted indices of the points in the 27 cells around a query cell are gathered once for
-// a run of query points in the same cell (the query points come in the grid's z-order, so
-// runs average several points). Per query point these candidates are screened in one loop
-// without branches (every candidate's index is written, the write cursor advances only when
-// it lies inside the support), then the kernel is evaluated once per accepted pair; a
-// data-dependent branch per candidate would mispredict on about one candidate in seven, and a
-// loop per cell mispredicts at most cells' ends.
+// a run of consecutive query points in that cell (callers keep their points in the z-order of
+// a recent sort, so runs are several points long). Per query point these candidates are
+// screened in one loop without branches (every candidate's index is written, the write cursor
+// advances only when it lies inside the support), then the kernel is evaluated once per
+// accepted pair: a data-dependent branch per candidate would mispredict on about one candidate
+// in seven, and a loop per cell mispredicted at the end of most cells.
 func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool, out *Neighbors, pool *par.Pool) {
 	n := len(xq)
 	nb := par.Blocks(n)
@@ -170,7 +170,8 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 // screen writes to cand the indices k in near of the points sorted[k] closer than √h2 to
 // (x, y, z) and returns their number, without a branch per point: every index is written, the
 // cursor advances only for one inside. It is a function of its own so that its loop keeps the
-// cursor and the point in registers (inlined into searchBlock they were spilled to the stack).
+// cursor in a register (in the larger searchBlock the compiler kept it on the stack, a store
+// and reload per candidate).
 //
 //go:noinline
 func screen(cand, near []int32, sorted []Vec3, x, y, z, h2 float64) int {
