@@ -95,10 +95,12 @@ func BenchmarkStepExtrapolated(b *testing.B) {
 }
 
 // benchSubsteps times single substeps of w and reports ns per particle per substep (wall and
-// CPU time) and the pressure iterations per substep.
+// CPU time), the pressure iterations per substep and the wall time of the NeighborSearch and
+// PressureSolve stages (ns per particle per substep).
 func benchSubsteps(b *testing.B, w *sluice.World) {
 	n := w.Sim().Fluid.Len()
 	sub, it := 0, 0
+	var searchMs, pressureMs float64
 	b.ResetTimer()
 	cpu0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
@@ -108,16 +110,21 @@ func benchSubsteps(b *testing.B, w *sluice.World) {
 		}
 		sub += st.Substeps
 		it += st.PressureIterationsTotal
+		searchMs += st.StageMs[systems.StageNeighborSearch]
+		pressureMs += st.StageMs[systems.StagePressureSolve]
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
 	b.ReportMetric(float64(it)/float64(sub), "iterations")
+	b.ReportMetric(searchMs*1e6/float64(sub)/float64(n), "search-ns/particle/step")
+	b.ReportMetric(pressureMs*1e6/float64(sub)/float64(n), "pressure-ns/particle/step")
 	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
 		// the process's CPU time: what the wall time would be on an idle core
 		b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")
 	}
 }
 
-// BenchmarkNeighborSearch measures the NeighborSearch stage alone.
+// BenchmarkNeighborSearch measures the fluid's grid build and fluid→fluid search (wall and CPU
+// time per particle).
 func BenchmarkNeighborSearch(b *testing.B) {
 	sizes(b, func(b *testing.B, r float64) {
 		w := benchDamBreak(b, r)
@@ -128,6 +135,7 @@ func BenchmarkNeighborSearch(b *testing.B) {
 		pool := w.ECS().Pool
 		x := sim.Fluid.X
 		b.ResetTimer()
+		cpu0 := cpuNanos()
 		for i := 0; i < b.N; i++ {
 			if err := g.Build(x, sim.Kernel.H, pool); err != nil {
 				b.Fatal(err)
@@ -135,6 +143,9 @@ func BenchmarkNeighborSearch(b *testing.B) {
 			physics.Search(&g, x, &g, g.SelfAdjacent(), &sim.Kernel, true, &nb, pool)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(x)), "ns/particle/step")
+		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+			b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(x)), "cpu-ns/particle/step")
+		}
 		b.ReportMetric(float64(nb.Pairs())/float64(len(x)), "neighbours")
 	})
 }

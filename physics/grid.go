@@ -237,9 +237,37 @@ func (g *Grid) Adjacent(other *Grid, out []int32, pool *par.Pool) {
 
 func (g *Grid) adjacentBlock(lo, hi, _ int) {
 	other, out := g.adjOther, g.adjOut
+	// With other's dense index, a cell whose 27 neighbours all lie inside other's box finds
+	// them at fixed offsets from its own dense index, in the same order as the loops below.
+	var off [27]int
+	dense := other.dense
+	ex := other.extent
+	if len(dense) > 0 {
+		nx, nxy := int(ex[0])+1, (int(ex[0])+1)*(int(ex[1])+1)
+		o := 0
+		for dz := -1; dz <= 1; dz++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					off[o] = dz*nxy + dy*nx + dx
+					o++
+				}
+			}
+		}
+	}
 	for c := lo; c < hi; c++ {
 		cc := g.cellCoord[c]
 		o := 27 * c
+		if len(dense) > 0 {
+			vx, vy, vz := cc[0]-other.origin[0], cc[1]-other.origin[1], cc[2]-other.origin[2]
+			if vx >= 1 && vx < ex[0] && vy >= 1 && vy < ex[1] && vz >= 1 && vz < ex[2] {
+				base := other.denseIndex(cc)
+				dst := out[o : o+27]
+				for k := range dst {
+					dst[k] = dense[base+off[k]]
+				}
+				continue
+			}
+		}
 		for dz := int32(-1); dz <= 1; dz++ {
 			for dy := int32(-1); dy <= 1; dy++ {
 				for dx := int32(-1); dx <= 1; dx++ {

@@ -130,3 +130,227 @@ func TestGridRejectsNaN(t *testing.T) {
 }
 
 func nan() float64 { var z float64; return z / z }
+
+// jitteredBlock is a cube of n³ points on a lattice of spacing h/2 (the fluid's rest spacing
+// at a support of twice the spacing), each moved by up to 0.3 spacings on every axis.
+func jitteredBlock(n int, h float64) []Vec3 {
+	rng := rand.New(rand.NewPCG(3, 4))
+	s := h / 2
+	x := make([]Vec3, 0, n*n*n)
+	for k := 0; k < n; k++ {
+		for j := 0; j < n; j++ {
+			for i := 0; i < n; i++ {
+				p := Vec3{float64(i) * s, float64(j) * s, float64(k) * s}
+				for d := 0; d < 3; d++ {
+					p[d] += 0.6 * s * (rng.Float64() - 0.5)
+				}
+				x = append(x, p)
+			}
+		}
+	}
+	return x
+}
+
+// BenchmarkGridSearch builds the grid of a jittered block of 47³ = 103,823 points and searches
+// it (the fluid→fluid part of the NeighborSearch stage), on one worker.
+func BenchmarkGridSearch(b *testing.B) {
+	const h = 0.05
+	x := jitteredBlock(47, h)
+	pool := par.NewPool(1)
+	defer pool.Close()
+	kr := NewKernel(CubicSpline, h)
+	var g Grid
+	var nb Neighbors
+	// the fluid's arrays are in the grid's order after a sort substep
+	if err := g.Build(x, h, pool); err != nil {
+		b.Fatal(err)
+	}
+	x = slices.Clone(g.Sorted)
+	if err := g.Build(x, h, pool); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("build", func(b *testing.B) {
+		cpu0 := cpuNanos()
+		for i := 0; i < b.N; i++ {
+			if err := g.Build(x, h, pool); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportCPU(b, cpu0, len(x))
+	})
+	b.Run("search", func(b *testing.B) {
+		cpu0 := cpuNanos()
+		for i := 0; i < b.N; i++ {
+			Search(&g, x, &g, g.SelfAdjacent(), &kr, true, &nb, pool)
+		}
+		reportCPU(b, cpu0, len(x))
+		b.ReportMetric(float64(nb.Pairs())/float64(len(x)), "neighbours")
+	})
+}
+
+// reportCPU reports the wall and CPU time per point of each op since cpu0 (the CPU time
+// measures a one-worker benchmark better than the wall clock on a shared machine).
+func reportCPU(b *testing.B, cpu0 int64, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/particle")
+	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/particle")
+	}
+}
+
+// referenceLists is the plain search Search must reproduce exactly: for every query point the
+// 27 adjacent cells in order, each cell's points in the target grid's order, every point
+// closer than H (not the point itself within one set), with W and ∇W rounded to float32.
+func referenceLists(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, same bool) (js [][]int32, ws [][]float32, gws [][]Grad) {
+	js, ws, gws = make([][]int32, len(xq)), make([][]float32, len(xq)), make([][]Grad, len(xq))
+	for i, xi := range xq {
+		c := qg.cellOf[i]
+		for _, cell := range adj[27*c : 27*c+27] {
+			if cell < 0 {
+				continue
+			}
+			for k := tg.cellStart[cell]; k < tg.cellStart[cell+1]; k++ {
+				j, xj := tg.Order[k], tg.Sorted[k]
+				d := Vec3{xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]}
+				r2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
+				if r2 >= kr.H*kr.H || (same && int(j) == i) {
+					continue
+				}
+				w, g := kr.Eval(sqrt(r2))
+				js[i] = append(js[i], j)
+				ws[i] = append(ws[i], float32(w))
+				gws[i] = append(gws[i], Grad{float32(g * d[0]), float32(g * d[1]), float32(g * d[2])})
+			}
+		}
+	}
+	return js, ws, gws
+}
+
+// TestSearchEqualsReferenceExactly: the lists Search writes (gathering each query cell's
+// candidates once per run of query points in that cell) are, entry for entry and bit for bit,
+// those of the plain search, on 1 and 3 workers, for query points in the grid's order (long
+// runs per cell), in a shuffled order (runs of one) and in the grid's order with every 5th point
+// moved to the end (runs broken at random places), within one set and across two.
+func TestSearchEqualsReferenceExactly(t *testing.T) {
+	const h = 0.05
+	kr := NewKernel(CubicSpline, h)
+	rng := rand.New(rand.NewPCG(5, 6))
+	block := jitteredBlock(14, h)
+	pool := par.NewPool(1)
+	defer pool.Close()
+	var g0 Grid
+	if err := g0.Build(block, h, pool); err != nil {
+		t.Fatal(err)
+	}
+	sorted := slices.Clone(g0.Sorted)
+	shuffled := slices.Clone(sorted)
+	rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+	var broken, tail []Vec3
+	for i, x := range sorted {
+		if i%5 == 4 {
+			tail = append(tail, x)
+		} else {
+			broken = append(broken, x)
+		}
+	}
+	broken = append(broken, tail...)
+	// a wall-like target: a plane of points across the block's lower face
+	var wall []Vec3
+	for i := 0; i < 30; i++ {
+		for k := 0; k < 30; k++ {
+			wall = append(wall, Vec3{float64(i) * h / 2, -0.01, float64(k) * h / 2})
+		}
+	}
+	for _, workers := range []int{1, 3} {
+		p := par.NewPool(workers)
+		for _, c := range []struct {
+			name string
+			x    []Vec3
+		}{{"sorted", sorted}, {"shuffled", shuffled}, {"broken runs", broken}} {
+			for _, cross := range []bool{false, true} {
+				var qg, tg Grid
+				if err := qg.Build(c.x, h, p); err != nil {
+					t.Fatal(err)
+				}
+				adj, tgp := qg.SelfAdjacent(), &qg
+				if cross {
+					if err := tg.Build(wall, h, p); err != nil {
+						t.Fatal(err)
+					}
+					adj = make([]int32, 27*qg.NumCells())
+					qg.Adjacent(&tg, adj, p)
+					tgp = &tg
+				}
+				var nb Neighbors
+				Search(&qg, c.x, tgp, adj, &kr, !cross, &nb, p)
+				js, ws, gws := referenceLists(&qg, c.x, tgp, adj, &kr, !cross)
+				pairs := 0
+				for i := range c.x {
+					j, w, gw := nb.Of(i)
+					if !slices.Equal(j, js[i]) || !slices.Equal(w, ws[i]) || !slices.Equal(gw, gws[i]) {
+						t.Fatalf("%s, cross %v, %d workers: point %d: lists differ from the plain search:\n%v\n%v", c.name, cross, workers, i, j, js[i])
+					}
+					pairs += len(j)
+				}
+				if pairs == 0 {
+					t.Fatalf("%s, cross %v: no pairs at all", c.name, cross)
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
+// TestAdjacentEqualsLookups: Adjacent (which reads a dense index at fixed offsets for cells
+// inside the other grid's box) gives, for every cell and offset, the cell lookup finds, for a
+// grid with itself and with a smaller and a larger grid (cells inside, on and beyond the other
+// box's border), with a dense index and with the hash table.
+func TestAdjacentEqualsLookups(t *testing.T) {
+	const h = 0.05
+	pool := par.NewPool(2)
+	defer pool.Close()
+	big := jitteredBlock(20, h)
+	small := jitteredBlock(6, h)
+	for i := range small {
+		small[i][0] += 0.2
+	}
+	far := append(jitteredBlock(5, h), Vec3{400, 0, 0}) // a box of 8000 cells per point: hashed
+	grids := make([]Grid, 3)
+	for k, x := range [][]Vec3{big, small, far} {
+		if err := grids[k].Build(x, h, pool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(grids[0].dense) == 0 || len(grids[2].dense) != 0 {
+		t.Fatal("want the first grid dense and the last hashed")
+	}
+	fast := 0
+	for a := range grids {
+		for b := range grids {
+			g, o := &grids[a], &grids[b]
+			out := make([]int32, 27*g.NumCells())
+			g.Adjacent(o, out, pool)
+			for c, cc := range g.cellCoord {
+				k := 0
+				for dz := int32(-1); dz <= 1; dz++ {
+					for dy := int32(-1); dy <= 1; dy++ {
+						for dx := int32(-1); dx <= 1; dx++ {
+							if want := o.lookup([3]int32{cc[0] + dx, cc[1] + dy, cc[2] + dz}); out[27*c+k] != want {
+								t.Fatalf("grids %d→%d cell %d offset %d: %d, lookup %d", a, b, c, k, out[27*c+k], want)
+							}
+							k++
+						}
+					}
+				}
+				if len(o.dense) > 0 {
+					v := [3]int32{cc[0] - o.origin[0], cc[1] - o.origin[1], cc[2] - o.origin[2]}
+					if v[0] >= 1 && v[0] < o.extent[0] && v[1] >= 1 && v[1] < o.extent[1] && v[2] >= 1 && v[2] < o.extent[2] {
+						fast++
+					}
+				}
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no cell took the dense offsets")
+	}
+}

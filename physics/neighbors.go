@@ -27,7 +27,8 @@ type NeighborBlock struct {
 	J     []int32
 	W     []float32 // W_ij
 	GW    []Grad    // ∇_i W(x_i − x_j)
-	cand  []int32   // scratch: candidate indices of one query point
+	cand  []int32   // scratch: indices of the candidates one query point accepts
+	near  []int32   // scratch: sorted indices of the points in the 27 cells around a cell
 }
 
 // Grad is a kernel gradient as stored per pair. Pairs are stored in single precision: the
@@ -71,10 +72,13 @@ func (nb *Neighbors) Pairs() int {
 // qg.Adjacent(tg, …)). With same set, a point is not its own neighbour. Each list is ordered by
 // adjacent cell, then by the target grid's z-order, so it does not depend on the worker count.
 //
-// Per query point the candidates of the 27 cells are first screened without branches (every
-// candidate's sorted index is written, the write cursor advances only when it lies inside the
-// support), then the kernel is evaluated once per accepted pair; a data-dependent branch per
-// candidate would mispredict on about one candidate in seven.
+// The sorted indices of the points in the 27 cells around a query cell are gathered once for
+// a run of consecutive query points in that cell (callers keep their points in the z-order of
+// a recent sort, so runs are several points long). Per query point these candidates are
+// screened in one loop without branches (every candidate's index is written, the write cursor
+// advances only when it lies inside the support), then the kernel is evaluated once per
+// accepted pair: a data-dependent branch per candidate would mispredict on about one candidate
+// in seven, and a loop per cell mispredicted at the end of most cells.
 func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool, out *Neighbors, pool *par.Pool) {
 	n := len(xq)
 	nb := par.Blocks(n)
@@ -102,30 +106,26 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	blk.Lo = lo
 	blk.Start = grow(blk.Start, hi-lo+1)
 	blk.J, blk.W, blk.GW = blk.J[:0], blk.W[:0], blk.GW[:0]
-	cand := blk.cand[:0]
+	cand, near := blk.cand[:0], blk.near[:0]
+	prev := -1
 	for i := lo; i < hi; i++ {
 		blk.Start[i-lo] = int32(len(blk.J))
 		xi := xq[i]
-		c := int(qg.cellOf[i])
-		cand = cand[:0]
-		for _, cell := range adj[27*c : 27*c+27] {
-			if cell < 0 {
-				continue
-			}
-			s, e := int(tg.cellStart[cell]), int(tg.cellStart[cell+1])
-			base := len(cand)
-			cand = resize(cand, base+e-s)
-			m := base
-			for k := s; k < e; k++ {
-				xj := &tg.Sorted[k]
-				dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-				cand[m] = int32(k)
-				if dx*dx+dy*dy+dz*dz < h2 {
-					m++
+		if c := int(qg.cellOf[i]); c != prev {
+			prev = c
+			near = near[:0]
+			for _, cell := range adj[27*c : 27*c+27] {
+				if cell < 0 {
+					continue
+				}
+				s, e := tg.cellStart[cell], tg.cellStart[cell+1]
+				for k := s; k < e; k++ {
+					near = append(near, k)
 				}
 			}
-			cand = cand[:m]
 		}
+		cand = resize(cand, len(near))
+		cand = cand[:screen(cand, near, tg.Sorted, xi[0], xi[1], xi[2], h2)]
 		base := len(blk.J)
 		if need := base + len(cand); need > cap(blk.J) {
 			// Grow to the block's projected total (the pairs so far per point, times the
@@ -164,7 +164,28 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		blk.J, blk.W, blk.GW = blk.J[:m], blk.W[:m], blk.GW[:m]
 	}
 	blk.Start[hi-lo] = int32(len(blk.J))
-	blk.cand = cand
+	blk.cand, blk.near = cand, near
+}
+
+// screen writes to cand the indices k in near of the points sorted[k] closer than √h2 to
+// (x, y, z) and returns their number, without a branch per point: every index is written, the
+// cursor advances only for one inside. It is a function of its own so that its loop keeps the
+// cursor in a register (in the larger searchBlock the compiler kept it on the stack, a store
+// and reload per candidate).
+//
+//go:noinline
+func screen(cand, near []int32, sorted []Vec3, x, y, z, h2 float64) int {
+	n := 0
+	cand = cand[:len(near)]
+	for _, k := range near {
+		xj := &sorted[k]
+		dx, dy, dz := x-xj[0], y-xj[1], z-xj[2]
+		cand[n] = k
+		if dx*dx+dy*dy+dz*dz < h2 {
+			n++
+		}
+	}
+	return n
 }
 
 // growTo returns s with length n and capacity at least c (≥ n), its contents kept.
