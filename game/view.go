@@ -73,6 +73,7 @@ type View struct {
 	// Static walls that are boxes (WallBox) are drawn as their inner faces — glass sides and an
 	// opaque floor (walls_g3n.go) — rather than as their samples, unless wallSamples.
 	wallSamples bool
+	floor       float64         // height of the floor the rigid bodies' shadows fall on (findFloor)
 	wallMeshes  []*graphic.Mesh // the drawn faces of the walls: glass and floor or solid meshes
 	faced       int             // walls drawn as faces
 
@@ -129,6 +130,11 @@ type rigidMesh struct {
 	mesh    *graphic.Mesh
 	samples []rigid.Vec3 // the body's boundary samples, body frame (fixed for its lifetime)
 	offset  int          // first vertex of the samples in the buffer
+	// The body's shadow on the floor (ProjectShadow), when the view found a floor: the mesh's
+	// triangles with positions rewritten each Sync from the model-space ones.
+	shadow    *graphic.Mesh
+	shadowVBO *gls.VBO
+	model     []float32
 }
 
 // sampleRadiusScale is the drawn radius of a rigid body's samples as a fraction of the particle
@@ -270,6 +276,9 @@ func (v *View) layout() error {
 		m := &v.rigid[i]
 		m.offset = v.nMoving + v.nSamples
 		m.mesh.SetVisible(!v.samples)
+		if m.shadow != nil {
+			m.shadow.SetVisible(!v.samples)
+		}
 		if v.samples {
 			v.nSamples += len(m.samples)
 		}
@@ -470,14 +479,15 @@ func (v *View) RigidSamples() (on bool, n int) { return v.samples, v.nSamples }
 func (v *View) layoutRigid(bodies []systems.BodyView) {
 	old := v.rigid
 	v.rigid = nil
+	floor, hasFloor := v.findFloor(bodies)
 	for _, b := range bodies {
 		if !IsRigid(v.world, b) {
 			continue
 		}
 		k := slices.IndexFunc(old, func(m rigidMesh) bool { return m.e == b.Entity })
-		if k >= 0 {
+		if k >= 0 && (old[k].shadow != nil) == hasFloor && (!hasFloor || floor == v.floor) {
 			v.rigid = append(v.rigid, old[k])
-			old[k].mesh = nil
+			old[k].mesh, old[k].shadow = nil, nil
 			continue
 		}
 		st := &v.world.RigidBody(b.Entity).State
@@ -497,14 +507,52 @@ func (v *View) layoutRigid(bodies []systems.BodyView) {
 		m.SetPosition(float32(st.X[0]), float32(st.X[1]), float32(st.X[2]))
 		m.SetQuaternion(float32(st.Q[1]), float32(st.Q[2]), float32(st.Q[3]), float32(st.Q[0]))
 		v.Node.Add(m)
-		v.rigid = append(v.rigid, rigidMesh{e: b.Entity, mesh: m, samples: st.Samples})
+		rm := rigidMesh{e: b.Entity, mesh: m, samples: st.Samples}
+		if hasFloor {
+			rm.model = pos
+			rm.shadowVBO = gls.NewVBO(math32.NewArrayF32(len(pos), len(pos))).AddAttrib(gls.VertexPosition)
+			rm.shadowVBO.SetUsage(gls.STREAM_DRAW)
+			sg := geometry.NewGeometry()
+			sg.SetIndices(math32.ArrayU32(idx))
+			sg.AddVBO(rm.shadowVBO)
+			sm := material.NewStandard(&math32.Color{})
+			sm.SetSpecularColor(&math32.Color{})
+			sm.SetOpacity(ShadowOpacity)
+			sm.SetTransparent(true)
+			sm.SetDepthMask(false)
+			sm.SetSide(material.SideDouble)
+			rm.shadow = graphic.NewMesh(sg, sm)
+			v.Node.Add(rm.shadow)
+		}
+		v.rigid = append(v.rigid, rm)
 	}
+	v.floor = floor
 	for _, m := range old {
 		if m.mesh != nil {
 			v.Node.Remove(m.mesh)
 			m.mesh.Dispose()
 		}
+		if m.shadow != nil {
+			v.Node.Remove(m.shadow)
+			m.shadow.Dispose()
+		}
 	}
+}
+
+// findFloor returns the height of the floor the rigid bodies' shadows fall on: the lowest
+// bottom face among the static walls that are boxes (WallBox, as drawn), or ok false when no
+// wall is a box (no shadows are drawn then).
+func (v *View) findFloor(bodies []systems.BodyView) (y float64, ok bool) {
+	set := v.world.Settings()
+	for _, b := range bodies {
+		if b.Body.Phase != components.Boundary || Moves(v.world, b) || IsRigid(v.world, b) {
+			continue
+		}
+		if lo, _, box := WallBox(b.Particles.X, set.Spacing(), set.BoundaryLayers); box && (!ok || lo[1] < y) {
+			y, ok = lo[1], true
+		}
+	}
+	return y, ok
 }
 
 // writeStyle sets the colour and drawn radius of the vertex at float index j.
@@ -594,6 +642,10 @@ func (v *View) syncRigid() {
 		m.mesh.SetPosition(float32(p.X[0]), float32(p.X[1]), float32(p.X[2]))
 		// g3n's quaternions are (x, y, z, w); the solver's [w, x, y, z].
 		m.mesh.SetQuaternion(float32(p.Q[1]), float32(p.Q[2]), float32(p.Q[3]), float32(p.Q[0]))
+		if m.shadow != nil {
+			ProjectShadow(m.model, p, v.floor, SunDirection, *m.shadowVBO.Buffer())
+			m.shadowVBO.Update()
+		}
 	}
 }
 
