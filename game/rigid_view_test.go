@@ -283,6 +283,10 @@ func BenchmarkSyncRigid(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer w.Close()
+		// a tank, so that the bodies' shadows are drawn (and timed) too
+		if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{-0.3, 0, -0.5}, mgl64.Vec3{2.5, 2, 0.6}, true); err != nil {
+			b.Fatal(err)
+		}
 		if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.5, 0.2, 0.5}, mgl64.Vec3{}); err != nil {
 			b.Fatal(err)
 		}

@@ -589,14 +589,14 @@ func (v *View) Sync() {
 		}
 		v.colored = true
 	}
-	v.syncRigid()
+	shadows := v.syncRigid()
 	v.vbo.Update()
-	v.frameUploads = len(v.buf)
+	v.frameUploads = len(v.buf) + shadows
 	v.syncDiffuse()
 }
 
 // Uploads returns the floats queued for upload to the GL by the last Sync (the moving
-// particles' buffer, and the diffuse particles' when there are any) and, over the view's life,
+// particles' buffer, the rigid bodies' shadows and the diffuse particles' when there are any) and, over the view's life,
 // by the static walls' buffer, which only a layout queues.
 func (v *View) Uploads() (frame, static int) { return v.frameUploads, v.staticTotal }
 
@@ -629,9 +629,10 @@ func (v *View) syncDiffuse() {
 func (v *View) Diffuse() int { return v.nDiffuse }
 
 // syncRigid moves each rigid body's mesh to the body's interpolated pose, or its samples when
-// they are drawn instead. It allocates nothing (the poses' scratch is kept; g3n's node setters
-// store values).
-func (v *View) syncRigid() {
+// they are drawn instead, and rewrites the shadows; it returns the floats of the shadows'
+// buffers queued for upload. It allocates nothing (the poses' scratch is kept; g3n's node
+// setters store values).
+func (v *View) syncRigid() (shadowFloats int) {
 	v.poses = v.driver.Poses(v.poses)
 	for i, m := range v.rigid {
 		p := &v.poses[i]
@@ -645,8 +646,10 @@ func (v *View) syncRigid() {
 		if m.shadow != nil {
 			ProjectShadow(m.model, p, v.floor, SunDirection, *m.shadowVBO.Buffer())
 			m.shadowVBO.Update()
+			shadowFloats += len(m.model)
 		}
 	}
+	return shadowFloats
 }
 
 // placeSamples writes a rigid body's samples at pose p into the vertex buffer: x = X + R(Q)·s
