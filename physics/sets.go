@@ -22,6 +22,12 @@ type FluidSet struct {
 	VDiff []Vec3    // velocity change of the last implicit viscosity solve (m/s), its warm start (physics/viscosity)
 	Omega []Vec3    // microrotation ω, the micropolar angular velocity (1/s; physics/micropolar), zero where the material has none
 
+	// NotFluid marks the packed particles that are not fluid (cloth vertices, which take part
+	// in no density constraint): Density leaves them out of every other particle's density and
+	// gives them their rest density, and CompressionError leaves them out. nil: all are fluid.
+	// The caller sets it for the current packed order (length Len()); it is not a stored field.
+	NotFluid []bool
+
 	reg  []Field
 	pass passArgs
 }
@@ -211,6 +217,10 @@ func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *p
 }
 
 func (f *FluidSet) densityBlock(lo, hi, blk int) {
+	if f.NotFluid != nil {
+		f.densityBlockMasked(lo, hi, blk)
+		return
+	}
 	b := f.pass.b
 	w0 := f.pass.kr.W0()
 	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
@@ -220,6 +230,34 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 		js, ws, _ := fblk.RowW(i - lo)
 		for k := range js {
 			rho += mi * float64(ws[k])
+		}
+		bs, wb, _ := bblk.RowW(i - lo)
+		vb := 0.0
+		for k, j := range bs {
+			vb += b.Vol[j] * float64(wb[k])
+		}
+		f.Rho[i] = rho + f.Rho0[i]*vb
+	}
+}
+
+// densityBlockMasked is densityBlock with the particles of NotFluid left out: they add
+// nothing to the others' densities, and their own density is their rest density.
+func (f *FluidSet) densityBlockMasked(lo, hi, blk int) {
+	b, nf := f.pass.b, f.NotFluid
+	w0 := f.pass.kr.W0()
+	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
+	for i := lo; i < hi; i++ {
+		if nf[i] {
+			f.Rho[i] = f.Rho0[i]
+			continue
+		}
+		mi := f.M[i]
+		rho := mi * w0
+		js, ws, _ := fblk.RowW(i - lo)
+		for k, j := range js {
+			if !nf[j] {
+				rho += mi * float64(ws[k])
+			}
 		}
 		bs, wb, _ := bblk.RowW(i - lo)
 		vb := 0.0
@@ -339,8 +377,9 @@ func (f *FluidSet) vmaxBlock(lo, hi, b int) {
 // max(0, ρ_i − ρ0_i)/ρ0_i (a fraction of the rest density), the measure IISPH's stopping
 // criterion η bounds for its predicted densities (iisph, pass2) — here applied to densities
 // computed by Density from actual positions. Only compression counts: free-surface particles
-// rightly read below ρ0. Per-block partials (one slot per block in sum and mx) make the
-// result independent of the worker count.
+// rightly read below ρ0. Particles marked NotFluid are left out (of the average's count too).
+// Per-block partials (one slot per block in sum and mx) make the result independent of the
+// worker count.
 func (f *FluidSet) CompressionError(sum, mx []float64, pool *par.Pool) (avg, maxErr float64) {
 	n := f.Len()
 	if n == 0 {
@@ -350,12 +389,25 @@ func (f *FluidSet) CompressionError(sum, mx []float64, pool *par.Pool) (avg, max
 	f.pass.partial, f.pass.partial2 = sum, mx
 	pool.For(n, f.pass.fnCompression)
 	nb := par.Blocks(n)
-	return par.Sum(sum[:nb]) / float64(n), par.Max(mx[:nb])
+	fluid := n
+	for _, not := range f.NotFluid {
+		if not {
+			fluid--
+		}
+	}
+	if fluid == 0 {
+		return 0, 0
+	}
+	return par.Sum(sum[:nb]) / float64(fluid), par.Max(mx[:nb])
 }
 
 func (f *FluidSet) compressionBlock(lo, hi, b int) {
 	s, m := 0.0, 0.0
+	nf := f.NotFluid
 	for i := lo; i < hi; i++ {
+		if nf != nil && nf[i] {
+			continue
+		}
 		e := max(0, f.Rho[i]-f.Rho0[i]) / f.Rho0[i]
 		s += e
 		m = max(m, e)

@@ -67,6 +67,7 @@ type Sim struct {
 	clothEdges   []pf.Edge
 	clothFixed   []bool
 	clothSheet   []bool
+	notFluid     []bool // Fluid.NotFluid's storage (markNotFluid)
 	clothSprings pf.Springs
 	clothOut     string // a cloth body with a vertex outside the domain (Integration reports it)
 	boundGrid    physics.Grid

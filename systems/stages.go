@@ -125,6 +125,7 @@ type Density struct{ S *Sim }
 // Run implements ecs.System.
 func (d Density) Run(ctx *ecs.Context) error {
 	s := d.S
+	s.markNotFluid()
 	physics.Density(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, s.pool)
 	if s.DF != nil {
 		r := s.DF.DivergenceSolve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
