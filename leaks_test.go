@@ -1,7 +1,6 @@
 package sluice_test
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"testing"
@@ -433,14 +432,7 @@ func TestSolidsSurviveSnapshot(t *testing.T) {
 	}
 	mustBlock(t, w, "water", mgl64.Vec3{0.35, 0, 0}, mgl64.Vec3{0.45, 0.1, 0.1})
 	steps(t, w, 2, nil)
-	var buf bytes.Buffer
-	if err := w.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	r, err := sluice.Restore(&buf, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := saveRestore(t, w, 1)
 	defer r.Close()
 	pts := []mgl64.Vec3{{0.25, 0.05, 0.05}, {0.3, 0.05, 0.05}, {0.35, 0.05, 0.05}, {0.05, 0.2, 0.05}, {0.2, 0.05, 0.05}, {0.2, 0.2, 0.05}}
 	for _, e := range []sluice.Entity{box, mesh} {

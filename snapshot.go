@@ -81,6 +81,16 @@ func (e *enc) floats(v []float64) {
 	}
 }
 
+// tris writes a triangle list: its length, then three uint32 vertex indices a triangle.
+func (e *enc) tris(ts [][3]int32) {
+	e.u64(uint64(len(ts)))
+	for _, t := range ts {
+		e.u32(uint32(t[0]))
+		e.u32(uint32(t[1]))
+		e.u32(uint32(t[2]))
+	}
+}
+
 // Save writes the world's complete simulation state. The world must not be stepping.
 func (w *World) Save(out io.Writer) error {
 	var e enc
@@ -275,6 +285,23 @@ func (d *dec) floats(n int) []float64 {
 		v = append(v, d.f64())
 	}
 	return v
+}
+
+// tris reads what enc.tris wrote. Every index must name one of nv vertices; owner names the
+// list's owner in the error.
+func (d *dec) tris(nv int, owner string) [][3]int32 {
+	nt := d.count(12)
+	ts := make([][3]int32, 0, nt)
+	for k := 0; k < nt && d.err == nil; k++ {
+		t := [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())}
+		for _, j := range t {
+			if (j < 0 || int(j) >= nv) && d.err == nil {
+				d.err = fmt.Errorf("%w: %s: triangle names vertex %d of %d", ErrSnapshot, owner, j, nv)
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 type savedBody struct {
@@ -614,12 +641,7 @@ func (w *World) saveSolids(e *enc) {
 		e.vecs([]mgl64.Vec3{so.Center, so.Shape.HalfExtents})
 		e.u64(uint64(len(so.Shape.V)))
 		e.vecs(so.Shape.V)
-		e.u64(uint64(len(so.Shape.Tris)))
-		for _, t := range so.Shape.Tris {
-			e.u32(uint32(t[0]))
-			e.u32(uint32(t[1]))
-			e.u32(uint32(t[2]))
-		}
+		e.tris(so.Shape.Tris)
 	}
 }
 
@@ -636,16 +658,7 @@ func loadSolids(d *dec) []systems.Solid {
 		}
 		sh.HalfExtents = cv[1]
 		sh.V = d.vecs(d.count(24))
-		nt := d.count(12)
-		for k := 0; k < nt && d.err == nil; k++ {
-			t := [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())}
-			for _, j := range t {
-				if j < 0 || int(j) >= len(sh.V) {
-					d.err = fmt.Errorf("%w: solid %d: triangle names vertex %d of %d", ErrSnapshot, id, j, len(sh.V))
-				}
-			}
-			sh.Tris = append(sh.Tris, t)
-		}
+		sh.Tris = d.tris(len(sh.V), fmt.Sprintf("solid %d", id))
 		if sh.Kind != rigid.Box && sh.Kind != rigid.Mesh && d.err == nil {
 			d.err = fmt.Errorf("%w: solid %d has shape kind %d", ErrSnapshot, id, sh.Kind)
 		}

@@ -16,12 +16,7 @@ func (w *World) saveCloth(e *enc) {
 		e.u32(c.ID)
 		e.u64(uint64(len(c.Rest)))
 		e.vecs(c.Rest)
-		e.u64(uint64(len(c.Tris)))
-		for _, t := range c.Tris {
-			e.u32(uint32(t[0]))
-			e.u32(uint32(t[1]))
-			e.u32(uint32(t[2]))
-		}
+		e.tris(c.Tris)
 		e.u64(uint64(len(c.Pinned)))
 		for _, p := range c.Pinned {
 			e.u32(uint32(p))
@@ -42,10 +37,7 @@ func loadCloth(d *dec) []savedCloth {
 	for k := 0; k < n && d.err == nil; k++ {
 		sc := savedCloth{id: d.u32()}
 		sc.rest = d.vecs(d.count(24))
-		nt := d.count(12)
-		for i := 0; i < nt && d.err == nil; i++ {
-			sc.tris = append(sc.tris, [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())})
-		}
+		sc.tris = d.tris(len(sc.rest), fmt.Sprintf("cloth body %d", sc.id))
 		np := d.count(4)
 		for i := 0; i < np && d.err == nil; i++ {
 			sc.pinned = append(sc.pinned, int32(d.u32()))

@@ -70,12 +70,7 @@ func (w *World) saveWallMeshes(e *enc) {
 		e.u32(f)
 		e.u64(uint64(len(x.m.V)))
 		e.vecs(x.m.V)
-		e.u64(uint64(len(x.m.Tris)))
-		for _, t := range x.m.Tris {
-			e.u32(uint32(t[0]))
-			e.u32(uint32(t[1]))
-			e.u32(uint32(t[2]))
-		}
+		e.tris(x.m.Tris)
 	}
 }
 
@@ -88,16 +83,7 @@ func loadWallMeshes(d *dec) []wallMeshEntry {
 		f := d.u32()
 		x.m.Tank, x.m.Closed = f&1 != 0, f&2 != 0
 		x.m.V = d.vecs(d.count(24))
-		nt := d.count(12)
-		for k := 0; k < nt && d.err == nil; k++ {
-			t := [3]int32{int32(d.u32()), int32(d.u32()), int32(d.u32())}
-			for _, j := range t {
-				if (j < 0 || int(j) >= len(x.m.V)) && d.err == nil {
-					d.err = fmt.Errorf("%w: wall mesh of body %d: triangle names vertex %d of %d", ErrSnapshot, x.id, j, len(x.m.V))
-				}
-			}
-			x.m.Tris = append(x.m.Tris, t)
-		}
+		x.m.Tris = d.tris(len(x.m.V), fmt.Sprintf("wall mesh of body %d", x.id))
 		if f > 3 && d.err == nil {
 			d.err = fmt.Errorf("%w: wall mesh of body %d has flags %d", ErrSnapshot, x.id, f)
 		}

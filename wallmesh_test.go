@@ -80,14 +80,7 @@ func TestWallMeshesAreKept(t *testing.T) {
 	if _, err := w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := w.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	r, err := sluice.Restore(&buf, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := saveRestore(t, w, 1)
 	defer r.Close()
 	check(r, "restored")
 	if err := w.Remove(obstacle); err != nil {
@@ -99,4 +92,18 @@ func TestWallMeshesAreKept(t *testing.T) {
 	if _, ok := w.WallMesh(sheet); !ok {
 		t.Error("removing the obstacle lost the ramp's mesh")
 	}
+}
+
+// saveRestore saves w and restores the snapshot on the given number of workers.
+func saveRestore(t *testing.T, w *sluice.World, workers int) *sluice.World {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := w.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, err := sluice.Restore(&buf, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

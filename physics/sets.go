@@ -217,45 +217,19 @@ func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *p
 }
 
 func (f *FluidSet) densityBlock(lo, hi, blk int) {
-	if f.NotFluid != nil {
-		f.densityBlockMasked(lo, hi, blk)
-		return
-	}
-	b := f.pass.b
-	w0 := f.pass.kr.W0()
-	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
-	for i := lo; i < hi; i++ {
-		mi := f.M[i]
-		rho := mi * w0
-		js, ws, _ := fblk.RowW(i - lo)
-		for k := range js {
-			rho += mi * float64(ws[k])
-		}
-		bs, wb, _ := bblk.RowW(i - lo)
-		vb := 0.0
-		for k, j := range bs {
-			vb += b.Vol[j] * float64(wb[k])
-		}
-		f.Rho[i] = rho + f.Rho0[i]*vb
-	}
-}
-
-// densityBlockMasked is densityBlock with the particles of NotFluid left out: they add
-// nothing to the others' densities, and their own density is their rest density.
-func (f *FluidSet) densityBlockMasked(lo, hi, blk int) {
 	b, nf := f.pass.b, f.NotFluid
 	w0 := f.pass.kr.W0()
 	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
 	for i := lo; i < hi; i++ {
-		if nf[i] {
-			f.Rho[i] = f.Rho0[i]
+		if nf != nil && nf[i] {
+			f.Rho[i] = f.Rho0[i] // not fluid (NotFluid): in no density constraint
 			continue
 		}
 		mi := f.M[i]
 		rho := mi * w0
 		js, ws, _ := fblk.RowW(i - lo)
 		for k, j := range js {
-			if !nf[j] {
+			if nf == nil || !nf[j] {
 				rho += mi * float64(ws[k])
 			}
 		}
