@@ -117,7 +117,8 @@ type Solver struct {
 	Params
 	gt     []physics.Vec3 // G_i above: d_ii = −Δt² G_i/ρ_i² (Eq. 9 with the boundary term of Sec. 4)
 	u      []physics.Vec3 // u_i = d_ii p_i + Σ_j d_ij p_j of the current iterate
-	aii    []float64      // a_ii of Eq. 12 with the boundary term
+	wa     []float64      // ω/a_ii (a_ii of Eq. 12 with the boundary term), 0 where a_ii ≈ 0
+	ir2    []float64      // 1/ρ_i²
 	rhoAdv []float64      // ρ_adv of Sec. 4 (density predicted from v*)
 	q      []float64      // Q_i = m_i² p_i / ρ_i² of the current iterate
 	errSum []float64      // per-block partial sums of the density error
@@ -149,7 +150,8 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
 	s.gt = par.Grow(s.gt, n)
 	s.u = par.Grow(s.u, n)
-	s.aii = par.Grow(s.aii, n)
+	s.wa = par.Grow(s.wa, n)
+	s.ir2 = par.Grow(s.ir2, n)
 	s.rhoAdv = par.Grow(s.rhoAdv, n)
 	s.q = par.Grow(s.q, n)
 	nb := par.Blocks(n)
@@ -212,6 +214,7 @@ func (s *Solver) predict(lo, hi, block int) {
 		mi := f.M[i]
 		var sx, sy, sz, gg, div, qx, qy, qz float64
 		js, gws := fblk.Row(i - lo)
+		gws = gws[:len(js)]
 		for k, j := range js {
 			g := vec(&gws[k])
 			sx += g[0]
@@ -246,7 +249,13 @@ func (s *Solver) predict(lo, hi, block int) {
 		s.gt[i] = gt
 		s.rhoAdv[i] = rho + dt*div
 		c := -dt2 * ir2
-		s.aii[i] = c * ((gt[0]*gt[0] + gt[1]*gt[1] + gt[2]*gt[2]) + mi*mi*gg)
+		aii := c * ((gt[0]*gt[0] + gt[1]*gt[1] + gt[2]*gt[2]) + mi*mi*gg)
+		wa := 0.0 // no pressure for a particle without neighbours or walls
+		if math.Abs(aii) > 1e-12*psi0 {
+			wa = s.Omega / aii
+		}
+		s.wa[i] = wa
+		s.ir2[i] = ir2
 		s.setU(i, f.P[i], ir2, qx, qy, qz, false)
 	}
 }
@@ -293,20 +302,20 @@ func (s *Solver) setU(i int, p, ir2, x, y, z float64, final bool) {
 // force when extrapolated, and from it u_i (setU), which pSweep needs of every neighbour.
 func (s *Solver) uSweep(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
-	f := s.f
+	f, qs := s.f, s.q
 	final := s.final
 	for i := lo; i < hi; i++ {
 		var x, y, z float64
 		js, gws := fblk.Row(i - lo)
+		gws = gws[:len(js)]
 		for k, j := range js {
 			g := vec(&gws[k])
-			q := s.q[j]
+			q := qs[j]
 			x += q * g[0]
 			y += q * g[1]
 			z += q * g[2]
 		}
-		rho := f.Rho[i]
-		s.setU(i, f.P[i], 1/(rho*rho), x, y, z, final)
+		s.setU(i, f.P[i], s.ir2[i], x, y, z, final)
 	}
 }
 
@@ -324,31 +333,28 @@ func (s *Solver) uSweep(lo, hi, block int) {
 // pressure.
 func (s *Solver) pSweep(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
-	f := s.f
-	omega := s.Omega
+	f, u := s.f, s.u
 	var esum, emax float64
 	for i := lo; i < hi; i++ {
 		var sum float64
 		js, gws := fblk.Row(i - lo)
+		gws = gws[:len(js)]
 		for k, j := range js {
 			g := vec(&gws[k])
-			uj := &s.u[j]
+			uj := &u[j]
 			sum += uj[0]*g[0] + uj[1]*g[1] + uj[2]*g[2]
 		}
-		ui, gt := &s.u[i], &s.gt[i]
+		ui, gt := &u[i], &s.gt[i]
 		mi := f.M[i]
 		ap := ui[0]*gt[0] + ui[1]*gt[1] + ui[2]*gt[2] - mi*sum
 		rho0 := f.Rho0[i]
 		rhoAdv := s.rhoAdv[i]
-		aii := s.aii[i]
-		pi := f.P[i]
 		p := 0.0
-		if math.Abs(aii) > 1e-12*rho0 {
-			p = max(0, pi+omega*(rho0-rhoAdv-ap)/aii)
+		if wa := s.wa[i]; wa != 0 {
+			p = max(0, f.P[i]+wa*(rho0-rhoAdv-ap))
 		}
 		f.P[i] = p
-		rho := f.Rho[i]
-		s.q[i] = mi * mi * p / (rho * rho)
+		s.q[i] = mi * mi * p * s.ir2[i]
 		e := max(0, rhoAdv+ap-rho0) / rho0
 		esum += e
 		emax = max(emax, e)

@@ -130,7 +130,7 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 // terms) and both boundary-pressure modes, after the same fixed number of iterations on two
 // and three workers. The two are the same algebra, so they differ by rounding only: float64
 // sums of ~40 terms per sweep over 6 iterations, measured at 1.4e-15 of the largest pressure
-// and 1.8e-15 of the largest acceleration; relTol = 1e-12 leaves a factor of 500 for other
+// and 2.4e-15 of the largest acceleration; relTol = 1e-12 leaves a factor of 500 for other
 // summation orders. A term dropped or a factor m_i/m_j left out (the second phase) moves them
 // by far more (tried: without the m_i/m_j of a_ii the test fails).
 func TestSolverMatchesTheLiteralAlgorithm(t *testing.T) {
