@@ -128,7 +128,7 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 // comment) against referenceSolve on a squeezed lattice with a moving, sheared v*, a light
 // second phase (a quarter of the particles at 0.6 of the mass, to exercise the density-contrast
 // terms) and both boundary-pressure modes, after the same fixed number of iterations on two
-// and three workers. The two are the same algebra, so they differ by rounding only: float64
+// and three workers (whose pressures must be bit-identical). The two are the same algebra, so they differ by rounding only: float64
 // sums of ~40 terms per sweep over 6 iterations, measured at 1.4e-15 of the largest pressure
 // and 2.4e-15 of the largest acceleration; relTol = 1e-12 leaves a factor of 500 for other
 // summation orders. A term dropped or a factor m_i/m_j left out (the second phase) moves them
@@ -137,6 +137,7 @@ func TestSolverMatchesTheLiteralAlgorithm(t *testing.T) {
 	const relTol = 1e-12
 	const iters = 6
 	for _, extrap := range []bool{false, true} {
+		var first []float64 // the pressures of the 2-worker run
 		for _, workers := range []int{2, 3} {
 			pool := par.NewPool(workers)
 			f, b, kr, search := setup(t, pool, 0.985)
@@ -175,6 +176,15 @@ func TestSolverMatchesTheLiteralAlgorithm(t *testing.T) {
 			t.Logf("extrapolate %v, %d workers: max |p| %.4g Pa, |Δp| %.3g; max |a_p| %.4g m/s², |Δa_p| %.3g", extrap, workers, pMax, dp, aMax, da)
 			if pMax == 0 || aMax == 0 {
 				t.Fatalf("degenerate test: max |p| %g, max |a_p| %g", pMax, aMax)
+			}
+			if first == nil {
+				first = append(first, f.P...)
+			} else {
+				for i := range first {
+					if f.P[i] != first[i] {
+						t.Fatalf("extrapolate %v: particle %d's pressure is %v on 2 workers, %v on %d (must be bit-identical)", extrap, i, first[i], f.P[i], workers)
+					}
+				}
 			}
 			if dp > relTol*pMax || da > relTol*aMax {
 				t.Errorf("extrapolate %v, %d workers: pressures differ by %.3g (%.2g of max), accelerations by %.3g (%.2g of max), want ≤ %g", extrap, workers, dp, dp/pMax, da, da/aMax, relTol)
