@@ -5,7 +5,8 @@
 // symmetric pressure force and solved for one pressure per particle by relaxed Jacobi (Eq. 13,
 // Algorithm 1), including the boundary terms of Akinci et al. 2012 (Eq. 14-16). Each iteration
 // makes two sweeps over the neighbour lists: the first gathers Σ_j d_ij p_j, the second updates
-// p (in the rearranged form of the Solver comment, which reads no neighbour masses). The solver stops when the average predicted density error falls below η (after at least
+// p (in the rearranged form of the Solver comment, which reads no neighbour masses). The
+// solver stops when the average predicted density error falls below η (after at least
 // MinIterations) or after MaxIterations.
 //
 // Boundary pressure. The paper's boundary term mirrors the particle's pressure into the
