@@ -271,7 +271,6 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 		js, ws, gws := fblk.RowW(i - lo)
 		ws, gws = ws[:len(js)], gws[:len(js)]
 		nui := f.Visc[i]
-		rhoi := f.Rho[i]
 		inviscid := f.pass.inviscid
 		for k, j := range js {
 			xj, vj := &f.X[j], &f.V[j]
@@ -281,9 +280,9 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 				rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
 				// The pair's volume with the pair's mean density, 2m_j/(ρ_i + ρ_j): m_j/ρ_j
 				// where the densities match, and m_i·(this) is symmetric in i and j, so the
-				// pair forces m_i a_i are equal and opposite. One division per pair:
-				// 10ν·2m_j (v_ij·x_ij) / ((ρ_i + ρ_j)(|x_ij|² + 0.01h²)).
-				c := 20 * nu * f.M[j] * (vx*rx + vy*ry + vz*rz) / ((rhoi + f.Rho[j]) * (rx*rx + ry*ry + rz*rz + eps))
+				// pair forces m_i a_i are equal and opposite.
+				pv := 2 * f.M[j] / (f.Rho[i] + f.Rho[j])
+				c := 10 * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
 				g := &gws[k]
 				ax += c * float64(g[0])
 				ay += c * float64(g[1])
