@@ -162,6 +162,7 @@ func BenchmarkPressureSolve(b *testing.B) {
 		p0 := append([]float64(nil), sim.Fluid.P...)
 		it := 0
 		b.ResetTimer()
+		cpu0 := cpuNanos()
 		for i := 0; i < b.N; i++ {
 			copy(sim.Fluid.P, p0)
 			res := sim.Pressure.Solve(&sim.Fluid, &sim.Bound, &sim.FF, &sim.FB, dt, pool)
@@ -170,6 +171,9 @@ func BenchmarkPressureSolve(b *testing.B) {
 		n := sim.Fluid.Len()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/particle/step")
 		b.ReportMetric(float64(it)/float64(b.N), "iterations")
+		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+			b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/particle/step")
+		}
 	})
 }
 

@@ -281,12 +281,12 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 		ax, ay, az := gravity[0], gravity[1], gravity[2]
 		var sx, sy, sz float64
 		js, ws, gws := fblk.RowW(i - lo)
+		ws, gws = ws[:len(js)], gws[:len(js)]
 		nui := f.Visc[i]
 		inviscid := f.pass.inviscid
 		for k, j := range js {
 			xj, vj := &f.X[j], &f.V[j]
 			vx, vy, vz := vi[0]-vj[0], vi[1]-vj[1], vi[2]-vj[2]
-			vol := f.M[j] / f.Rho[j]
 			nu := 0.5 * (nui + f.Visc[j])
 			if nu != 0 && !inviscid {
 				rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
@@ -301,7 +301,7 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 				az += c * float64(g[2])
 			}
 			if xsph != 0 {
-				c := vol * float64(ws[k])
+				c := f.M[j] / f.Rho[j] * float64(ws[k])
 				sx -= c * vx
 				sy -= c * vy
 				sz -= c * vz

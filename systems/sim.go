@@ -148,6 +148,10 @@ type Sim struct {
 	solidV    physics.Vec3
 	confined  []int32 // particles moved out of the solid, per block
 	confineFn func(lo, hi, block int)
+	// the Integration stage's domain check (checkDomain): per block, the first non-finite
+	// particle (−1: none) and the count outside the domain
+	checkFn            func(lo, hi, block int)
+	blockBad, blockOut []int32
 }
 
 type bodySlot struct {
@@ -188,6 +192,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	}
 	sim.boundGrid.NoSelf = true
 	sim.confineFn = sim.confineBlock
+	sim.checkFn = sim.checkBlock
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
 	sim.viscLam = kr.ViscosityEigen(s.Spacing())
 	sim.dragLam = kr.WallDragEigen(s.Spacing(), s.BoundaryLayers)

@@ -283,18 +283,7 @@ func (in Integration) Run(ctx *ecs.Context) error {
 		s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
 	}
 	s.confineSolids(ctx.Time + ctx.Dt)
-	lo, hi := s.DomainMin, s.DomainMax
-	bad, out := -1, 0
-	for k := range f.X {
-		x, v := f.X[k], f.V[k]
-		if !physics.Finite(x) || !physics.Finite(v) {
-			bad = k
-			break
-		}
-		if x[0] < lo[0] || x[1] < lo[1] || x[2] < lo[2] || x[0] > hi[0] || x[1] > hi[1] || x[2] > hi[2] {
-			out++
-		}
-	}
+	bad, out := s.checkDomain()
 	if bad >= 0 {
 		n := 0
 		for k := range f.X {
@@ -314,6 +303,44 @@ func (in Integration) Run(ctx *ecs.Context) error {
 		}
 	}
 	return nil
+}
+
+// checkDomain returns the first packed particle with a non-finite position or velocity (−1 if
+// none) and the number of particles outside the domain, counted in parallel over fixed blocks
+// and combined in block order, so the answer does not depend on the worker count.
+func (s *Sim) checkDomain() (bad, out int) {
+	n := s.Fluid.Len()
+	nb := par.Blocks(n)
+	s.blockBad = par.Grow(s.blockBad, nb)
+	s.blockOut = par.Grow(s.blockOut, nb)
+	s.pool.For(n, s.checkFn)
+	bad = -1
+	for b := 0; b < nb; b++ {
+		if s.blockBad[b] >= 0 {
+			return int(s.blockBad[b]), out
+		}
+		out += int(s.blockOut[b])
+	}
+	return bad, out
+}
+
+// checkBlock is checkDomain's work on the particles [lo, hi) of one block: it stops at the
+// block's first non-finite particle (the step then fails, the count is not needed).
+func (s *Sim) checkBlock(lo, hi, block int) {
+	f := &s.Fluid
+	dlo, dhi := s.DomainMin, s.DomainMax
+	bad, out := int32(-1), int32(0)
+	for k := lo; k < hi; k++ {
+		x, v := &f.X[k], &f.V[k]
+		if !physics.Finite(*x) || !physics.Finite(*v) {
+			bad = int32(k)
+			break
+		}
+		if x[0] < dlo[0] || x[1] < dlo[1] || x[2] < dlo[2] || x[0] > dhi[0] || x[1] > dhi[1] || x[2] > dhi[2] {
+			out++
+		}
+	}
+	s.blockBad[block], s.blockOut[block] = bad, out
 }
 
 // NonFiniteError reports particles whose position or velocity became NaN or infinite.

@@ -111,6 +111,8 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 	var substeps, iters, particles int
 	var errSum, measSum, measMax float64
 	measured, removed := 0, 0
+	stageMs := map[string]float64{}
+	var stages []string // in the order they first ran
 	for i := 1; i <= n; i++ {
 		st, err := w.Step(1.0 / fps)
 		if err != nil {
@@ -126,6 +128,14 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 			removed += r.Count
 		}
 		particles = st.Particles
+		for _, name := range w.ECS().Schedule.Names() {
+			if ms, ok := st.StageMs[name]; ok {
+				if _, seen := stageMs[name]; !seen {
+					stages = append(stages, name)
+				}
+				stageMs[name] += ms
+			}
+		}
 		line, _ := json.Marshal(st)
 		stats.Write(append(line, '\n'))
 		if i%every == 0 || i == n {
@@ -141,6 +151,18 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 		substeps, float64(iters)/float64(substeps), 100*errSum/float64(substeps), 100*measSum/float64(max(measured, 1)))
 	fmt.Printf("  largest compression of a particle %.3f %% (measured), %d particles left the domain\n", 100*measMax, removed)
 	fmt.Printf("  %.3f µs per particle per substep (%d workers)\n", 1e6*wall/float64(substeps)/float64(particles), w.ECS().Pool.Workers())
+	// The split of the wall time: each stage's, and the rest of the steps (packing and
+	// unpacking the bodies, the step size, the statistics) as "outside stages".
+	perPS := func(ms float64) float64 { return 1e6 * ms / float64(substeps) / float64(particles) }
+	inStages := 0.0
+	for _, name := range stages {
+		if ms := stageMs[name]; ms > 0.0005*1e3*wall {
+			fmt.Printf("  %-24s %7.0f ns per particle per substep (%4.1f %%)\n", name, perPS(ms), ms/(10*wall))
+		}
+		inStages += stageMs[name]
+	}
+	rest := 1e3*wall - inStages
+	fmt.Printf("  %-24s %7.0f ns per particle per substep (%4.1f %%)\n", "outside stages", perPS(rest), rest/(10*wall))
 	fmt.Printf("  stats: %s, frames: %s/dambreak_*%s\n", filepath.Join(out, "stats.jsonl"), out, f.Ext())
 	return nil
 }

@@ -4,8 +4,9 @@
 // The pressure Poisson equation (Eq. 5/6) is discretised from the continuity equation with a
 // symmetric pressure force and solved for one pressure per particle by relaxed Jacobi (Eq. 13,
 // Algorithm 1), including the boundary terms of Akinci et al. 2012 (Eq. 14-16). Each iteration
-// makes two passes over the neighbour lists: the first gathers Σ_j d_ij p_j, the second updates
-// p. The solver stops when the average predicted density error falls below η (after at least
+// makes two sweeps over the neighbour lists: the first gathers Σ_j d_ij p_j, the second updates
+// p (in the rearranged form of the Solver comment, which reads no neighbour masses). The
+// solver stops when the average predicted density error falls below η (after at least
 // MinIterations) or after MaxIterations.
 //
 // Boundary pressure. The paper's boundary term mirrors the particle's pressure into the
@@ -93,42 +94,52 @@ type Result struct {
 	Converged  bool    // AvgError ≤ η was reached within MaxIterations
 }
 
-// pairData is what the second Jacobi pass reads of a neighbour j: u_j = d_jj p_j + Σ_k d_jk p_k
-// and m_j, packed in 32 bytes so one neighbour costs one cache-line read.
-type pairData struct {
-	u physics.Vec3
-	m float64
-}
-
 // Solver holds the per-particle scratch of the solve; it reuses its buffers between steps.
+//
+// The iteration is Algorithm 1's, rearranged so that each sweep over the neighbour lists reads
+// one quantity per neighbour. With u_i = d_ii p_i + Σ_j d_ij p_j (Eq. 8 and 9: Δt² times the
+// pressure acceleration of Eq. 2 with the boundary term of Eq. 15), the left side of Eq. 11,
+// a_ii p_i + Σ_j m_j (Σ_j d_ij p_j − d_jj p_j − Σ_{k≠i} d_jk p_k)·∇W_ij + Σ_b Ψ_b (Σ_j d_ij p_j)·∇W_ib,
+// with a_ii of Eq. 12, equals
+//
+//	(A p)_i = Σ_j m_j (u_i − u_j)·∇W_ij + Σ_b Ψ_b u_i·∇W_ib = u_i·G_i − m_i Σ_j u_j·∇W_ij,
+//
+// since Σ_{k≠i} d_jk p_k = u_j − d_jj p_j − d_ji p_i and a_ii p_i = Σ_j m_j (d_ii − d_ji) p_i·∇W_ij
+// + Σ_b Ψ_b d_ii p_i·∇W_ib cancel every term but u. Here G_i = m_i Σ_j ∇W_ij + Σ_b Ψ_b ∇W_ib
+// (the m_j of the paper is m_i across phases, see the package comment), and d_ii = −Δt²/ρ_i² G_i.
+// (A p)_i is the density change the pressures p predict, so Eq. 13 reads
+// p_i^{l+1} = p_i^l + ω/a_ii (ρ0 − ρ_adv,i − (A p^l)_i). One sweep (uSweep) gathers
+// Q_j = m_j² p_j/ρ_j² for u_i = −Δt² (p_i/ρ_i² G_i + Σ_j Q_j/m_i ∇W_ij + boundary); the next
+// (pSweep) gathers u_j for (A p)_i and the update. The u of the converged pressures is Δt² times
+// their pressure acceleration, so the last uSweep is the acceleration pass, and the prediction's
+// sweep also sums the warm start's Σ_j Q_j ∇W_ij: a solve of L iterations makes 2L + 1 sweeps.
+// Neither sweep reads a neighbour's mass.
 type Solver struct {
 	Params
-	dii   []physics.Vec3 // d_ii of Eq. 9 with the boundary term of Sec. 4
-	dijpj []physics.Vec3 // Σ_j d_ij p_j of the current iterate
-	bgrad []physics.Vec3 // Σ_b Ψ_b ∇W_ib, fixed during the solve: the boundary terms of
-	// Eq. 15 and Eq. 16 are a dot product with it instead of a loop over the boundary pairs
-	aii    []float64 // a_ii of Eq. 12 with the boundary term
-	rhoAdv []float64 // ρ_adv of Sec. 4 (density predicted from v*)
-	q      []float64 // m_i p_i / ρ_i² of the current iterate
-	pNew   []float64
-	pd     []pairData
-	errSum []float64 // per-block partial sums of the density error
+	gt     []physics.Vec3 // G_i above: d_ii = −Δt² G_i/ρ_i² (Eq. 9 with the boundary term of Sec. 4)
+	u      []physics.Vec3 // u_i = d_ii p_i + Σ_j d_ij p_j of the current iterate
+	wa     []float64      // ω/a_ii (a_ii of Eq. 12 with the boundary term), 0 where a_ii ≈ 0
+	ir2    []float64      // 1/ρ_i²
+	rhoAdv []float64      // ρ_adv of Sec. 4 (density predicted from v*)
+	q      []float64      // Q_i = m_i² p_i / ρ_i² of the current iterate
+	errSum []float64      // per-block partial sums of the density error
 	errMax []float64
 	dt     float64
+	final  bool // the uSweep in flight is of the returned pressures: it writes f.AP
 	f      *physics.FluidSet
 	b      *physics.BoundarySet
 	ff, fb *physics.Neighbors
 
-	fnPredict, fnPass1, fnPass2, fnAccel func(lo, hi, block int)
+	fnWarm, fnPredict, fnU, fnP func(lo, hi, block int)
 }
 
 // NewSolver returns a solver with the given parameters.
 func NewSolver(p Params) *Solver {
 	s := &Solver{Params: p}
+	s.fnWarm = s.warm
 	s.fnPredict = s.predict
-	s.fnPass1 = s.pass1
-	s.fnPass2 = s.pass2
-	s.fnAccel = s.accel
+	s.fnU = s.uSweep
+	s.fnP = s.pSweep
 	return s
 }
 
@@ -138,14 +149,12 @@ func NewSolver(p Params) *Solver {
 func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, dt float64, pool *par.Pool) Result {
 	n := f.Len()
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
-	s.dii = par.Grow(s.dii, n)
-	s.dijpj = par.Grow(s.dijpj, n)
-	s.bgrad = par.Grow(s.bgrad, n)
-	s.aii = par.Grow(s.aii, n)
+	s.gt = par.Grow(s.gt, n)
+	s.u = par.Grow(s.u, n)
+	s.wa = par.Grow(s.wa, n)
+	s.ir2 = par.Grow(s.ir2, n)
 	s.rhoAdv = par.Grow(s.rhoAdv, n)
 	s.q = par.Grow(s.q, n)
-	s.pNew = par.Grow(s.pNew, n)
-	s.pd = par.Grow(s.pd, n)
 	nb := par.Blocks(n)
 	s.errSum = par.Grow(s.errSum, nb)
 	s.errMax = par.Grow(s.errMax, nb)
@@ -154,32 +163,47 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		res.Converged = true
 		return res
 	}
+	pool.For(n, s.fnWarm)
 	pool.For(n, s.fnPredict)
 	for l := 0; l < s.MaxIterations; l++ {
-		pool.For(n, s.fnPass1)
-		pool.For(n, s.fnPass2)
-		f.P, s.pNew = s.pNew, f.P
+		pool.For(n, s.fnP)
 		res.Iterations = l + 1
 		res.AvgError = par.Sum(s.errSum[:nb]) / float64(n)
 		res.MaxError = par.Max(s.errMax[:nb])
-		if res.Iterations >= s.MinIterations && res.AvgError <= s.MaxError {
-			res.Converged = true
+		res.Converged = res.Iterations >= s.MinIterations && res.AvgError <= s.MaxError
+		s.final = res.Converged || l == s.MaxIterations-1
+		pool.For(n, s.fnU)
+		if res.Converged {
 			break
 		}
 	}
-	pool.For(n, s.fnAccel)
+	s.final = false
 	s.f, s.b, s.ff, s.fb = nil, nil, nil, nil
 	return res
 }
 
-// predict is PREDICTADVECTION of Algorithm 1 with the boundary terms of Sec. 4:
+// warm sets the warm start p⁰ = ½ p(t − Δt) of Algorithm 1 and its Q = m² p/ρ², which the
+// prediction's sweep reads of every neighbour.
+func (s *Solver) warm(lo, hi, _ int) {
+	f := s.f
+	for i := lo; i < hi; i++ {
+		p := 0.5 * f.P[i]
+		f.P[i] = p
+		rho, m := f.Rho[i], f.M[i]
+		s.q[i] = m * m * p / (rho * rho)
+	}
+}
+
+// predict is PREDICTADVECTION of Algorithm 1 with the boundary terms of Sec. 4, in one sweep
+// over each particle's neighbours:
 //
-//	d_ii  = −Δt² Σ_j m_j/ρ_i² ∇W_ij − Δt² Σ_b Ψ_b/ρ_i² ∇W_ib            (Eq. 9, Sec. 4)
-//	ρ_adv = ρ_i + Δt Σ_j m_j v*_ij·∇W_ij + Δt Σ_b Ψ_b (v*_i − v_b)·∇W_ib  (Sec. 4, "ρ_i^adv")
-//	a_ii  = Σ_j m_j (d_ii − d_ji)·∇W_ij + Σ_b Ψ_b d_ii·∇W_ib               (Eq. 12 with boundary)
+//	G_i   = m_i Σ_j ∇W_ij + Σ_b Ψ_b ∇W_ib,  d_ii = −Δt² G_i/ρ_i²                (Eq. 9, Sec. 4)
+//	ρ_adv = ρ_i + Δt Σ_j m_i v*_ij·∇W_ij + Δt Σ_b Ψ_b (v*_i − v_b)·∇W_ib     (Sec. 4, "ρ_i^adv")
+//	a_ii  = Σ_j m_i (d_ii − d_ji)·∇W_ij + Σ_b Ψ_b d_ii·∇W_ib                 (Eq. 12 with boundary)
+//	      = d_ii·G_i − Δt² m_i²/ρ_i² Σ_j (m_i/m_j) |∇W_ij|²
 //
-// with d_ji = −Δt² m_i/ρ_i² ∇W_ji = Δt² m_i/ρ_i² ∇W_ij and Ψ_b = ρ0_i V_b. It also sets the
-// warm start p⁰ = ½ p(t − Δt).
+// with d_ji = −Δt² m_i/ρ_i² ∇W_ji = Δt² m_i/ρ_i² ∇W_ij (times m_i/m_j across phases) and
+// Ψ_b = ρ0_i V_b. The same sweep gives u_i of the warm start (see uSweep).
 func (s *Solver) predict(lo, hi, block int) {
 	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
 	f, b, dt := s.f, s.b, s.dt
@@ -188,17 +212,28 @@ func (s *Solver) predict(lo, hi, block int) {
 		rho := f.Rho[i]
 		ir2 := 1 / (rho * rho)
 		vi := f.VStar[i]
-		var dx, dy, dz, div float64
 		mi := f.M[i]
+		var sx, sy, sz, gg, div, qx, qy, qz float64
 		js, gws := fblk.Row(i - lo)
+		gws = gws[:len(js)]
 		for k, j := range js {
 			g := vec(&gws[k])
-			dx += mi * g[0]
-			dy += mi * g[1]
-			dz += mi * g[2]
+			sx += g[0]
+			sy += g[1]
+			sz += g[2]
+			g2 := g[0]*g[0] + g[1]*g[1] + g[2]*g[2]
+			if mj := f.M[j]; mj != mi {
+				g2 *= mi / mj
+			}
+			gg += g2
 			vj := &f.VStar[j]
-			div += mi * ((vi[0]-vj[0])*g[0] + (vi[1]-vj[1])*g[1] + (vi[2]-vj[2])*g[2])
+			div += (vi[0]-vj[0])*g[0] + (vi[1]-vj[1])*g[1] + (vi[2]-vj[2])*g[2]
+			q := s.q[j]
+			qx += q * g[0]
+			qy += q * g[1]
+			qz += q * g[2]
 		}
+		div *= mi
 		psi0 := f.Rho0[i]
 		var bx, by, bz float64
 		bs, gbs := bblk.Row(i - lo)
@@ -211,171 +246,122 @@ func (s *Solver) predict(lo, hi, block int) {
 			vb := &b.V[j]
 			div += psi * ((vi[0]-vb[0])*g[0] + (vi[1]-vb[1])*g[1] + (vi[2]-vb[2])*g[2])
 		}
-		d := physics.Vec3{-dt2 * ir2 * (dx + bx), -dt2 * ir2 * (dy + by), -dt2 * ir2 * (dz + bz)}
-		s.dii[i] = d
-		s.bgrad[i] = physics.Vec3{bx, by, bz}
+		gt := physics.Vec3{mi*sx + bx, mi*sy + by, mi*sz + bz}
+		s.gt[i] = gt
 		s.rhoAdv[i] = rho + dt*div
-
-		// a_ii: fluid part Σ_j m_i (d_ii − d_ji)·∇W_ij with d_ji = Δt² m_i²/(m_j ρ_i²) ∇W_ij,
-		// boundary part d_ii·Σ_b Ψ_b ∇W_ib.
-		cji := dt2 * mi * ir2
-		a := d[0]*bx + d[1]*by + d[2]*bz
-		for k, j := range js {
-			g := vec(&gws[k])
-			c := cji
-			if mj := f.M[j]; mj != mi {
-				c *= mi / mj
-			}
-			a += mi * ((d[0]-c*g[0])*g[0] + (d[1]-c*g[1])*g[1] + (d[2]-c*g[2])*g[2])
+		c := -dt2 * ir2
+		aii := c * ((gt[0]*gt[0] + gt[1]*gt[1] + gt[2]*gt[2]) + mi*mi*gg)
+		wa := 0.0 // no pressure for a particle without neighbours or walls
+		if math.Abs(aii) > 1e-12*psi0 {
+			wa = s.Omega / aii
 		}
-		s.aii[i] = a
-		p := 0.5 * f.P[i]
-		f.P[i] = p
-		s.q[i] = f.M[i] * p * ir2
+		s.wa[i] = wa
+		s.ir2[i] = ir2
+		s.setU(i, f.P[i], ir2, qx, qy, qz, false)
 	}
 }
 
-// pass1 is the first loop of PRESSURESOLVE: Σ_j d_ij p_j = −Δt² Σ_j m_j p_j/ρ_j² ∇W_ij
-// − Δt² Σ_b Ψ_b p_b/ρ0_i² ∇W_ib (the boundary samples' half of the pair force, p_b from the
-// current p_i, see the package comment), and u_i = d_ii p_i + Σ_j d_ij p_j, which pass2 needs
-// of every neighbour.
-func (s *Solver) pass1(lo, hi, block int) {
-	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
-	dt2 := s.dt * s.dt
-	b, g := s.b, &s.Gravity
-	for i := lo; i < hi; i++ {
-		var x, y, z float64
-		mi := s.f.M[i]
-		js, gws := fblk.Row(i - lo)
-		for k, j := range js {
-			g := vec(&gws[k])
-			q := s.q[j]
-			if mj := s.f.M[j]; mj != mi {
-				q *= mj / mi // d_ij p_j = −Δt² m_j²/(m_i ρ_j²) p_j ∇W_ij
-			}
-			x += q * g[0]
-			y += q * g[1]
-			z += q * g[2]
-		}
-		p := s.f.P[i]
-		if bs, gbs := bblk.Row(i - lo); len(bs) > 0 && s.Extrapolate {
+// setU finishes u_i from the gathered Σ_j Q_j ∇W_ij (x, y, z) and particle i's pressure p:
+//
+//	u_i = −Δt² (p_i/ρ_i² G_i + Σ_j (m_j²/m_i) p_j/ρ_j² ∇W_ij + Σ_b Ψ_b p_b/ρ0_i² ∇W_ib),
+//
+// the last sum only with Params.Extrapolate (p_b from p_i, see the package comment; mirrored,
+// the boundary's half is p_i/ρ_i² Σ_b Ψ_b ∇W_ib, inside G_i). With final it also writes the
+// pressure acceleration a_p,i = u_i/Δt² (Eq. 2 with Eq. 15).
+func (s *Solver) setU(i int, p, ir2, x, y, z float64, final bool) {
+	f := s.f
+	im := 1 / f.M[i]
+	x, y, z = x*im, y*im, z*im
+	if s.Extrapolate {
+		bblk := &s.fb.Blocks[i/par.BlockSize]
+		if bs, gbs := bblk.Row(i - bblk.Lo); len(bs) > 0 {
 			// Ψ_b p_b/ρ0² = V_b p_b/ρ0
-			rho0 := s.f.Rho0[i]
-			xi := &s.f.X[i]
+			b, grav := s.b, &s.Gravity
+			rho0 := f.Rho0[i]
+			xi := &f.X[i]
 			for k, j := range bs {
 				gb := vec(&gbs[k])
-				q := b.Vol[j] * physics.BoundaryPressure(p, rho0, g, xi, &b.X[j]) / rho0
+				q := b.Vol[j] * physics.BoundaryPressure(p, rho0, grav, xi, &b.X[j]) / rho0
 				x += q * gb[0]
 				y += q * gb[1]
 				z += q * gb[2]
 			}
 		}
-		d := physics.Vec3{-dt2 * x, -dt2 * y, -dt2 * z}
-		s.dijpj[i] = d
-		dii := &s.dii[i]
-		s.pd[i] = pairData{u: physics.Vec3{dii[0]*p + d[0], dii[1]*p + d[1], dii[2]*p + d[2]}, m: s.f.M[i]}
+	}
+	pr := p * ir2
+	gt := &s.gt[i]
+	a := physics.Vec3{pr*gt[0] + x, pr*gt[1] + y, pr*gt[2] + z}
+	dt2 := s.dt * s.dt
+	s.u[i] = physics.Vec3{-dt2 * a[0], -dt2 * a[1], -dt2 * a[2]}
+	if final {
+		f.AP[i] = physics.Vec3{-a[0], -a[1], -a[2]}
 	}
 }
 
-// pass2 is the second loop of PRESSURESOLVE: Eq. 16 (Eq. 13 with the boundary term),
-//
-//	p_i^{l+1} = (1−ω) p_i^l + ω/a_ii (ρ0 − ρ_adv − Σ_j m_j (Σ_j d_ij p_j − d_jj p_j − Σ_{k≠i} d_jk p_k)·∇W_ij
-//	                                  − Σ_b Ψ_b (Σ_j d_ij p_j)·∇W_ib),
-//
-// where Σ_{k≠i} d_jk p_k = Σ_k d_jk p_k − d_ji p_i, so the bracket is Σ_j d_ij p_j − u_j + d_ji p_i.
-// Negative pressures are clamped to zero. The density error is that of the current iterate p^l:
-// its predicted density ρ_adv + a_ii p_i^l + (the sums, all of iterate l) is what the pressures of
-// iterate l would leave. Mixing in the new p^{l+1} with the sums of iterate l, as a literal reading
-// of Algorithm 1 does, gives (1−ω) times that residual (zero at ω = 1), and the solve then stopped
-// at about η/ω of true compression. The solve returns p^{l+1}, one sweep past the iterate whose
-// error it judged. Only compression counts, since particles at the free surface rightly sit below
-// the rest density with zero pressure.
-func (s *Solver) pass2(lo, hi, block int) {
+// uSweep is the first loop of PRESSURESOLVE: Σ_j d_ij p_j = −Δt² Σ_j m_j p_j/ρ_j² ∇W_ij
+// (−Δt² Σ_j (m_j²/m_i) p_j/ρ_j² ∇W_ij across phases) with the boundary samples' half of the pair
+// force when extrapolated, and from it u_i (setU), which pSweep needs of every neighbour.
+func (s *Solver) uSweep(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
-	f := s.f
-	dt2 := s.dt * s.dt
-	omega := s.Omega
-	var esum, emax float64
+	f, qs := s.f, s.q
+	final := s.final
 	for i := lo; i < hi; i++ {
-		di := s.dijpj[i]
-		pi := f.P[i]
-		rho := f.Rho[i]
-		mi := f.M[i]
-		qi := dt2 * mi * pi / (rho * rho) // d_ji p_i = qi ∇W_ij (times m_i/m_j across phases)
-		sum := 0.0
+		var x, y, z float64
 		js, gws := fblk.Row(i - lo)
+		gws = gws[:len(js)]
 		for k, j := range js {
 			g := vec(&gws[k])
-			pj := &s.pd[j]
-			q := qi
-			if pj.m != mi {
-				q *= mi / pj.m
-			}
-			sum += mi * ((di[0]-pj.u[0]+q*g[0])*g[0] + (di[1]-pj.u[1]+q*g[1])*g[1] + (di[2]-pj.u[2]+q*g[2])*g[2])
+			q := qs[j]
+			x += q * g[0]
+			y += q * g[1]
+			z += q * g[2]
 		}
-		bg := &s.bgrad[i]
-		sum += di[0]*bg[0] + di[1]*bg[1] + di[2]*bg[2]
+		s.setU(i, f.P[i], s.ir2[i], x, y, z, final)
+	}
+}
+
+// pSweep is the second loop of PRESSURESOLVE, Eq. 13 with the boundary term (Eq. 16) in the
+// form of the Solver comment:
+//
+//	(A p^l)_i = u_i·G_i − m_i Σ_j u_j·∇W_ij,   p_i^{l+1} = max(0, p_i^l + ω/a_ii (ρ0 − ρ_adv − (A p^l)_i)).
+//
+// Negative pressures are clamped to zero. The density error is that of the current iterate p^l,
+// ρ_adv + (A p^l)_i − ρ0: what the pressures of iterate l would leave. Mixing in the new p^{l+1}
+// with the sums of iterate l, as a literal reading of Algorithm 1 does, gives (1−ω) times that
+// residual (zero at ω = 1), and the solve then stopped at about η/ω of true compression. The
+// solve returns p^{l+1}, one sweep past the iterate whose error it judged. Only compression
+// counts, since particles at the free surface rightly sit below the rest density with zero
+// pressure.
+func (s *Solver) pSweep(lo, hi, block int) {
+	fblk := &s.ff.Blocks[block]
+	f, u := s.f, s.u
+	var esum, emax float64
+	for i := lo; i < hi; i++ {
+		var sum float64
+		js, gws := fblk.Row(i - lo)
+		gws = gws[:len(js)]
+		for k, j := range js {
+			g := vec(&gws[k])
+			uj := &u[j]
+			sum += uj[0]*g[0] + uj[1]*g[1] + uj[2]*g[2]
+		}
+		ui, gt := &u[i], &s.gt[i]
+		mi := f.M[i]
+		ap := ui[0]*gt[0] + ui[1]*gt[1] + ui[2]*gt[2] - mi*sum
 		rho0 := f.Rho0[i]
-		src := rho0 - s.rhoAdv[i]
-		aii := s.aii[i]
+		rhoAdv := s.rhoAdv[i]
 		p := 0.0
-		if math.Abs(aii) > 1e-12*rho0 {
-			p = max(0, (1-omega)*pi+omega*(src-sum)/aii)
+		if wa := s.wa[i]; wa != 0 {
+			p = max(0, f.P[i]+wa*(rho0-rhoAdv-ap))
 		}
-		s.pNew[i] = p
-		s.q[i] = f.M[i] * p / (rho * rho)
-		e := max(0, s.rhoAdv[i]+aii*pi+sum-rho0) / rho0
+		f.P[i] = p
+		s.q[i] = mi * mi * p * s.ir2[i]
+		e := max(0, rhoAdv+ap-rho0) / rho0
 		esum += e
 		emax = max(emax, e)
 	}
 	s.errSum[block] = esum
 	s.errMax[block] = emax
-}
-
-// accel computes the pressure acceleration of the converged pressures (Eq. 2 with Eq. 15):
-// a_p,i = −Σ_j m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij − Σ_b Ψ_b (p_i/ρ_i² + p_b/ρ0_i²) ∇W_ib, across
-// phases −Σ_j (m_i p_i/ρ_i² + (m_j²/m_i) p_j/ρ_j²) ∇W_ij (see the package comment). The
-// boundary pair terms are the ones rigid.Loads sums as the bodies' reaction.
-func (s *Solver) accel(lo, hi, block int) {
-	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
-	f, b, g := s.f, s.b, &s.Gravity
-	for i := lo; i < hi; i++ {
-		rho := f.Rho[i]
-		pi := f.P[i] / (rho * rho)
-		var x, y, z float64
-		mi := f.M[i]
-		js, gws := fblk.Row(i - lo)
-		for k, j := range js {
-			g := vec(&gws[k])
-			rj := f.Rho[j]
-			mj := f.M[j]
-			var c float64
-			if mj == mi {
-				c = mj * (pi + f.P[j]/(rj*rj))
-			} else {
-				c = mi*pi + mj*mj/mi*f.P[j]/(rj*rj)
-			}
-			x += c * g[0]
-			y += c * g[1]
-			z += c * g[2]
-		}
-		bg := &s.bgrad[i]
-		x += pi * bg[0]
-		y += pi * bg[1]
-		z += pi * bg[2]
-		if bs, gbs := bblk.Row(i - lo); len(bs) > 0 && s.Extrapolate {
-			rho0 := f.Rho0[i]
-			p, xi := f.P[i], &f.X[i]
-			for k, j := range bs {
-				gb := vec(&gbs[k])
-				q := b.Vol[j] * physics.BoundaryPressure(p, rho0, g, xi, &b.X[j]) / rho0
-				x += q * gb[0]
-				y += q * gb[1]
-				z += q * gb[2]
-			}
-		}
-		f.AP[i] = physics.Vec3{-x, -y, -z}
-	}
 }
 
 // vec widens a stored single-precision gradient for float64 accumulation.
