@@ -315,8 +315,7 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 	if err != nil {
 		return e, err
 	}
-	w.keepWallMesh(w.Body(e).ID, v, tris, tank)
-	if tank || !closedMesh(v, tris) {
+	if m := w.keepWallMesh(w.Body(e).ID, v, tris, tank); tank || !m.Closed {
 		return e, nil
 	}
 	sh, c := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}, mgl64.Vec3{}

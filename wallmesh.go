@@ -42,11 +42,13 @@ func (w *World) WallMesh(e Entity) (m WallMesh, ok bool) {
 	return w.wallMeshes[i].m, true
 }
 
-// keepWallMesh records the mesh of the wall body with ID id (copies of v and tris).
-func (w *World) keepWallMesh(id uint32, v []mgl64.Vec3, tris [][3]int32, tank bool) {
+// keepWallMesh records the mesh of the wall body with ID id (copies of v and tris) and
+// returns it.
+func (w *World) keepWallMesh(id uint32, v []mgl64.Vec3, tris [][3]int32, tank bool) WallMesh {
 	m := WallMesh{V: slices.Clone(v), Tris: slices.Clone(tris), Tank: tank, Closed: closedMesh(v, tris)}
 	i, _ := slices.BinarySearchFunc(w.wallMeshes, id, func(x wallMeshEntry, id uint32) int { return int(x.id) - int(id) })
 	w.wallMeshes = slices.Insert(w.wallMeshes, i, wallMeshEntry{id: id, m: m})
+	return m
 }
 
 // dropWallMesh forgets the mesh of the body with ID id (removed from the world).

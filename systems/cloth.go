@@ -205,8 +205,6 @@ func (s *Sim) prepareCloth() error {
 	s.clothEdges = s.clothEdges[:0]
 	s.clothFixed = slices.Grow(s.clothFixed[:0], n)[:n]
 	clear(s.clothFixed)
-	s.clothSheet = slices.Grow(s.clothSheet[:0], n)[:n]
-	clear(s.clothSheet)
 	for _, c := range s.Cloth {
 		m := &s.bodies[c.slot].mat.Cloth
 		for _, e := range c.Stretch {
@@ -218,11 +216,14 @@ func (s *Sim) prepareCloth() error {
 		for _, p := range c.Pinned {
 			s.clothFixed[c.idx[p]] = true
 		}
-		for _, k := range c.idx {
-			s.clothSheet[k] = true
-		}
 	}
-	if err := s.clothSprings.Build(n, s.clothEdges, s.clothFixed, s.clothSheet); err != nil {
+	// The cloth vertices of this packed order, as the Density stage marked them (markNotFluid).
+	sheet := s.Fluid.NotFluid
+	if len(sheet) != n {
+		s.markNotFluid()
+		sheet = s.Fluid.NotFluid
+	}
+	if err := s.clothSprings.Build(n, s.clothEdges, s.clothFixed, sheet); err != nil {
 		return fmt.Errorf("cloth: %w", err)
 	}
 	s.PF.SetSprings(&s.clothSprings)

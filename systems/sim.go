@@ -66,7 +66,6 @@ type Sim struct {
 	// the cloth springs of the substep in packed order (cloth.go)
 	clothEdges   []pf.Edge
 	clothFixed   []bool
-	clothSheet   []bool
 	notFluid     []bool // Fluid.NotFluid's storage (markNotFluid)
 	clothSprings pf.Springs
 	clothOut     string // a cloth body with a vertex outside the domain (Integration reports it)
