@@ -42,7 +42,7 @@ func BenchmarkElastoplasticDrop(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	sub, iters := 0, 0
+	sub := 0
 	var epMs, totalMs float64
 	b.ResetTimer()
 	cpu0 := cpuNanos()
@@ -52,7 +52,6 @@ func BenchmarkElastoplasticDrop(b *testing.B) {
 			b.Fatal(err)
 		}
 		sub += st.Substeps
-		iters += st.ElastoplasticIterations
 		epMs += st.StageMs[systems.StageElastoplasticForces]
 		for _, ms := range st.StageMs {
 			totalMs += ms
@@ -60,7 +59,6 @@ func BenchmarkElastoplasticDrop(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/frame")
 	b.ReportMetric(float64(sub)/float64(b.N), "substeps/frame")
-	b.ReportMetric(float64(iters)/float64(max(sub, 1)), "cg-iters/substep")
 	b.ReportMetric(100*epMs/max(totalMs, 1e-9), "elastoplastic-%")
 	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
 		b.ReportMetric(float64(cpu)/1e9/float64(b.N), "cpu-s/frame")

@@ -3,9 +3,7 @@ package systems
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
-	"strconv"
 
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/ecs"
@@ -54,9 +52,6 @@ func (s *Sim) newElastoplastic(id uint32, name string, mat *components.Material,
 	if err != nil {
 		return nil, fmt.Errorf("body %q: %w", name, err)
 	}
-	// SLUICE_EP_EXPLICIT=1 keeps the explicit forces (a switch for the measurements in
-	// docs/elastoplastic.md, "Measured, not adopted").
-	bd.SetImplicit(os.Getenv("SLUICE_EP_EXPLICIT") == "")
 	return &ElastoplasticBody{ID: id, Body: bd, mass: m}, nil
 }
 
@@ -236,16 +231,7 @@ func (s *Sim) elastoplasticDt() float64 {
 	for _, st := range s.Elastoplastic {
 		b := s.bodies[st.slot]
 		m := b.mat.Elastoplastic.Model()
-		if os.Getenv("SLUICE_EP_EXPLICIT") != "" {
-			dt = min(dt, m.StableDt(s.Settings.Spacing(), b.mat.RestDensity))
-			continue
-		}
-		// SLUICE_EP_IMPLICIT_SCALE multiplies the implicit limit (measurements only).
-		f := 1.0
-		if v := os.Getenv("SLUICE_EP_IMPLICIT_SCALE"); v != "" {
-			f, _ = strconv.ParseFloat(v, 64)
-		}
-		dt = min(dt, f*m.StableDtImplicit(s.Settings.Spacing(), b.mat.RestDensity))
+		dt = min(dt, m.StableDt(s.Settings.Spacing(), b.mat.RestDensity))
 	}
 	return dt
 }
@@ -356,7 +342,6 @@ func (e ElastoplasticForces) Run(ctx *ecs.Context) error {
 		a.ElastoplasticIllConditioned += r.IllConditioned
 		a.ElastoplasticInverted += r.Inverted
 		a.ElastoplasticYielded += r.Yielded
-		a.ElastoplasticIterations += r.Iterations
 		a.ElastoplasticMinSigma = min(a.ElastoplasticMinSigma, r.MinSigma)
 		a.ElastoplasticMaxSigma = max(a.ElastoplasticMaxSigma, r.MaxSigma)
 	}

@@ -75,7 +75,6 @@ type StepStats struct {
 	ElastoplasticMinSigma       float64 `json:"elastoplasticMinSigma,omitempty"`       // smallest singular value of any F in the step
 	ElastoplasticMaxSigma       float64 `json:"elastoplasticMaxSigma,omitempty"`       // largest singular value of any F in the step (the max stretch)
 	ElastoplasticPaused         int     `json:"elastoplasticPaused,omitempty"`         // body updates skipped because the body lost particles earlier in the step
-	ElastoplasticIterations     int     `json:"elastoplasticIterations,omitempty"`     // conjugate-gradient iterations of the semi-implicit elastoplastic steps
 
 	// Reduced are the reduced air domains' numbers of the step, in creation order.
 	Reduced []ReducedStats `json:"reduced,omitempty"`

@@ -147,9 +147,6 @@ type Stats struct {
 	FewNeighbors, IllConditioned, Inverted int
 	Yielded                                int
 	MinSigma, MaxSigma                     float64
-	// Iterations is the conjugate-gradient iterations of the semi-implicit step (0 when
-	// explicit).
-	Iterations int
 }
 
 // Body is the elastoplastic state of one body: F and the accumulated plastic strain α per
@@ -206,21 +203,6 @@ type Body struct {
 	dt                float64
 	fnDeform, fnForce func(lo, hi, blk int)
 	fnDamp            func(lo, hi, blk int)
-
-	// The semi-implicit step (implicit.go): whether it is on, each entry's corrected gradient
-	// g_ij (pg), and the conjugate-gradient scratch.
-	implicit              bool
-	pg, pgT               []Vec3
-	gSum                  []Vec3
-	cgX, cgR, cgP, cgQ    []Vec3
-	cgS                   [][6]float64
-	cgPart, cgPart2       []float64
-	cgIn, cgOut, cgA, cgB []Vec3
-	cgScale, cgAlpha      float64
-	cgShift               bool
-	fnTranspose           func(lo, hi, blk int)
-	fnGrad, fnKz, fnDot   func(lo, hi, blk int)
-	fnAxpy                func(lo, hi, blk int)
 }
 
 // New makes a body of n particles of mass `mass` (kg) and rest volume vol (m³) each, with
@@ -318,15 +300,11 @@ func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *pa
 		pool.For(b.n, b.fnDamp)
 	}
 	pool.For(b.n, b.fnForce)
-	iters := 0
-	if b.implicit && b.hasPrev {
-		iters = b.solveImplicit(pool)
-	}
 	b.x, b.v = nil, nil
 	copy(b.xPrev, x)
 	b.hasPrev = true
 	b.dtPrev = dt
-	st := Stats{Iterations: iters}
+	var st Stats
 	st.MinSigma, st.MaxSigma = math.Inf(1), math.Inf(-1)
 	for k := range b.part {
 		st.FewNeighbors += int(b.part[k][0])
@@ -365,9 +343,6 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 	total := int(start[b.n])
 	b.pJ, b.pT, b.pW = par.Grow(b.pJ, total), par.Grow(b.pT, total), par.Grow(b.pW, total)
 	b.ps, b.pa, b.pq = par.Grow(b.ps, total), par.Grow(b.pa, total), par.Grow(b.pq, total)
-	if b.implicit {
-		b.pg, b.pgT = par.Grow(b.pg, total), par.Grow(b.pgT, total)
-	}
 	cur := b.cursor
 	clear(cur)
 	asym := func(i, j int32) error {
@@ -533,16 +508,12 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
 		ps := b.ps[e0:e1]
 		c := b.pairScalars(i, nbr, ps)
-		var ci mat3 // C_i⁻¹, zero for a detached particle
 		if detached {
 			b.m[i] = mat3{}
 		} else if !b.noCorrection {
-			ci = b.correct(i, &c)
+			b.correct(i, &c)
 		}
 		b.pairTerms(i, nbr, ps, b.pa[e0:e1])
-		if b.implicit {
-			b.gradTerms(i, nbr, ps, &ci, b.pg[e0:e1])
-		}
 		smin = min(smin, s.S[2])
 		smax = max(smax, s.S[0])
 	}
@@ -717,7 +688,7 @@ const correctionCutoff = 1e-8
 // M_i C_i⁻¹ ∇W(u_j): M_i is simply multiplied by C_i⁻¹. The inverse is the pseudo-inverse
 // over eigenvalues above 1e-8 of the largest (a flat neighbourhood's missing direction carries
 // no information; the guards already keep F from updating there).
-func (b *Body) correct(i int, c *mat3) mat3 {
+func (b *Body) correct(i int, c *mat3) {
 	ci, ok := symInverse(c, correctionCutoff)
 	if !ok {
 		lam, v := physics.SymEigen3(c)
@@ -731,5 +702,4 @@ func (b *Body) correct(i int, c *mat3) mat3 {
 		ci = udvt(&v, inv, &v)
 	}
 	b.m[i] = mul(&b.m[i], &ci)
-	return ci
 }
