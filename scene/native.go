@@ -791,11 +791,10 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 // warning names the material's key, the limit and the cost. With solver.viscositySolver
 // implicit or auto there is no such limit (docs/viscosity.md) and no advice.
 func (s *Scene) Advice() []Warning {
-	kind, err := physics.ParseKernel(s.Solver.Kernel)
-	if err != nil || s.Solver.ViscositySolver != "explicit" {
+	if _, err := physics.ParseKernel(s.Solver.Kernel); err != nil || s.Solver.ViscositySolver != "explicit" {
 		return nil
 	}
-	kr := physics.NewKernel(kind, s.Solver.SupportRadius())
+	kr := s.Solver.SmoothingKernel()
 	var out []Warning
 	check := func(path string, m *components.Material) {
 		lim := kr.ViscousDtLimit(s.Solver.Spacing(), s.Solver.BoundaryLayers, m.Viscosity, 0)
