@@ -364,7 +364,7 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 	if w.sim.Settings.Dimensions == 2 {
 		// A 2D world's walls are outlines in the plane; an axis-aligned box mesh (the walls of
 		// SPlisHSPlasH's 2D scenes) is its rectangle. Slicing other meshes is not implemented.
-		if lo, hi, ok := axisBox(v); ok && boxVolume(&rigid.Shape{Kind: rigid.Mesh, V: v, Tris: tris}, lo, hi) {
+		if lo, hi, ok := AxisBoxMesh(v, tris); ok {
 			return w.AddBoundaryBox(name, lo, hi, tank)
 		}
 		return Entity{}, fmt.Errorf("body %q: a 2D world (solver.dimensions 2) takes only meshes that are axis-aligned boxes (%d vertices, %d triangles given); see docs/2d.md", name, len(v), len(tris))
@@ -412,6 +412,14 @@ func axisBox(v []mgl64.Vec3) (lo, hi mgl64.Vec3, ok bool) {
 		}
 	}
 	return lo, hi, lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]
+}
+
+// AxisBoxMesh reports whether the closed triangle mesh is the axis-aligned box [lo, hi]: its
+// vertices are the box's corners and it encloses the box's volume (a polyhedron within the
+// box with its volume is the box).
+func AxisBoxMesh(v []mgl64.Vec3, tris [][3]int32) (lo, hi mgl64.Vec3, ok bool) {
+	lo, hi, ok = axisBox(v)
+	return lo, hi, ok && boxVolume(&rigid.Shape{Kind: rigid.Mesh, V: v, Tris: tris}, lo, hi)
 }
 
 // boxVolume reports whether the closed mesh encloses the volume of the box [lo, hi] (to
