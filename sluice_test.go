@@ -46,6 +46,9 @@ func restingColumnDims(t testing.TB, solver string, maxErr float64, dims int) (*
 	s.PressureSolver = solver
 	s.MaxError = maxErr
 	s.Dimensions = dims
+	// The column is solved to η = 0.01 %, which DFSPH's constant-density solve reaches only
+	// after about 100 corrections: the cap is raised so the pressures compared are converged.
+	s.MaxIterations = 1000
 	w, err := sluice.NewWorld(s, 0)
 	if err != nil {
 		t.Fatal(err)
