@@ -334,9 +334,9 @@ func TestGooBallBouncesBackOrStaysFlat(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("two 0.9 s drops of 1365 particles (runs without -short and -race)")
 	}
-	const shapeTol = 0.10   // the elastic ball's aspect ratio returns within 10 %
-	const squashMax = 0.6   // the impact squashes either ball below this aspect ratio
-	const flatMax = 0.5     // the plastic goo's bounding box and every piece stay below this aspect ratio
+	const shapeTol = 0.10 // the elastic ball's aspect ratio returns within 10 %
+	const squashMax = 0.6 // the impact squashes either ball below this aspect ratio
+	const flatMax = 0.5   // the plastic goo's bounding box and every piece stay below this aspect ratio
 	elastic := gooMaterial(0.1, 0.5)
 	a0, sq, back, _ := dropBall(t, elastic)
 	t.Logf("elastic (c = 0.1, w = 0): aspect %.2f, squashed %.2f, back to %.2f", a0, sq, back)
