@@ -170,7 +170,7 @@ func TestDFSPHRestingColumnIsHydrostatic(t *testing.T) {
 		t.Skip("5 s of a 1 m column at η = 0.01 % (about 25 s): skipped in -short and under -race")
 	}
 	divTol := components.DefaultSolver().MaxDivergenceError
-	w := checkRestingColumn(t, "dfsph")
+	w := checkRestingColumn(t, "dfsph", 3)
 	defer w.Close()
 	st, err := w.Step(frame)
 	if err != nil {

@@ -98,9 +98,9 @@ func ExampleWorld_SurfaceHeight() {
 	step(1)
 	fmt.Printf("bodies: %d; the crate answers nil: %v\n", len(w.Bodies()), w.RigidBody(crate) == nil)
 	// Output:
-	// water level 0.37 m; 0.1 m above the floor: in water true, 1016 kg/m³
+	// water level 0.37 m; 0.1 m above the floor: in water true, 1030 kg/m³
 	// crate speed after the kick: 0.256 m/s
-	// drank 276 particles: 1162 left
+	// drank 278 particles: 1160 left
 	// true
 	// bodies: 2; the crate answers nil: true
 }

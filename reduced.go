@@ -56,6 +56,9 @@ type reducedBody struct {
 // grid, viscosity, axes, and a coupled body larger than the domain.
 func (w *World) AddReducedDomain(name string, def components.ReducedDomain) (Entity, error) {
 	path := fmt.Sprintf("reducedDomains[%q]", name)
+	if w.sim.Settings.Dimensions == 2 {
+		return Entity{}, fmt.Errorf("%s: a reduced-fluid domain is not available in a 2D world (solver.dimensions 2); see docs/2d.md", path)
+	}
 	if name == "" {
 		return Entity{}, fmt.Errorf("reduced domain name must not be empty")
 	}

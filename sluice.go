@@ -166,6 +166,9 @@ func (w *World) addBody(name string, phase components.Phase, mat components.Mate
 	if p.Len() == 0 && !empty {
 		return Entity{}, fmt.Errorf("body %q: has no particles", name)
 	}
+	if err := w.planar(name, phase, &mat, &p, x); err != nil {
+		return Entity{}, err
+	}
 	if phase.Dynamic() {
 		w.setMasses(&p, mat)
 	}
@@ -186,6 +189,44 @@ func (w *World) setMasses(p *components.Particles, mat components.Material) {
 	if p.MassDensity == 0 {
 		p.MassDensity = mat.RestDensity
 	}
+}
+
+// planar checks a new body against a 2D world (Solver.Dimensions 2): only fluid bodies and
+// static walls, every position and velocity in the x–y plane (z = 0; the pair forces then
+// stay in the plane, so the particles never leave it), and no material model that is
+// formulated only in 3D (surface tension, goo, air drag). Elsewhere it accepts everything.
+func (w *World) planar(name string, phase components.Phase, mat *components.Material, p *components.Particles, x extras) error {
+	if w.sim.Settings.Dimensions != 2 {
+		return nil
+	}
+	const hint = "a 2D world (solver.dimensions 2) takes fluid bodies and static walls only; see docs/2d.md"
+	switch {
+	case phase != components.Fluid && phase != components.Boundary:
+		return fmt.Errorf("body %q: a %v body: %s", name, phase, hint)
+	case x.rigid != nil:
+		return fmt.Errorf("body %q: a rigid body: %s", name, hint)
+	case x.motion != nil:
+		return fmt.Errorf("body %q: a moving wall: %s", name, hint)
+	case x.em != nil:
+		return fmt.Errorf("body %q: an emitter: %s", name, hint)
+	}
+	if phase == components.Fluid {
+		path := fmt.Sprintf("bodies[%q].material", name)
+		switch {
+		case mat.SurfaceTension != 0:
+			return fmt.Errorf("%s.surfaceTension: %g: surface tension is not available in a 2D world (solver.dimensions 2)", path, mat.SurfaceTension)
+		case mat.Viscoelastic.Enabled:
+			return fmt.Errorf("%s.viscoelastic.enabled: goo is not available in a 2D world (solver.dimensions 2)", path)
+		case mat.AirDrag != 0:
+			return fmt.Errorf("%s.airDrag: %g: air drag is not available in a 2D world (solver.dimensions 2)", path, mat.AirDrag)
+		}
+	}
+	for i := range p.X {
+		if p.X[i][2] != 0 || (i < len(p.V) && p.V[i][2] != 0) {
+			return fmt.Errorf("body %q: particle %d at %v m with velocity %v m/s is not in the plane of a 2D world (solver.dimensions 2): z and v_z must be 0", name, i, p.X[i], p.V[i])
+		}
+	}
+	return nil
 }
 
 // addWithID creates the entity of a body whose identity is already fixed (new, or restored
@@ -233,6 +274,9 @@ func (w *World) AddFluidParticles(name string, mat components.Material, x, v []m
 // block sampling, see physics.FluidBlock), all with velocity v.
 func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mgl64.Vec3) (Entity, error) {
 	x, err := physics.FluidBlock(lo, hi, w.sim.Settings.Spacing())
+	if w.sim.Settings.Dimensions == 2 {
+		x, err = physics.FluidRect(lo, hi, w.sim.Settings.Spacing())
+	}
 	return w.addSampled(name, mat, x, err, v)
 }
 
@@ -240,6 +284,9 @@ func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mg
 // spacing 2r (see physics.FluidSphere), all with velocity v.
 func (w *World) AddFluidSphere(name string, mat components.Material, center mgl64.Vec3, radius float64, v mgl64.Vec3) (Entity, error) {
 	x, err := physics.FluidSphere(center, radius, w.sim.Settings.Spacing())
+	if w.sim.Settings.Dimensions == 2 {
+		x, err = physics.FluidDisc(center, radius, w.sim.Settings.Spacing())
+	}
 	return w.addSampled(name, mat, x, err, v)
 }
 
@@ -273,6 +320,9 @@ func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error
 // systems.Sim.AddSolid).
 func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (Entity, error) {
 	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
+	if w.sim.Settings.Dimensions == 2 {
+		x, err = boundary.Rect2D(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
+	}
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
@@ -280,8 +330,12 @@ func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (E
 	if err != nil || inverted {
 		return e, err
 	}
-	sh := &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}
-	if err := w.sim.AddSolid(w.Body(e).ID, sh, lo.Add(hi).Mul(0.5)); err != nil {
+	sh, c := &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}, lo.Add(hi).Mul(0.5)
+	if w.sim.Settings.Dimensions == 2 {
+		// the obstacle is its rectangle in the plane: a box through z = 0 deeper than it is wide
+		sh.HalfExtents[2], c[2] = max(sh.HalfExtents[0], sh.HalfExtents[1]), 0
+	}
+	if err := w.sim.AddSolid(w.Body(e).ID, sh, c); err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
 	return e, nil
@@ -306,6 +360,14 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 				return Entity{}, fmt.Errorf("body %q: triangle %d names vertex %d of %d", name, i, k, len(v))
 			}
 		}
+	}
+	if w.sim.Settings.Dimensions == 2 {
+		// A 2D world's walls are outlines in the plane; an axis-aligned box mesh (the walls of
+		// SPlisHSPlasH's 2D scenes) is its rectangle. Slicing other meshes is not implemented.
+		if lo, hi, ok := AxisBoxMesh(v, tris); ok {
+			return w.AddBoundaryBox(name, lo, hi, tank)
+		}
+		return Entity{}, fmt.Errorf("body %q: a 2D world (solver.dimensions 2) takes only meshes that are axis-aligned boxes (%d vertices, %d triangles given); see docs/2d.md", name, len(v), len(tris))
 	}
 	x := boundary.Mesh(v, tris, sp, w.sim.Settings.BoundaryLayers, 0, tank)
 	if len(x) > physics.MaxSamples {
@@ -352,6 +414,14 @@ func axisBox(v []mgl64.Vec3) (lo, hi mgl64.Vec3, ok bool) {
 	return lo, hi, lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]
 }
 
+// AxisBoxMesh reports whether the closed triangle mesh is the axis-aligned box [lo, hi]: its
+// vertices are the box's corners and it encloses the box's volume (a polyhedron within the
+// box with its volume is the box).
+func AxisBoxMesh(v []mgl64.Vec3, tris [][3]int32) (lo, hi mgl64.Vec3, ok bool) {
+	lo, hi, ok = axisBox(v)
+	return lo, hi, ok && boxVolume(&rigid.Shape{Kind: rigid.Mesh, V: v, Tris: tris}, lo, hi)
+}
+
 // boxVolume reports whether the closed mesh encloses the volume of the box [lo, hi] (to
 // round-off): a polyhedron within the box with its volume is the box.
 func boxVolume(sh *rigid.Shape, lo, hi mgl64.Vec3) bool {
@@ -393,6 +463,9 @@ func closedMesh(v []mgl64.Vec3, tris [][3]int32) bool {
 // AddBoundaryRect adds the parallelogram origin + a·u + b·v (a, b ∈ [0,1]) as a static wall,
 // sampled in Solver.BoundaryLayers layers behind the side u×v points to.
 func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3) (Entity, error) {
+	if w.sim.Settings.Dimensions == 2 {
+		return Entity{}, fmt.Errorf("body %q: a wall rectangle is not available in a 2D world (solver.dimensions 2; use a box); see docs/2d.md", name)
+	}
 	x, err := boundary.Rect(origin, u, v, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers)
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)

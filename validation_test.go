@@ -135,7 +135,7 @@ func TestDamBreakFrontMatchesMartinMoyce(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("dam-break validation: long (skipped under -short and the race detector)")
 	}
-	martinMoyceCollapse(t, 40)
+	martinMoyceCollapse(t, 40, 3)
 }
 
 // TestDamBreakFineResolution is the Martin & Moyce collapse of
@@ -161,12 +161,12 @@ func TestDamBreakFineResolution(t *testing.T) {
 		t.Skip("dam-break validation at a/60: long (skipped under -short and the race detector)")
 	}
 	t.Parallel()
-	martinMoyceCollapse(t, 60)
+	martinMoyceCollapse(t, 60, 3)
 }
 
 // martinMoyceCollapse runs the collapse at r = a/n to T = 3 and checks the fronts against Martin & Moyce
 // and the fastest particle against maxSpeed (see the two tests above).
-func martinMoyceCollapse(t *testing.T, n int) {
+func martinMoyceCollapse(t *testing.T, n, dims int) {
 	const frontTol = 0.25
 	const bulkTol = 0.10
 	const bulkDepth = 0.2 // × a
@@ -174,10 +174,14 @@ func martinMoyceCollapse(t *testing.T, n int) {
 	const a = 0.05715     // m, Martin & Moyce's 2¼ in column
 	r := a / float64(n)   // n/2 particles across the column base
 	sp := 2 * r
-	const layers = 8
-	depth := layers * sp // slab thickness: 8 particle layers
+	layers := 8
+	if dims == 2 {
+		layers = 1 // a planar world is one layer: the experiment's 2D flow itself
+	}
+	depth := float64(layers) * sp // slab thickness: 8 particle layers
 	s := components.DefaultSolver()
 	s.ParticleRadius = r
+	s.Dimensions = dims
 	w, err := sluice.NewWorld(s, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +272,7 @@ func martinMoyceCollapse(t *testing.T, n int) {
 			t.Errorf("T = %.2f: bulk front Z = %.3f, experiment %.2f: off by %.1f %%, want ≤ %g %%", d[0], zb, d[1], 100*relBulk, 100*bulkTol)
 		}
 	}
-	t.Logf("r = a/%d, %d particles, worst deviation %.1f %% (leading front), %.1f %% (bulk front), fastest particle %.2f √(ga)", n, w.Particles(e).Len(), 100*worst, 100*worstBulk, fastest)
+	t.Logf("%dD, r = a/%d, %d particles, worst deviation %.1f %% (leading front), %.1f %% (bulk front), fastest particle %.2f √(ga)", dims, n, w.Particles(e).Len(), 100*worst, 100*worstBulk, fastest)
 }
 
 // water0 is a fluid block's initial velocity: at rest.

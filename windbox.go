@@ -38,6 +38,9 @@ type windBox struct {
 // World.Remove takes out again. Errors name the box and the key.
 func (w *World) AddWindBox(name string, def components.WindBox) (Entity, error) {
 	path := fmt.Sprintf("windBoxes[%q]", name)
+	if w.sim.Settings.Dimensions == 2 {
+		return Entity{}, fmt.Errorf("%s: a wind box is not available in a 2D world (solver.dimensions 2); see docs/2d.md", path)
+	}
 	if name == "" {
 		return Entity{}, fmt.Errorf("wind box name must not be empty")
 	}

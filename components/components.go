@@ -309,6 +309,7 @@ func (p *Particles) Len() int { return len(p.X) }
 type Solver struct {
 	ParticleRadius  float64    `json:"particleRadius" unit:"m" default:"0.025" range:"(0,10]" doc:"particle radius r: spacing 2r, kernel support radius 4r"`
 	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
+	Dimensions      int        `json:"dimensions" default:"3" range:"[2,3]" doc:"3, or 2 for a planar world in the x–y plane at z = 0 (SPlisHSPlasH's sim2D): kernels normalised in 2D, particle areas instead of volumes, masses per metre of depth; fluid bodies, box walls and box-shaped meshes only (docs/2d.md)"`
 	WallPressure    string     `json:"wallPressure" default:"mirror" doc:"pressure of boundary samples in the pressure solve: mirror (the particle's own, one-sided force; Akinci 2012, Ihmsen 2014) or extrapolate (hydrostatic extrapolation from the particle, symmetric force; Adami 2012 Eq. 27) with rigid bodies' sample volumes capped at the particle volume: extrapolate gives the hydrostatic pressure next to walls (see package iisph)"`
 	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
 	MaxError        float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH and DFSPH stop criterion η: average (predicted) density error as a fraction of ρ0 (0.001 = 0.1 %)"`
@@ -373,6 +374,17 @@ func (s *Solver) Validate(path string) error {
 	if s.ViscositySolver != "explicit" && s.ViscositySolver != "implicit" && s.ViscositySolver != "auto" {
 		return &params.Error{Path: pathJoin(path, "viscositySolver"), Msg: fmt.Sprintf("%q is not a viscosity solver (allowed: explicit, implicit, auto)", s.ViscositySolver)}
 	}
+	if s.Dimensions == 2 {
+		if s.Gravity[2] != 0 {
+			return &params.Error{Path: pathJoin(path, "gravity[2]"), Msg: fmt.Sprintf("%g m/s² in a 2D world (dimensions 2): the world is the x–y plane, so gravity's z component must be 0", s.Gravity[2])}
+		}
+		if s.PressureSolver == "pf" {
+			return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: `"pf" is not available in a 2D world (dimensions 2; allowed: iisph, dfsph)`}
+		}
+		if s.Diffuse.Enabled {
+			return &params.Error{Path: pathJoin(path, "diffuse.enabled"), Msg: "diffuse particles are not available in a 2D world (dimensions 2)"}
+		}
+	}
 	if s.DtMin > s.DtMax {
 		return &params.Error{Path: pathJoin(path, "dtMin"), Msg: fmt.Sprintf("%g s exceeds dtMax %g s", s.DtMin, s.DtMax)}
 	}
@@ -402,6 +414,17 @@ func (s *Solver) Validate(path string) error {
 		}
 	}
 	return nil
+}
+
+// SmoothingKernel returns the world's kernel: the kind the settings name (a validated name;
+// an unknown one gives the cubic spline) with support radius 4r, normalised in the world's
+// dimensions.
+func (s *Solver) SmoothingKernel() physics.Kernel {
+	kind, _ := physics.ParseKernel(s.Kernel)
+	if s.Dimensions == 2 {
+		return physics.NewKernel2D(kind, s.SupportRadius())
+	}
+	return physics.NewKernel(kind, s.SupportRadius())
 }
 
 // IISPH returns the pressure solver's parameters.

@@ -6,6 +6,7 @@ package ecs
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -200,9 +201,13 @@ type Clock struct {
 	Steps int     // substeps taken so far
 }
 
-// Advance runs substeps until frameDt of simulated time has passed. next(remaining) proposes
-// the next substep's length (the CFL step); the last substeps are shortened to land exactly on
-// the frame end, and one that would leave a sliver is split into two halves instead.
+// Advance runs substeps until frameDt of simulated time has passed. next() proposes the next
+// substep's length (the CFL step); each substep takes the rest of the frame divided into the
+// fewest equal parts no longer than that, so a frame's substeps are as equal as the proposals
+// allow and the last one lands exactly on the frame end. (Cutting only the last substeps
+// short — 5, 5, 3.3, 3.3 ms for a 1/60 s frame — made every frame end on short substeps,
+// where a pressure solve's correction of the residual compression, ∝ 1/Δt², is largest: a
+// 2D resting column read 32 % too much pressure at frame ends, 0 % averaged over substeps.)
 func (c *Clock) Advance(frameDt float64, next func() float64, run func(dt float64) error) (int, error) {
 	return c.AdvanceVar(frameDt, next, func(dt float64) (float64, error) { return dt, run(dt) })
 }
@@ -223,8 +228,9 @@ func (c *Clock) AdvanceVar(frameDt float64, next func() float64, run func(dt flo
 		}
 		if dt >= remaining*(1-1e-9) { // a remainder over dt by round-off only is one substep
 			dt = remaining
-		} else if dt > 0.5*remaining {
-			dt = 0.5 * remaining
+		} else {
+			// the rest of the frame in equal substeps no longer than dt
+			dt = remaining / math.Ceil(remaining/dt*(1-1e-9))
 		}
 		took, err := run(dt)
 		if err != nil {

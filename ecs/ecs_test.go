@@ -53,8 +53,9 @@ func TestScheduleOrderInsertReplaceDisable(t *testing.T) {
 
 func TestClockCoversTheFrameExactly(t *testing.T) {
 	// The substeps of one Advance sum to the frame time up to round-off, none is longer than
-	// the proposed step, and a remainder just over one step is split in halves, not left as a
-	// sliver.
+	// the proposed step, and with a constant proposal they are the fewest equal ones,
+	// ⌈frame/dt⌉ (a 1/60 s frame at 5 ms: four of 4.17 ms, not 5, 5, 3.3, 3.3), so no
+	// remainder is left as a sliver and no frame ends on shortened substeps.
 	const tol = 1e-12
 	for _, c := range []struct{ frame, dt float64 }{{1.0 / 60, 0.005}, {1.0 / 60, 0.001}, {0.01, 0.02}, {0.0101, 0.005}} {
 		var clk Clock
@@ -71,6 +72,14 @@ func TestClockCoversTheFrameExactly(t *testing.T) {
 			}
 			if s < 0.25*math.Min(c.dt, c.frame) {
 				t.Fatalf("frame %g dt %g: sliver substep %g", c.frame, c.dt, s)
+			}
+		}
+		if want := int(math.Ceil(c.frame/c.dt - 1e-9)); n != want {
+			t.Fatalf("frame %g dt %g: %d substeps, want %d", c.frame, c.dt, n, want)
+		}
+		for _, s := range steps {
+			if math.Abs(s-steps[0]) > tol*steps[0] {
+				t.Fatalf("frame %g dt %g: unequal substeps %v", c.frame, c.dt, steps)
 			}
 		}
 		if math.Abs(sum-c.frame) > tol || n != len(steps) || math.Abs(clk.Time-c.frame) > tol {

@@ -40,29 +40,71 @@ func ParseKernel(s string) (KernelKind, error) {
 	return 0, fmt.Errorf("unknown kernel %q (allowed: cubic, wendland)", s)
 }
 
-// Kernel is a smoothing kernel with support radius H (W = 0 for r ≥ H). Its constants are
-// precomputed by NewKernel; the methods are branch-light so they can run per neighbour pair.
+// Kernel is a smoothing kernel with support radius H (W = 0 for r ≥ H) in Dim = 3 or 2
+// dimensions. Its constants are precomputed by NewKernel or NewKernel2D; the methods are
+// branch-light so they can run per neighbour pair.
 type Kernel struct {
 	Kind KernelKind
 	H    float64 // support radius (m)
+	Dim  int     // 3, or 2 for a planar world (the x–y plane); W is normalised in Dim dimensions
 	invH float64
 	k    float64 // normalisation of W
 	l    float64 // normalisation of the derivative
 }
 
-// NewKernel returns a kernel of the given kind with support radius h > 0.
+// NewKernel returns a 3D kernel of the given kind with support radius h > 0.
 func NewKernel(kind KernelKind, h float64) Kernel {
-	kr := Kernel{Kind: kind, H: h, invH: 1 / h}
+	kr := Kernel{Kind: kind, H: h, Dim: 3, invH: 1 / h}
 	h3 := h * h * h
 	switch kind {
 	case CubicSpline:
 		kr.k = 8 / (math.Pi * h3)
-		kr.l = 48 / (math.Pi * h3)
 	case WendlandC2:
 		kr.k = 21 / (2 * math.Pi * h3)
-		kr.l = kr.k * 20 // d/dq (1-q)^4(1+4q) = -20q(1-q)^3
 	}
+	kr.setSlope()
 	return kr
+}
+
+// NewKernel2D returns the kernel of the given kind normalised in two dimensions, ∫W dA = 1
+// over the plane, for a planar world: the cubic spline's k = 40/(7πh²) (Monaghan 1992's
+// 10/(7πh̃²) with the smoothing length h̃ = h/2), Wendland C2's 7/(πh²) (Wendland 1995;
+// Dehnen & Aly 2012, Table 1). The shape in q = r/h is that of the 3D kernel.
+func NewKernel2D(kind KernelKind, h float64) Kernel {
+	kr := Kernel{Kind: kind, H: h, Dim: 2, invH: 1 / h}
+	h2 := h * h
+	switch kind {
+	case CubicSpline:
+		kr.k = 40 / (7 * math.Pi * h2)
+	case WendlandC2:
+		kr.k = 7 / (math.Pi * h2)
+	}
+	kr.setSlope()
+	return kr
+}
+
+// setSlope sets the derivative's normalisation from k: dW/dq = 6k(3q² − 2q) and −6k(1 − q)²
+// for the cubic spline, −20k q(1 − q)³ for Wendland C2.
+func (kr *Kernel) setSlope() {
+	switch kr.Kind {
+	case CubicSpline:
+		kr.l = 6 * kr.k
+	case WendlandC2:
+		kr.l = 20 * kr.k
+	}
+}
+
+// ViscFactor is the factor 2(d + 2) of the Laplacian viscosity operator of Monaghan (2005)
+// and its relatives (Weiler et al. 2018, Eq. 3): 10 in 3D, 8 in 2D.
+func (kr *Kernel) ViscFactor() float64 { return float64(2 * (kr.Dim + 2)) }
+
+// depth returns the lattice offsets the kernel's lattice sums run over along z: ±n in 3D, only
+// 0 in a planar world.
+func (kr *Kernel) depth(n int) int {
+	if kr.Dim == 2 {
+		return 0
+	}
+	return n
 }
 
 // W evaluates the kernel at distance r ≥ 0.
@@ -161,16 +203,18 @@ func (kr *Kernel) cubic(r float64) (w, g float64) {
 func (kr *Kernel) W0() float64 { return kr.W(0) }
 
 // LatticeVolume returns the particle volume V = 1/Σ_j W(x_j) for an infinite cubic lattice of
-// the given spacing, summed over every lattice point in the support (self included). With this
+// the given spacing (a square lattice and an area, m², in 2D), summed over every lattice point
+// in the support (self included). With this
 // volume a particle deep inside a freshly sampled block has exactly its rest density, so a
 // block starts at rest instead of with a pressure burst. For the cubic spline with h = 2·spacing
 // it is about 0.95·spacing³ (SPlisHSPlasH approximates with 0.8·(2r)³).
 func (kr *Kernel) LatticeVolume(spacing float64) float64 {
 	n := int(math.Ceil(kr.H/spacing)) + 1
+	nz := kr.depth(n)
 	sum := 0.0
 	for i := -n; i <= n; i++ {
 		for j := -n; j <= n; j++ {
-			for k := -n; k <= n; k++ {
+			for k := -nz; k <= nz; k++ {
 				r := spacing * math.Sqrt(float64(i*i+j*j+k*k))
 				sum += kr.W(r)
 			}
@@ -194,7 +238,7 @@ const ViscositySafety = 0.8
 // It is a von Neumann analysis of the discrete operator: a velocity wave v_j = v̂ e^{i k·x_j}
 // is an eigenvector with a_i = −ν M(k) v̂ e^{i k·x_i},
 //
-//	M(k) = Σ_j c_j (1 − cos k·x_j) x̂_j x̂_jᵀ,   c_j = 10 V |W'(r_j)| r_j / (r_j² + 0.01 H²),
+//	M(k) = Σ_j c_j (1 − cos k·x_j) x̂_j x̂_jᵀ,   c_j = 2(d+2) V |W'(r_j)| r_j / (r_j² + 0.01 H²),
 //
 // and λ_max is the largest eigenvalue of M(k) over the wave vectors of the Brillouin zone
 // (sampled on a grid that includes its corners, where the checkerboard modes live; by the
@@ -212,17 +256,18 @@ func (kr *Kernel) ViscosityEigen(spacing float64) float64 {
 		x [3]float64
 		c float64
 	}
+	nz := kr.depth(n)
 	var pairs []pair
 	for i := -n; i <= n; i++ {
 		for j := -n; j <= n; j++ {
-			for k := -n; k <= n; k++ {
+			for k := -nz; k <= nz; k++ {
 				x := [3]float64{spacing * float64(i), spacing * float64(j), spacing * float64(k)}
 				r := math.Sqrt(x[0]*x[0] + x[1]*x[1] + x[2]*x[2])
 				if r == 0 || r >= kr.H {
 					continue
 				}
 				// |∇W| = |GradFactor|·r; the pair's coefficient along x̂ x̂ᵀ.
-				c := 10 * vol * math.Abs(kr.GradFactor(r)) * r * r / (r*r + eps)
+				c := kr.ViscFactor() * vol * math.Abs(kr.GradFactor(r)) * r * r / (r*r + eps)
 				pairs = append(pairs, pair{x, c / (r * r)}) // c/r² so that c·x xᵀ = c_j x̂ x̂ᵀ
 			}
 		}
@@ -231,7 +276,7 @@ func (kr *Kernel) ViscosityEigen(spacing float64) float64 {
 	best := 0.0
 	for a := 0; a <= samples; a++ {
 		for b := 0; b <= a; b++ {
-			for c := 0; c <= b; c++ {
+			for c := 0; c <= min(b, kr.depth(samples)); c++ {
 				kv := [3]float64{float64(a), float64(b), float64(c)}
 				for d := range kv {
 					kv[d] *= math.Pi / spacing / samples
@@ -304,17 +349,18 @@ func (kr *Kernel) WallDragEigen(spacing float64, layers int) float64 {
 	vol := kr.LatticeVolume(spacing)
 	eps := 0.01 * kr.H * kr.H
 	n := int(math.Ceil(kr.H/spacing)) + 1
+	nz := kr.depth(n)
 	var m [6]float64
 	for l := 1; l <= layers; l++ {
 		for i := -n; i <= n; i++ {
-			for j := -n; j <= n; j++ {
+			for j := -nz; j <= nz; j++ {
 				x := [3]float64{spacing * float64(i), spacing * float64(l), spacing * float64(j)}
 				r2 := x[0]*x[0] + x[1]*x[1] + x[2]*x[2]
 				r := math.Sqrt(r2)
 				if r >= kr.H {
 					continue
 				}
-				c := 10 * vol * math.Abs(kr.GradFactor(r)) / (r2 + eps) // c_b/r² times r²/r² : c·x xᵀ = c_b x̂ x̂ᵀ
+				c := kr.ViscFactor() * vol * math.Abs(kr.GradFactor(r)) / (r2 + eps) // c_b/r² times r²/r² : c·x xᵀ = c_b x̂ x̂ᵀ
 				m[0] += c * x[0] * x[0]
 				m[1] += c * x[0] * x[1]
 				m[2] += c * x[0] * x[2]
@@ -328,12 +374,14 @@ func (kr *Kernel) WallDragEigen(spacing float64, layers int) float64 {
 }
 
 // PlaneSum returns Σ_j W(x_j) over a square lattice of the given spacing in a plane at
-// distance offset from the origin (self included when offset = 0).
+// distance offset from the origin (self included when offset = 0); in 2D the wall is a line,
+// and the sum runs over the lattice points of a line at that distance.
 func (kr *Kernel) PlaneSum(spacing, offset float64) float64 {
 	n := int(math.Ceil(kr.H/spacing)) + 1
+	nz := kr.depth(n)
 	sum := 0.0
 	for i := -n; i <= n; i++ {
-		for j := -n; j <= n; j++ {
+		for j := -nz; j <= nz; j++ {
 			sum += kr.W(math.Sqrt(spacing*spacing*float64(i*i+j*j) + offset*offset))
 		}
 	}

@@ -70,3 +70,44 @@ func FluidSphere(center Vec3, radius, s float64) ([]Vec3, error) {
 	}
 	return out, nil
 }
+
+// FluidRect is FluidBlock for a 2D world: the rectangle [lo, hi] of the x–y plane filled on a
+// square lattice of spacing s by the same rule (round(L_d/s) − 1 particles on each of x and y,
+// at lo + s·(1 + j)), all at z = 0; the box's z extent is ignored, as SPlisHSPlasH's 2D
+// scenes give blocks a depth that their 2D sampling ignores.
+func FluidRect(lo, hi Vec3, s float64) ([]Vec3, error) {
+	flat := func(v Vec3) Vec3 { return Vec3{v[0], v[1], -s} }
+	top := Vec3{hi[0], hi[1], s}
+	x, err := FluidBlock(flat(lo), top, s)
+	for i := range x {
+		x[i][2] = 0 // the block rule's one layer at −s + s = 0
+	}
+	return x, err
+}
+
+// FluidDisc is FluidSphere for a 2D world: the disc of the given centre (its z ignored) and
+// radius in the x–y plane, filled on a square lattice of spacing s centred on the centre with
+// every point at most radius − s/2 from it, all at z = 0.
+func FluidDisc(center Vec3, radius, s float64) ([]Vec3, error) {
+	if !(s > 0) {
+		return nil, fmt.Errorf("fluid spacing %g must be > 0", s)
+	}
+	if !(radius >= s) || math.IsInf(radius, 0) {
+		return nil, fmt.Errorf("disc radius %g m must be at least the spacing %g m", radius, s)
+	}
+	m := int(math.Floor(radius / s))
+	if total := math.Pow(float64(2*m+1), 2); total > MaxSamples {
+		return nil, fmt.Errorf("disc would hold %.3g particles at spacing %g m, more than the limit %.0g", total, s, float64(MaxSamples))
+	}
+	lim := radius - 0.5*s
+	var out []Vec3
+	for j := -m; j <= m; j++ {
+		for i := -m; i <= m; i++ {
+			x, y := s*float64(i), s*float64(j)
+			if x*x+y*y <= lim*lim {
+				out = append(out, Vec3{center[0] + x, center[1] + y, 0})
+			}
+		}
+	}
+	return out, nil
+}

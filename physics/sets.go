@@ -244,7 +244,7 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 
 // Advect sets the predicted velocity v*_i = v_i + Δt·a_i from the non-pressure accelerations:
 // gravity and the Laplacian viscosity of Monaghan (2005),
-// a_i = 2(d+2) ν Σ_j V_ij (v_ij·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij with d = 3, where ν is the
+// a_i = 2(d+2) ν Σ_j V_ij (v_ij·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij with d = 3 (2 in a planar world, Kernel.Dim), where ν is the
 // kinematic viscosity in m²/s (the pair's mean), plus XSPH velocity smoothing
 // v*_i += ε Σ_j (m_j/ρ_j)(v_j − v_i) W_ij with the dimensionless ε = xsph.
 //
@@ -275,6 +275,7 @@ func AdvectInviscid(f *FluidSet, ff *Neighbors, kr *Kernel, gravity Vec3, xsph, 
 func (f *FluidSet) advectBlock(lo, hi, blk int) {
 	kr, gravity, xsph, dt := f.pass.kr, f.pass.gravity, f.pass.xsph, f.pass.dt
 	eps := 0.01 * kr.H * kr.H
+	visc := kr.ViscFactor()
 	fblk := &f.pass.ff.Blocks[blk]
 	for i := lo; i < hi; i++ {
 		xi, vi := f.X[i], f.V[i]
@@ -294,7 +295,7 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 				// where the densities match, and m_i·(this) is symmetric in i and j, so the
 				// pair forces m_i a_i are equal and opposite.
 				pv := 2 * f.M[j] / (f.Rho[i] + f.Rho[j])
-				c := 10 * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
+				c := visc * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
 				g := &gws[k]
 				ax += c * float64(g[0])
 				ay += c * float64(g[1])
@@ -413,7 +414,7 @@ func (f *FluidSet) dragBlock(lo, hi, blk int) {
 			continue
 		}
 		xi, vi := f.X[i], f.V[i]
-		c0 := 10 * f.Rho0[i] / f.Rho[i]
+		c0 := f.pass.kr.ViscFactor() * f.Rho0[i] / f.Rho[i]
 		var ax, ay, az float64
 		for k, j := range bs {
 			nu := b.Nu[j]

@@ -297,6 +297,9 @@ func (s *Scene) Validate() error {
 	if len(s.Fluids) == 0 && len(s.Models) == 0 && len(s.Spheres) == 0 && len(s.Emitters) == 0 && len(s.FluidMeshes) == 0 && len(s.Elastic) == 0 && len(s.Elastoplastic) == 0 && len(s.Flip) == 0 && len(s.Reduced) == 0 && len(s.Cloth) == 0 {
 		return &params.Error{Path: "fluids", Msg: "at least one fluid block, fluid sphere, fluid model, fluid mesh, emitter, elastic, elastoplastic, flip or cloth body is required (or a reduced air domain)"}
 	}
+	if err := s.planar(); err != nil {
+		return err
+	}
 	names := map[string]string{}
 	unique := func(path, name string) error {
 		if name == "" {
@@ -312,7 +315,7 @@ func (s *Scene) Validate() error {
 		if err := unique(path, name); err != nil {
 			return err
 		}
-		for d := 0; d < 3; d++ {
+		for d := 0; d < s.Solver.Dimensions; d++ { // a 2D scene's boxes are rectangles: z is ignored
 			if !(hi[d] > lo[d]) {
 				return &params.Error{Path: fmt.Sprintf("%s.max[%d]", path, d), Msg: fmt.Sprintf("%g m must exceed min[%d] = %g m", hi[d], d, lo[d])}
 			}
@@ -758,6 +761,26 @@ func FrameOf(w *sluice.World) *Frame {
 	return fr
 }
 
+// planar refuses, in a 2D scene (solver.dimensions 2), every kind of body the 2D world does
+// not take: it has fluid blocks, spheres (discs), models, box walls and box-shaped wall meshes
+// (World.AddBoundaryMesh checks the shape when the scene is built).
+func (s *Scene) planar() error {
+	if s.Solver.Dimensions != 2 {
+		return nil
+	}
+	for _, c := range []struct {
+		key string
+		n   int
+	}{{"emitters", len(s.Emitters)}, {"rigidBodies", len(s.Rigid)}, {"elasticBodies", len(s.Elastic)}, {"elastoplasticBodies", len(s.Elastoplastic)},
+		{"flipBodies", len(s.Flip)}, {"clothBodies", len(s.Cloth)}, {"fluidMeshes", len(s.FluidMeshes)}, {"joints", len(s.Joints)},
+		{"reducedDomains", len(s.Reduced)}, {"windBoxes", len(s.Wind)}} {
+		if c.n > 0 {
+			return &params.Error{Path: c.key, Msg: fmt.Sprintf("%d given: a 2D scene (solver.dimensions 2) takes fluid blocks, fluid spheres, fluid models, box walls and box-shaped wall meshes only (docs/2d.md)", c.n)}
+		}
+	}
+	return nil
+}
+
 // Placed loads the mesh (relative to dir) and transforms it to its place in the world.
 func (m *BoundaryMesh) Placed(dir string) (*Mesh, error) {
 	mesh, err := LoadOBJ(resolve(dir, m.File))
@@ -791,11 +814,10 @@ func (m *BoundaryMesh) Sample(dir string, s float64, layers int) ([]mgl64.Vec3, 
 // warning names the material's key, the limit and the cost. With solver.viscositySolver
 // implicit or auto there is no such limit (docs/viscosity.md) and no advice.
 func (s *Scene) Advice() []Warning {
-	kind, err := physics.ParseKernel(s.Solver.Kernel)
-	if err != nil || s.Solver.ViscositySolver != "explicit" {
+	if _, err := physics.ParseKernel(s.Solver.Kernel); err != nil || s.Solver.ViscositySolver != "explicit" {
 		return nil
 	}
-	kr := physics.NewKernel(kind, s.Solver.SupportRadius())
+	kr := s.Solver.SmoothingKernel()
 	var out []Warning
 	check := func(path string, m *components.Material) {
 		lim := kr.ViscousDtLimit(s.Solver.Spacing(), s.Solver.BoundaryLayers, m.Viscosity, 0)

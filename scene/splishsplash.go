@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 )
 
@@ -259,6 +260,9 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 	if err == nil {
 		err = sc.checkVolumes(label)
 	}
+	if err == nil {
+		err = sc.checkPlanarMeshes(label)
+	}
 	if err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", path, err)
 	}
@@ -368,17 +372,76 @@ func importData(data []byte) (*Scene, []Warning, error) {
 	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 && len(sc.FluidMeshes) == 0 && len(sc.Elastic) == 0 {
 		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter"}
 	}
+	if err := im.planar(); err != nil {
+		return nil, im.warnings, err
+	}
 	if err := sc.Validate(); err != nil {
 		return nil, im.warnings, err
 	}
 	return sc, im.warnings, nil
 }
 
+// planarWhy is why a 2D scene's key is refused.
+const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models and box-shaped walls only (docs/2d.md)"
+
+// checkPlanarMeshes refuses, in a 2D scene, a static wall whose placed mesh is not an
+// axis-aligned box (the 2D world draws a box's rectangle; it does not slice other meshes).
+func (s *Scene) checkPlanarMeshes(label func(kind string, i int) string) error {
+	if s.Solver.Dimensions != 2 {
+		return nil
+	}
+	for i := range s.Meshes {
+		mesh, err := s.Meshes[i].Placed(s.Dir)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label("mesh", i), err)
+		}
+		if _, _, ok := sluice.AxisBoxMesh(mesh.V, mesh.Tris); !ok {
+			return &UnsupportedError{label("mesh", i), fmt.Sprintf("%s placed is not an axis-aligned box: %s", s.Meshes[i].File, planarWhy)}
+		}
+	}
+	return nil
+}
+
+// planar checks a 2D scene (Configuration.sim2D) against what sluice's 2D world takes — fluid
+// blocks and models, and static walls whose meshes are axis-aligned boxes (every 2D scene of
+// the corpus has such a tank) — and names the scene's own key of anything else.
+func (im *importer) planar() error {
+	sc := im.sc
+	if sc.Solver.Dimensions != 2 {
+		return nil
+	}
+	const why = planarWhy
+	switch {
+	case len(sc.Emitters) > 0:
+		return &UnsupportedError{"Emitters", "emitters: " + why}
+	case len(sc.Rigid) > 0:
+		return &UnsupportedError{"RigidBodies", "dynamic rigid bodies: " + why}
+	case len(sc.Elastic) > 0:
+		return &UnsupportedError{"Materials", "elastic materials (elasticityMethod): " + why}
+	}
+	var mats []components.Material
+	for _, f := range sc.Fluids {
+		mats = append(mats, f.Material)
+	}
+	for _, f := range sc.Models {
+		mats = append(mats, f.Material)
+	}
+	for _, mt := range mats {
+		switch {
+		case mt.SurfaceTension != 0:
+			return &UnsupportedError{"Materials", "surface tension (surfaceTensionMethod): " + why}
+		case mt.AirDrag != 0:
+			return &UnsupportedError{"Materials", "drag (dragMethod): " + why}
+		}
+	}
+	return nil
+}
+
 func (im *importer) configuration(c obj) error {
 	s := &im.sc.Solver
 	const p = "Configuration"
 	if v, ok := take(c, "sim2D"); ok && v == true {
-		return &UnsupportedError{p + ".sim2D", "2D scenes are not supported (sluice is 3D)"}
+		s.Dimensions = 2
 	}
 	if err := im.takeNum(c, p, "particleRadius", &s.ParticleRadius); err != nil {
 		return err

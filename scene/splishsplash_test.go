@@ -637,7 +637,8 @@ func TestCorpusEmittersEmit(t *testing.T) {
 
 func TestCorpusBlockCountsFollowTheReferenceRule(t *testing.T) {
 	// The reference fixes a fluid block's particle count in denseMode 0 (shared/splishsplash/
-	// README.md): per axis round(extent/2r) − 1 particles, extent from scale⊙(end − start).
+	// README.md): per axis round(extent/2r) − 1 particles, extent from scale⊙(end − start)
+	// (in a 2D scene over x and y).
 	// Every corpus scene that imports and whose particles all come from such blocks must build
 	// exactly that many (fluid and elastic particles together), less those carved out where a
 	// rigid body stands (the scenes' dynamic bodies).
@@ -652,6 +653,7 @@ func TestCorpusBlockCountsFollowTheReferenceRule(t *testing.T) {
 		var d struct {
 			Configuration struct {
 				ParticleRadius float64 `json:"particleRadius"`
+				Sim2D          bool    `json:"sim2D"`
 			}
 			FluidBlocks []map[string]any
 			FluidModels []json.RawMessage
@@ -683,7 +685,11 @@ func TestCorpusBlockCountsFollowTheReferenceRule(t *testing.T) {
 			}
 			start, end, scale := vec("start", 0), vec("end", 1), vec("scale", 1)
 			n := 1
-			for i := 0; i < 3; i++ {
+			axes := 3
+			if d.Configuration.Sim2D {
+				axes = 2 // a 2D scene's blocks are one layer in the x–y plane
+			}
+			for i := 0; i < axes; i++ {
 				n *= max(0, int(math.Round(math.Abs(scale[i]*(end[i]-start[i]))/(2*r)))-1)
 			}
 			want += n

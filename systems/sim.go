@@ -179,8 +179,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	if err := s.Validate("solver"); err != nil {
 		return nil, err
 	}
-	kind, _ := physics.ParseKernel(s.Kernel)
-	kr := physics.NewKernel(kind, s.SupportRadius())
+	kr := s.SmoothingKernel()
 	sim := &Sim{Settings: s, Kernel: kr, Pressure: iisph.NewSolver(s.IISPH()), pool: pool}
 	sim.Visc = viscosity.NewSolver(viscosity.Params{MaxError: s.ViscosityMaxError, MaxIterations: s.ViscosityMaxIterations})
 	if s.PressureSolver == "pf" {

@@ -50,6 +50,54 @@ func Box(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.V
 	return out, nil
 }
 
+// Rect2D is Box for a 2D world: the outline of the rectangle [lo, hi] of the x–y plane (the
+// box's z extent is ignored), sampled at z = 0 with spacing about s (each side divided into a
+// whole number of steps, so corners are sampled once), in layers ≥ 1 outlines each s further
+// from the fluid's region: outward for a tank (inverted), inward for an obstacle.
+func Rect2D(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.Vec3, error) {
+	if !(s > 0) {
+		return nil, fmt.Errorf("boundary spacing %g must be > 0", s)
+	}
+	if layers < 1 {
+		return nil, fmt.Errorf("boundary layers %d must be ≥ 1", layers)
+	}
+	for d := 0; d < 2; d++ {
+		if !(hi[d] > lo[d]) {
+			return nil, fmt.Errorf("box max[%d] = %g must exceed min[%d] = %g", d, hi[d], d, lo[d])
+		}
+	}
+	if est := float64(layers) * 2 * ((hi[0] - lo[0]) + (hi[1] - lo[1])) / s; est > physics.MaxSamples {
+		return nil, fmt.Errorf("rectangle outline would hold %.3g samples at spacing %g m, more than the limit %.0g", est, s, float64(physics.MaxSamples))
+	}
+	var out []physics.Vec3
+	for l := 0; l < layers; l++ {
+		off := float64(l) * s
+		if !inverted {
+			off = -off
+		}
+		a := physics.Vec3{lo[0] - off, lo[1] - off, 0}
+		b := physics.Vec3{hi[0] + off, hi[1] + off, 0}
+		if b[0] <= a[0] || b[1] <= a[1] {
+			break // an obstacle thinner than its layers: the inner layers vanish
+		}
+		var n [2]int
+		var step [2]float64
+		for d := 0; d < 2; d++ {
+			n[d] = max(1, int(math.Round((b[d]-a[d])/s)))
+			step[d] = (b[d] - a[d]) / float64(n[d])
+		}
+		for j := 0; j <= n[1]; j++ {
+			for i := 0; i <= n[0]; i++ {
+				if j != 0 && j != n[1] && i != 0 && i != n[0] {
+					continue
+				}
+				out = append(out, physics.Vec3{a[0] + float64(i)*step[0], a[1] + float64(j)*step[1], 0})
+			}
+		}
+	}
+	return out, nil
+}
+
 // shell returns the lattice points on the surface of [a, b].
 func shell(a, b physics.Vec3, s float64) []physics.Vec3 {
 	var n [3]int

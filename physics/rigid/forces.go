@@ -32,8 +32,9 @@ type Loads struct {
 	fnDrag      func(lo, hi, block int)
 	dt          float64
 	eps         float64
-	g           Vec3 // gravity of the boundary-pressure extrapolation
-	extrapolate bool // the samples' pressure is extrapolated (iisph.Params.Extrapolate)
+	visc        float64 // 2(d+2) of the Laplacian viscosity (physics.Kernel.ViscFactor)
+	g           Vec3    // gravity of the boundary-pressure extrapolation
+	extrapolate bool    // the samples' pressure is extrapolated (iisph.Params.Extrapolate)
 }
 
 // Sum computes the loads: owner maps each boundary sample to its body (−1: not summed) and
@@ -55,6 +56,7 @@ func (l *Loads) Drag(f *physics.FluidSet, b *physics.BoundarySet, fb *physics.Ne
 		l.fn, l.fnDrag = l.block, l.dragBlock
 	}
 	l.eps = 0.01 * kr.H * kr.H
+	l.visc = kr.ViscFactor()
 	l.run(f, b, fb, owner, centers, l.fnDrag, pool)
 }
 
@@ -113,7 +115,7 @@ func (l *Loads) dragBlock(lo, hi, blk int) {
 	for i := lo; i < hi; i++ {
 		js, gs := nb.Row(i - lo)
 		xi, vi := f.X[i], f.V[i]
-		c0 := -10 * f.M[i] * f.Rho0[i] / f.Rho[i]
+		c0 := -l.visc * f.M[i] * f.Rho0[i] / f.Rho[i]
 		for k, j := range js {
 			o := l.owner[j]
 			if o < 0 || b.Nu[j] == 0 {

@@ -3,7 +3,7 @@
 // Forum 37(2)). Their viscosity Laplacian is the 2(d+2) formulation that projects the full
 // velocity difference on the particle offset,
 //
-//	∇²v_i = 2(d+2) Σ_j V_j ((v_i − v_j)·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij,   d = 3,
+//	∇²v_i = 2(d+2) Σ_j V_j ((v_i − v_j)·x_ij)/(|x_ij|² + 0.01h²) ∇W_ij,   d = 3 (2 in a planar world),
 //
 // the same operator as sluice's explicit viscosity (physics.Advect), and they integrate it
 // backward in time: the velocity after viscosity solves
@@ -67,6 +67,7 @@ type Solver struct {
 	ff, fb *physics.Neighbors
 	dt     float64
 	eps    float64
+	visc   float64 // 2(d+2) of the Laplacian viscosity (physics.Kernel.ViscFactor)
 	alpha  float64
 	beta   float64
 
@@ -102,6 +103,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	}
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
 	s.eps = 0.01 * kr.H * kr.H
+	s.visc = kr.ViscFactor()
 	s.anyB = false
 	for _, nu := range b.Nu {
 		if nu != 0 {
@@ -171,7 +173,7 @@ func (s *Solver) setupBlock(lo, hi, blk int) {
 		s.sb[blk] = par.Grow(s.sb[blk], len(bblk.J))
 		sb = s.sb[blk]
 	}
-	c10 := 10 * s.dt
+	c10 := s.visc * s.dt
 	for i := lo; i < hi; i++ {
 		xi, mi, rhoi, nui := f.X[i], f.M[i], f.Rho[i], f.Visc[i]
 		var d [9]float64
