@@ -290,16 +290,21 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	hud.AddRigidKeys(kinds)
 	scene.Add(hud.Node)
 
-	// Camera: frame the world's bounding box from the front, a little above and to the right,
-	// far enough that the whole box is in view (FrameDistance).
+	// Camera: frame the world's bounding box from the front, a little above and to the right
+	// (a 2D world straight from the front, looking along −z at its plane), far enough that the
+	// whole box is in view (FrameDistance).
 	lo, hi := view.Bounds()
 	center := *lo.Clone().Add(&hi).MultiplyScalar(0.5)
 	size := math32.Max(hi.X-lo.X, math32.Max(hi.Y-lo.Y, hi.Z-lo.Z))
 	const fov = 45
 	cam := camera.NewPerspective(float32(o.Width)/float32(o.Height), 0.01*size, 100*size, fov, camera.Vertical)
-	dir := math32.NewVector3(0.3, 0.45, 1).Normalize()
+	look := [3]float64{0.3, 0.45, 1}
+	if w.Settings().Dimensions == 2 {
+		look = [3]float64{0, 0, 1}
+	}
+	dir := math32.NewVector3(float32(look[0]), float32(look[1]), float32(look[2])).Normalize()
 	dist := float32(FrameDistance([3]float64{float64(lo.X), float64(lo.Y), float64(lo.Z)},
-		[3]float64{float64(hi.X), float64(hi.Y), float64(hi.Z)}, [3]float64{0.3, 0.45, 1}, fov, float64(o.Width)/float64(o.Height)))
+		[3]float64{float64(hi.X), float64(hi.Y), float64(hi.Z)}, look, fov, float64(o.Width)/float64(o.Height)))
 	cam.SetPositionVec(center.Clone().Add(dir.MultiplyScalar(dist)))
 	cam.LookAt(&center, math32.NewVector3(0, 1, 0))
 	scene.Add(cam)
