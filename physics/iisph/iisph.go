@@ -102,7 +102,10 @@ type Result struct {
 	Iterations int
 	AvgError   float64 // average predicted density error at the last iteration (fraction of ρ0)
 	MaxError   float64 // largest predicted density error at the last iteration (fraction of ρ0)
-	Converged  bool    // AvgError ≤ η (and MaxError ≤ MaxErrorPeak when set) was reached within MaxIterations
+	// MaxResidual is the largest complementarity residual at the last iteration (fraction of
+	// ρ0): |ρ_i − ρ0| predicted where p_i > 0, the compression where p_i = 0 (see pSweep).
+	MaxResidual float64
+	Converged   bool // AvgError ≤ η (and MaxError ≤ MaxErrorPeak when set) was reached within MaxIterations
 }
 
 // Solver holds the per-particle scratch of the solve; it reuses its buffers between steps.
@@ -135,6 +138,7 @@ type Solver struct {
 	q      []float64      // Q_i = m_i² p_i / ρ_i² of the current iterate
 	errSum []float64      // per-block partial sums of the density error
 	errMax []float64
+	resMax []float64 // per-block largest complementarity residual (see pSweep)
 	dt     float64
 	final  bool // the uSweep in flight is of the returned pressures: it writes f.AP
 	f      *physics.FluidSet
@@ -179,6 +183,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	nb := par.Blocks(n)
 	s.errSum = par.Grow(s.errSum, nb)
 	s.errMax = par.Grow(s.errMax, nb)
+	s.resMax = par.Grow(s.resMax, nb)
 	var res Result
 	if n == 0 {
 		res.Converged = true
@@ -191,8 +196,9 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		res.Iterations = l + 1
 		res.AvgError = par.Sum(s.errSum[:nb]) / float64(n)
 		res.MaxError = par.Max(s.errMax[:nb])
+		res.MaxResidual = par.Max(s.resMax[:nb])
 		res.Converged = res.Iterations >= s.MinIterations && res.AvgError <= s.Params.MaxError &&
-			(s.MaxErrorPeak == 0 || res.MaxError <= s.MaxErrorPeak)
+			(s.MaxErrorPeak == 0 || res.MaxResidual <= s.MaxErrorPeak)
 		s.final = res.Converged || l == s.MaxIterations-1
 		pool.For(n, s.fnU)
 		if res.Converged {
@@ -353,12 +359,21 @@ func (s *Solver) uSweep(lo, hi, block int) {
 // with the sums of iterate l, as a literal reading of Algorithm 1 does, gives (1−ω) times that
 // residual (zero at ω = 1), and the solve then stopped at about η/ω of true compression. The
 // solve returns p^{l+1}, one sweep past the iterate whose error it judged. Only compression
-// counts, since particles at the free surface rightly sit below the rest density with zero
-// pressure.
+// counts in the average and MaxError, since particles at the free surface rightly sit below the
+// rest density with zero pressure.
+//
+// The peak bound (Params.MaxErrorPeak) is on the residual of the complementarity problem the
+// clamp solves (p_i ≥ 0, ρ_i ≤ ρ0, and ρ_i = ρ0 where p_i > 0): where p_i^l > 0 an expansion is
+// an error as well, since there the pressure is too high and pushes the particles apart. With
+// the full warm start this matters: the last substep's pressure, where the flow has eased
+// since, overshoots and expands the particles, which a compression-only bound does not see
+// (measured on the 100k dam break's first 0.5 s: with a compression-only 1 % bound the largest
+// compression after a frame's substeps had a median of 2.26 % against the paper solver's
+// 0.75 %, and the top speed rose from 5.55 to 8.73 m/s).
 func (s *Solver) pSweep(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
 	f, u := s.f, s.u
-	var esum, emax float64
+	var esum, emax, rmax float64
 	for i := lo; i < hi; i++ {
 		var sum float64
 		js, gws := fblk.Row(i - lo)
@@ -374,17 +389,24 @@ func (s *Solver) pSweep(lo, hi, block int) {
 		rho0 := f.Rho0[i]
 		rhoAdv := s.rhoAdv[i]
 		p := 0.0
-		if wa := s.wa[i]; wa != 0 {
+		wa := s.wa[i]
+		if wa != 0 {
 			p = max(0, f.P[i]+wa*(rho0-rhoAdv-ap))
 		}
-		f.P[i] = p
 		s.q[i] = mi * mi * p * s.ir2[i]
-		e := max(0, rhoAdv+ap-rho0) / rho0
+		d := (rhoAdv + ap - rho0) / rho0
+		e := max(0, d)
 		esum += e
 		emax = max(emax, e)
+		if f.P[i] > 0 && wa != 0 {
+			d = math.Abs(d) // p_i^l > 0: the constraint is active, an expansion is an error too
+		}
+		rmax = max(rmax, d)
+		f.P[i] = p
 	}
 	s.errSum[block] = esum
 	s.errMax[block] = emax
+	s.resMax[block] = rmax
 }
 
 // vec widens a stored single-precision gradient for float64 accumulation.
