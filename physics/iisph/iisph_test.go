@@ -128,14 +128,16 @@ func predictedCompression(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *p
 // the stop judged (see pSweep), which further reduces the error; slack = 1.1 leaves room only
 // for the clamp p ≥ 0 at the spot's rim, which can move an error locally by a fraction of a
 // sweep's change. Without the bound the same solve must leave the spot above 3× the bound,
-// so the scene is one that needs it.
+// so the scene is one that needs it. The bounded solve, whose stop now also rests on a
+// per-block maximum, must give bit-identical pressures on 1, 2 and 3 workers.
 func TestPeakBoundHoldsWhereTheAverageStops(t *testing.T) {
 	const peak = 0.005 // 0.5 %: five times η
 	const slack = 1.1
 	const needBound = 3.0
 	const sinkRate, sinkR = 150, 0.08 // 1/s, m: the sink v* = −sinkRate·(x − c)·exp(−|x − c|²/sinkR²)
-	run := func(peakBound float64) (float64, Result) {
-		pool := par.NewPool(2)
+	var pressures []float64           // of the bounded solve on the previous worker count
+	run := func(peakBound float64, workers int) (float64, Result) {
+		pool := par.NewPool(workers)
 		defer pool.Close()
 		f, b, kr, search := setup(t, pool, 1)
 		ff, fb := search()
@@ -157,10 +159,23 @@ func TestPeakBoundHoldsWhereTheAverageStops(t *testing.T) {
 		p.MaxErrorPeak = peakBound
 		const dt = 0.002
 		res := NewSolver(p).Solve(f, b, ff, fb, dt, pool)
+		if peakBound > 0 {
+			for i := range pressures {
+				if f.P[i] != pressures[i] {
+					t.Fatalf("particle %d's pressure is %v on %d workers, %v on the previous count (must be bit-identical)", i, f.P[i], workers, pressures[i])
+				}
+			}
+			pressures = append(pressures[:0], f.P...)
+		}
 		return predictedCompression(f, b, ff, fb, dt), res
 	}
-	without, r0 := run(0)
-	with, r1 := run(peak)
+	without, r0 := run(0, 2)
+	with, r1 := run(peak, 1)
+	for _, workers := range []int{2, 3} {
+		if w, r := run(peak, workers); w != with || r != r1 {
+			t.Fatalf("%d workers: worst %v, %+v; 1 worker: %v, %+v (must be identical)", workers, w, r, with, r1)
+		}
+	}
 	t.Logf("average stop: %d iterations, avg %.4f %%, worst predicted %.3f %%; with the bound: %d iterations, avg %.4f %%, worst %.3f %%",
 		r0.Iterations, 100*r0.AvgError, 100*without, r1.Iterations, 100*r1.AvgError, 100*with)
 	if !r0.Converged || !r1.Converged {
