@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -33,6 +34,8 @@ func main() {
 	obstacle := flag.Bool("obstacle", false, "add a static box obstacle in the flow's path")
 	shot := flag.String("screenshot", "", "with -window: render -duration s of frames at 60 Hz, save the last as this PNG and exit")
 	flag.Float64Var(&cfl, "cfl", components.DefaultSolver().CFL, "CFL factor λ of the substep dt = λ·2r/v_max (solver.cfl, range (0, 1])")
+	flag.Float64Var(&warmStart, "warmstart", components.DefaultSolver().WarmStart, "IISPH warm start: fraction of the last substep's pressures the solve starts from (solver.warmStart)")
+	flag.Float64Var(&maxErrPeak, "maxerrorpeak", components.DefaultSolver().MaxErrorPeak, "IISPH bound on every particle's predicted density error, 0 = off (solver.maxErrorPeak)")
 	flag.Float64Var(&dtMax, "dtmax", components.DefaultSolver().DtMax, "largest substep in s (solver.dtMax)")
 	flag.Parse()
 	var err error
@@ -49,8 +52,9 @@ func main() {
 	}
 }
 
-// cfl and dtMax are the -cfl and -dtmax flags: the solver's CFL factor and largest substep.
-var cfl, dtMax float64
+// cfl and dtMax are the -cfl and -dtmax flags: the solver's CFL factor and largest substep;
+// warmStart and maxErrPeak the -warmstart and -maxerrorpeak flags of the IISPH solve.
+var cfl, dtMax, warmStart, maxErrPeak float64
 
 // newWorld builds the dam break: the tank, the water block and, with obstacle, a static
 // 0.3 m × 0.6 m × 0.3 m box standing in the middle of the flow 0.8 m from the block.
@@ -59,6 +63,7 @@ func newWorld(r float64, workers int, maxErr float64, obstacle bool) (*sluice.Wo
 	settings.ParticleRadius = r
 	settings.MaxError = maxErr
 	settings.CFL, settings.DtMax = cfl, dtMax
+	settings.WarmStart, settings.MaxErrorPeak = warmStart, maxErrPeak
 	w, err := sluice.NewWorld(settings, workers)
 	if err != nil {
 		return nil, err
@@ -109,7 +114,9 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 	every := max(1, n/max(1, nframes))
 	start := time.Now()
 	var substeps, iters, particles int
-	var errSum, measSum, measMax float64
+	var front float64
+	var errSum, measSum, measMax, maxSpeed float64
+	var frameMax []float64 // each frame's largest measured compression of a particle
 	measured, removed := 0, 0
 	stageMs := map[string]float64{}
 	var stages []string // in the order they first ran
@@ -124,10 +131,13 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 		measSum += st.DensityErrorMeasuredAvg * float64(st.DensityErrorMeasured)
 		measured += st.DensityErrorMeasured
 		measMax = max(measMax, st.DensityErrorMeasuredMax)
+		frameMax = append(frameMax, st.DensityErrorMeasuredMax)
+		maxSpeed = max(maxSpeed, st.MaxSpeed)
 		for _, r := range st.Removed {
 			removed += r.Count
 		}
 		particles = st.Particles
+		front = st.Bodies[len(st.Bodies)-1].Max[0]
 		for _, name := range w.ECS().Schedule.Names() {
 			if ms, ok := st.StageMs[name]; ok {
 				if _, seen := stageMs[name]; !seen {
@@ -150,6 +160,9 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 	fmt.Printf("  %d substeps, %.2f pressure iterations per substep, average density error %.4f %% (solver's estimate), %.4f %% (measured after the substep)\n",
 		substeps, float64(iters)/float64(substeps), 100*errSum/float64(substeps), 100*measSum/float64(max(measured, 1)))
 	fmt.Printf("  largest compression of a particle %.3f %% (measured), %d particles left the domain\n", 100*measMax, removed)
+	sort.Float64s(frameMax)
+	fmt.Printf("  a frame's largest compression of a particle: median %.3f %%, 90th percentile %.3f %%; top speed %.2f m/s; front x = %.3f m\n",
+		100*frameMax[len(frameMax)/2], 100*frameMax[len(frameMax)*9/10], maxSpeed, front)
 	fmt.Printf("  %.3f µs per particle per substep (%d workers)\n", 1e6*wall/float64(substeps)/float64(particles), w.ECS().Pool.Workers())
 	// The split of the wall time: each stage's, and the rest of the steps (packing and
 	// unpacking the bodies, the step size, the statistics) as "outside stages".

@@ -13,13 +13,14 @@ import (
 // and the update of Eq. 13/16 with the bracket Σ_j d_ij p_j − d_jj p_j − Σ_{k≠i} d_jk p_k,
 // and finally the pressure acceleration of Eq. 2/15, across phases in the package comment's
 // form (d_ij p_j = −Δt² (m_j²/m_i) p_j/ρ_j² ∇W_ij, d_ji = Δt² (m_i²/m_j)/ρ_i² ∇W_ij). It runs
-// exactly iters iterations from the warm start ½p and returns p and a_p.
+// exactly iters iterations from the warm start κp (κ = prm.WarmStart, the paper's ½) and returns
+// p and a_p.
 func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, dt float64, prm Params, iters int) ([]float64, []physics.Vec3) {
 	n := f.Len()
 	dt2 := dt * dt
 	p := make([]float64, n)
 	for i := range p {
-		p[i] = 0.5 * f.P[i]
+		p[i] = prm.WarmStart * f.P[i]
 	}
 	bp := func(i int, j int32, pi float64) float64 { // Ψ_b p_b/ρ0² per unit V_b
 		if !prm.Extrapolate {
@@ -127,7 +128,8 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 // TestSolverMatchesTheLiteralAlgorithm checks the Solver's rearranged sweeps (the Solver
 // comment) against referenceSolve on a squeezed lattice with a moving, sheared v*, a light
 // second phase (a quarter of the particles at 0.6 of the mass, to exercise the density-contrast
-// terms) and both boundary-pressure modes, after the same fixed number of iterations on two
+// terms) and both boundary-pressure modes (the mirrored one from the paper's warm start ½p, the
+// extrapolated one from the full last pressure, Params.WarmStart = 1), after the same fixed number of iterations on two
 // and three workers (whose pressures must be bit-identical). The two are the same algebra, so they differ by rounding only: float64
 // sums of ~40 terms per sweep over 6 iterations, measured at 1.4e-15 of the largest pressure
 // and 2.4e-15 of the largest acceleration; relTol = 1e-12 leaves a factor of 500 for other
@@ -156,6 +158,9 @@ func TestSolverMatchesTheLiteralAlgorithm(t *testing.T) {
 			}
 			prm := DefaultParams()
 			prm.Extrapolate = extrap
+			if extrap {
+				prm.WarmStart = 1
+			}
 			prm.MinIterations, prm.MaxIterations = iters, iters
 			const dt = 0.002
 			wantP, wantA := referenceSolve(f, b, ff, fb, dt, prm, iters)
