@@ -132,3 +132,26 @@ func TestKernel2DViscosityLaplacian(t *testing.T) {
 		t.Fatalf("mean lattice Laplacian %.4f, want 2 ± %g %%", mean, 100*tol)
 	}
 }
+
+func TestFluidDiscFillsTheDisc(t *testing.T) {
+	// The disc's particles lie in the plane, none farther than radius − s/2 from the centre,
+	// and their lattice cells cover the disc's area within the outline's one-cell error
+	// (perimeter × s/2 relative: 2s/R).
+	const s, radius = 0.02, 0.3
+	x, err := FluidDisc(Vec3{1, 2, 5}, radius, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range x {
+		if p[2] != 0 || math.Hypot(p[0]-1, p[1]-2) > radius-0.5*s+1e-12 {
+			t.Fatalf("particle %d at %v: off the plane or outside the disc", i, p)
+		}
+	}
+	area, want := float64(len(x))*s*s, math.Pi*radius*radius
+	if math.Abs(area/want-1) > 2*s/radius {
+		t.Errorf("%d particles cover %.5f m², the disc %.5f m²", len(x), area, want)
+	}
+	if _, err := FluidDisc(Vec3{}, 0.01, s); err == nil {
+		t.Error("a disc smaller than the spacing was accepted")
+	}
+}

@@ -46,24 +46,34 @@ func FluidBlock(lo, hi Vec3, s float64) ([]Vec3, error) {
 // from the centre, so the ball's volume is (number of particles)·s³ within the lattice's
 // surface error and no particle sits on the nominal surface.
 func FluidSphere(center Vec3, radius, s float64) ([]Vec3, error) {
+	return fluidBall(center, radius, s, 3, "sphere")
+}
+
+// fluidBall is FluidSphere (dims 3) and FluidDisc (dims 2: the square lattice of the x–y
+// plane at z = 0, the centre's z ignored).
+func fluidBall(center Vec3, radius, s float64, dims int, what string) ([]Vec3, error) {
 	if !(s > 0) {
 		return nil, fmt.Errorf("fluid spacing %g must be > 0", s)
 	}
 	if !(radius >= s) || math.IsInf(radius, 0) {
-		return nil, fmt.Errorf("sphere radius %g m must be at least the spacing %g m", radius, s)
+		return nil, fmt.Errorf("%s radius %g m must be at least the spacing %g m", what, radius, s)
 	}
 	m := int(math.Floor(radius / s))
-	if total := math.Pow(float64(2*m+1), 3); total > MaxSamples {
-		return nil, fmt.Errorf("sphere would hold %.3g particles at spacing %g m, more than the limit %.0g", total, s, float64(MaxSamples))
+	if total := math.Pow(float64(2*m+1), float64(dims)); total > MaxSamples {
+		return nil, fmt.Errorf("%s would hold %.3g particles at spacing %g m, more than the limit %.0g", what, total, s, float64(MaxSamples))
+	}
+	mz, cz := m, center[2]
+	if dims == 2 {
+		mz, cz = 0, 0
 	}
 	lim := radius - 0.5*s
 	var out []Vec3
-	for k := -m; k <= m; k++ {
+	for k := -mz; k <= mz; k++ {
 		for j := -m; j <= m; j++ {
 			for i := -m; i <= m; i++ {
 				x, y, z := s*float64(i), s*float64(j), s*float64(k)
 				if x*x+y*y+z*z <= lim*lim {
-					out = append(out, Vec3{center[0] + x, center[1] + y, center[2] + z})
+					out = append(out, Vec3{center[0] + x, center[1] + y, cz + z})
 				}
 			}
 		}
@@ -89,25 +99,5 @@ func FluidRect(lo, hi Vec3, s float64) ([]Vec3, error) {
 // radius in the x–y plane, filled on a square lattice of spacing s centred on the centre with
 // every point at most radius − s/2 from it, all at z = 0.
 func FluidDisc(center Vec3, radius, s float64) ([]Vec3, error) {
-	if !(s > 0) {
-		return nil, fmt.Errorf("fluid spacing %g must be > 0", s)
-	}
-	if !(radius >= s) || math.IsInf(radius, 0) {
-		return nil, fmt.Errorf("disc radius %g m must be at least the spacing %g m", radius, s)
-	}
-	m := int(math.Floor(radius / s))
-	if total := math.Pow(float64(2*m+1), 2); total > MaxSamples {
-		return nil, fmt.Errorf("disc would hold %.3g particles at spacing %g m, more than the limit %.0g", total, s, float64(MaxSamples))
-	}
-	lim := radius - 0.5*s
-	var out []Vec3
-	for j := -m; j <= m; j++ {
-		for i := -m; i <= m; i++ {
-			x, y := s*float64(i), s*float64(j)
-			if x*x+y*y <= lim*lim {
-				out = append(out, Vec3{center[0] + x, center[1] + y, 0})
-			}
-		}
-	}
-	return out, nil
+	return fluidBall(center, radius, s, 2, "disc")
 }
