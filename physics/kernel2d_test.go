@@ -18,49 +18,6 @@ func squareSums(kr *Kernel, s float64, off Vec3) float64 {
 	return sum * s * s
 }
 
-func TestKernel2DNormalisation(t *testing.T) {
-	// ∫ W dA = 1 over the support disc: midpoint rule over 20000 rings, error ≲ 1e-8. With
-	// the 3D constant in its place the integral is not 1 (it has units of 1/m).
-	const tol = 1e-6
-	for _, kind := range []KernelKind{CubicSpline, WendlandC2} {
-		kr := NewKernel2D(kind, 0.1)
-		n := 20000
-		dr := kr.H / float64(n)
-		sum := 0.0
-		for i := 0; i < n; i++ {
-			r := (float64(i) + 0.5) * dr
-			sum += 2 * math.Pi * r * kr.W(r) * dr
-		}
-		if math.Abs(sum-1) > tol {
-			t.Errorf("%v: ∫W dA = %.9f, want 1 ± %g", kind, sum, tol)
-		}
-	}
-}
-
-func TestKernel2DGradientMatchesDerivative(t *testing.T) {
-	// GradFactor·r and Eval's gradient must equal dW/dr of the 2D kernel; central differences
-	// with step 1e-7·h agree to ~1e-6 relative.
-	const tol = 1e-5
-	for _, kind := range []KernelKind{CubicSpline, WendlandC2} {
-		kr := NewKernel2D(kind, 0.1)
-		for _, q := range []float64{0.1, 0.3, 0.5001, 0.7, 0.95} {
-			r := q * kr.H
-			e := 1e-7 * kr.H
-			fd := (kr.W(r+e) - kr.W(r-e)) / (2 * e)
-			w, g := kr.Eval(r)
-			scale := kr.W0() / kr.H
-			for _, an := range []float64{kr.GradFactor(r) * r, g * r} {
-				if math.Abs(fd-an) > tol*scale {
-					t.Errorf("%v q=%g: dW/dr analytic %g, finite difference %g", kind, q, an, fd)
-				}
-			}
-			if math.Abs(w-kr.W(r)) > 1e-14*kr.W0() { // the same formula, summed in another order
-				t.Errorf("%v q=%g: Eval's W %g, W %g", kind, q, w, kr.W(r))
-			}
-		}
-	}
-}
-
 func TestKernel2DLatticeSums(t *testing.T) {
 	// On a square lattice the 2D kernels interpolate a constant as the 3D ones do on a cubic
 	// one: within 6 % at h = 2·spacing and 1.5 % at h = 3·spacing (the bounds of
