@@ -273,20 +273,22 @@ func (w *World) AddFluidParticles(name string, mat components.Material, x, v []m
 // AddFluidBlock fills the box [lo, hi] with fluid particles at spacing 2r (SPlisHSPlasH's
 // block sampling, see physics.FluidBlock), all with velocity v.
 func (w *World) AddFluidBlock(name string, mat components.Material, lo, hi, v mgl64.Vec3) (Entity, error) {
-	x, err := physics.FluidBlock(lo, hi, w.sim.Settings.Spacing())
+	sample := physics.FluidBlock
 	if w.sim.Settings.Dimensions == 2 {
-		x, err = physics.FluidRect(lo, hi, w.sim.Settings.Spacing())
+		sample = physics.FluidRect
 	}
+	x, err := sample(lo, hi, w.sim.Settings.Spacing())
 	return w.addSampled(name, mat, x, err, v)
 }
 
 // AddFluidSphere fills the ball of the given centre and radius with fluid particles at
 // spacing 2r (see physics.FluidSphere), all with velocity v.
 func (w *World) AddFluidSphere(name string, mat components.Material, center mgl64.Vec3, radius float64, v mgl64.Vec3) (Entity, error) {
-	x, err := physics.FluidSphere(center, radius, w.sim.Settings.Spacing())
+	sample := physics.FluidSphere
 	if w.sim.Settings.Dimensions == 2 {
-		x, err = physics.FluidDisc(center, radius, w.sim.Settings.Spacing())
+		sample = physics.FluidDisc
 	}
+	x, err := sample(center, radius, w.sim.Settings.Spacing())
 	return w.addSampled(name, mat, x, err, v)
 }
 
@@ -319,10 +321,11 @@ func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error
 // obstacle is solid: a particle that ends a substep inside it is put back on its surface (see
 // systems.Sim.AddSolid).
 func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (Entity, error) {
-	x, err := boundary.Box(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
+	sample := boundary.Box
 	if w.sim.Settings.Dimensions == 2 {
-		x, err = boundary.Rect2D(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
+		sample = boundary.Rect2D
 	}
+	x, err := sample(lo, hi, w.sim.Settings.Spacing(), w.sim.Settings.BoundaryLayers, inverted)
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
@@ -381,7 +384,7 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 		return e, nil
 	}
 	sh, c := &rigid.Shape{Kind: rigid.Mesh, V: slices.Clone(v), Tris: slices.Clone(tris)}, mgl64.Vec3{}
-	if lo, hi, ok := axisBox(v); ok && boxVolume(sh, lo, hi) {
+	if lo, hi, ok := AxisBoxMesh(v, tris); ok {
 		// a closed mesh with the corners of an axis-aligned box as its vertices and the box's
 		// volume is that box: its exact distance needs no grid
 		sh, c = &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}, lo.Add(hi).Mul(0.5)
@@ -418,16 +421,12 @@ func axisBox(v []mgl64.Vec3) (lo, hi mgl64.Vec3, ok bool) {
 // vertices are the box's corners and it encloses the box's volume (a polyhedron within the
 // box with its volume is the box).
 func AxisBoxMesh(v []mgl64.Vec3, tris [][3]int32) (lo, hi mgl64.Vec3, ok bool) {
-	lo, hi, ok = axisBox(v)
-	return lo, hi, ok && boxVolume(&rigid.Shape{Kind: rigid.Mesh, V: v, Tris: tris}, lo, hi)
-}
-
-// boxVolume reports whether the closed mesh encloses the volume of the box [lo, hi] (to
-// round-off): a polyhedron within the box with its volume is the box.
-func boxVolume(sh *rigid.Shape, lo, hi mgl64.Vec3) bool {
-	mp, err := sh.Properties(1)
+	if lo, hi, ok = axisBox(v); !ok {
+		return lo, hi, false
+	}
+	mp, err := (&rigid.Shape{Kind: rigid.Mesh, V: v, Tris: tris}).Properties(1)
 	d := hi.Sub(lo)
-	return err == nil && math.Abs(mp.Volume-d[0]*d[1]*d[2]) <= 1e-9*d[0]*d[1]*d[2]
+	return lo, hi, err == nil && math.Abs(mp.Volume-d[0]*d[1]*d[2]) <= 1e-9*d[0]*d[1]*d[2]
 }
 
 // closedMesh reports whether every edge of the mesh, with coincident vertices merged, is

@@ -207,7 +207,8 @@ type Clock struct {
 // allow and the last one lands exactly on the frame end. (Cutting only the last substeps
 // short — 5, 5, 3.3, 3.3 ms for a 1/60 s frame — made every frame end on short substeps,
 // where a pressure solve's correction of the residual compression, ∝ 1/Δt², is largest: a
-// 2D resting column read 32 % too much pressure at frame ends, 0 % averaged over substeps.)
+// 2D resting column failed its hydrostatic bound at frame ends while meeting it averaged
+// over substeps.)
 func (c *Clock) Advance(frameDt float64, next func() float64, run func(dt float64) error) (int, error) {
 	return c.AdvanceVar(frameDt, next, func(dt float64) (float64, error) { return dt, run(dt) })
 }

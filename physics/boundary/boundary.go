@@ -19,16 +19,8 @@ import (
 // ≥ 1 surfaces are sampled, each s further from the region the fluid may occupy: outward for a
 // tank (inverted, fluid inside), inward for an obstacle (fluid outside).
 func Box(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.Vec3, error) {
-	if !(s > 0) {
-		return nil, fmt.Errorf("boundary spacing %g must be > 0", s)
-	}
-	if layers < 1 {
-		return nil, fmt.Errorf("boundary layers %d must be ≥ 1", layers)
-	}
-	for d := 0; d < 3; d++ {
-		if !(hi[d] > lo[d]) {
-			return nil, fmt.Errorf("box max[%d] = %g must exceed min[%d] = %g", d, hi[d], d, lo[d])
-		}
+	if err := checkBox(lo, hi, s, layers, 3); err != nil {
+		return nil, err
 	}
 	area := 2 * ((hi[0]-lo[0])*(hi[1]-lo[1]) + (hi[1]-lo[1])*(hi[2]-lo[2]) + (hi[0]-lo[0])*(hi[2]-lo[2]))
 	if est := float64(layers) * area / (s * s); est > physics.MaxSamples {
@@ -55,16 +47,8 @@ func Box(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.V
 // whole number of steps, so corners are sampled once), in layers ≥ 1 outlines each s further
 // from the fluid's region: outward for a tank (inverted), inward for an obstacle.
 func Rect2D(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physics.Vec3, error) {
-	if !(s > 0) {
-		return nil, fmt.Errorf("boundary spacing %g must be > 0", s)
-	}
-	if layers < 1 {
-		return nil, fmt.Errorf("boundary layers %d must be ≥ 1", layers)
-	}
-	for d := 0; d < 2; d++ {
-		if !(hi[d] > lo[d]) {
-			return nil, fmt.Errorf("box max[%d] = %g must exceed min[%d] = %g", d, hi[d], d, lo[d])
-		}
+	if err := checkBox(lo, hi, s, layers, 2); err != nil {
+		return nil, err
 	}
 	if est := float64(layers) * 2 * ((hi[0] - lo[0]) + (hi[1] - lo[1])) / s; est > physics.MaxSamples {
 		return nil, fmt.Errorf("rectangle outline would hold %.3g samples at spacing %g m, more than the limit %.0g", est, s, float64(physics.MaxSamples))
@@ -96,6 +80,23 @@ func Rect2D(lo, hi physics.Vec3, s float64, layers int, inverted bool) ([]physic
 		}
 	}
 	return out, nil
+}
+
+// checkBox checks the spacing, the layer count and that [lo, hi] is not empty along its first
+// dims axes.
+func checkBox(lo, hi physics.Vec3, s float64, layers, dims int) error {
+	if !(s > 0) {
+		return fmt.Errorf("boundary spacing %g must be > 0", s)
+	}
+	if layers < 1 {
+		return fmt.Errorf("boundary layers %d must be ≥ 1", layers)
+	}
+	for d := 0; d < dims; d++ {
+		if !(hi[d] > lo[d]) {
+			return fmt.Errorf("box max[%d] = %g must exceed min[%d] = %g", d, hi[d], d, lo[d])
+		}
+	}
+	return nil
 }
 
 // shell returns the lattice points on the surface of [a, b].
