@@ -150,10 +150,17 @@ func overshoot(qs []float64) float64 {
 	return m / math.Abs(qs[k0])
 }
 
+// dropRelax (s): how long kickedDrop lets a drop find its rest shape before the kick, its
+// velocities zeroed every half frame. A ball cut from the particle lattice is not at rest
+// under surface tension: its particles rearrange for a few tenths of a second, with motions of
+// the kick's size, and a kick given at once rides on them (the fitted period then depended on
+// the kick: 0.60 s and 1.00 s for kicks of 0.3 and 0.15 1/s, docs/surface_tension.md).
+const dropRelax = 0.5
+
 // kickedDrop returns the times and shapes q = ⟨z²⟩ − ½⟨x² + y²⟩ of a ball of water of
-// sampling radius rad (r = 5 mm, ν = 0.001 m²/s, zero gravity) kicked into its l = 2 mode with
-// the divergence-free velocity c·(x, y, −2z), sampled every 1/120 s for tEnd, and the drop's
-// radius from its volume.
+// sampling radius rad (r = 5 mm, ν = 0.001 m²/s, zero gravity), relaxed for dropRelax and then
+// kicked into its l = 2 mode with the divergence-free velocity c·(x, y, −2z) about its centroid,
+// sampled every 1/120 s for tEnd after the kick, and the drop's radius from its volume.
 func kickedDrop(t *testing.T, rad, gamma, c, tEnd float64) (ts, qs []float64, radius float64) {
 	const nu = 0.001
 	s := components.DefaultSolver()
@@ -170,56 +177,74 @@ func kickedDrop(t *testing.T, rad, gamma, c, tEnd float64) (ts, qs []float64, ra
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := w.Particles(e)
-	for i, x := range p.X {
-		p.V[i] = mgl64.Vec3{c * x[0], c * x[1], -2 * c * x[2]}
-	}
-	for w.Time() < tEnd-1e-9 {
+	for w.Time() < dropRelax-1e-9 {
 		if _, err := w.Step(frame / 2); err != nil {
 			t.Fatal(err)
 		}
-		ts, qs = append(ts, w.Time()), append(qs, dropQuad(w.Particles(e).X))
+		clear(w.Particles(e).V)
+	}
+	p := w.Particles(e)
+	var cen mgl64.Vec3
+	for _, x := range p.X {
+		cen = cen.Add(x)
+	}
+	cen = cen.Mul(1 / float64(p.Len()))
+	for i, x := range p.X {
+		d := x.Sub(cen)
+		p.V[i] = mgl64.Vec3{c * d[0], c * d[1], -2 * c * d[2]}
+	}
+	for w.Time() < dropRelax+tEnd-1e-9 {
+		if _, err := w.Step(frame / 2); err != nil {
+			t.Fatal(err)
+		}
+		ts, qs = append(ts, w.Time()-dropRelax), append(qs, dropQuad(w.Particles(e).X))
 	}
 	vol := float64(p.Len()) * w.Sim().Volume0
 	return ts, qs, math.Cbrt(3 * vol / (4 * math.Pi))
 }
 
-// TestDropletRayleigh kicks drops (sampling radii 9 and 11 cm, γ = 1) into their l = 2 mode
-// and fits each one's shape q(t) over 1.2 s with a damped oscillation a + bt + e^{−λt}(c cos ωt
-// + d sin ωt). It asserts that the first drop oscillates (it swings past the ball by more
-// than overshootFrac of its flattening) and that the same drop without surface tension does
-// not. It logs
-// the comparison with Rayleigh's formula ω0² = 8σ/(ρR³), ω0² = ω² + λ²: σ read from the first
-// drop predicts the second one's period. That comparison is not asserted: the fitted
-// frequency depends on the kick's amplitude (the test logs the first drop kicked half as
-// hard), so the model does not oscillate as a linear capillary drop at this resolution, and a
-// match within the 15 % would be one of the chosen amplitude (docs/surface_tension.md).
+// rayleighTol: the 15 % between a drop's measured l = 2 period and Rayleigh's
+// formula. Measured: −3.9 % and +3.9 % for the smaller and the larger drop, −11.5 % for the
+// half kick (docs/surface_tension.md).
+const rayleighTol = 0.15
+
+// TestDropletRayleigh kicks relaxed drops (sampling radii 7, 9 and 11 cm, γ = 1) into their
+// l = 2 mode and fits each one's shape q(t) over 1.5 s with a damped oscillation a + bt +
+// e^{−λt}(c cos ωt + d sin ωt), natural frequency ω0² = ω² + λ². Rayleigh's formula ω0² =
+// l(l − 1)(l + 2)σ/(ρR³) = 8σ/(ρR³) needs σ, which the model does not take as an input (γ is
+// not σ): σ is read from the 9 cm drop, and the formula with it must give the periods of the
+// 7 and 11 cm drops — its R^{3/2} law over a factor 1.6 in radius — and of the 9 cm drop kicked
+// half as hard (a linear oscillator's period does not depend on the amplitude), each within
+// rayleighTol. The 9 cm drop must swing past the ball by more than overshootFrac of its
+// flattening, and the same drop without surface tension must not.
 func TestDropletRayleigh(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("long validation (20 s of CPU)")
+		t.Skip("long validation (60 s of CPU)")
 	}
 	t.Parallel()
-	const rho, tEnd = 1000.0, 1.2
+	const rho, tEnd, kick = 1000.0, 1.5, 1.2
 	var sigma float64
-	for k, run := range []struct{ rad, c float64 }{{0.09, 0.3}, {0.11, 0.3}, {0.09, 0.15}} {
+	for k, run := range []struct{ rad, c float64 }{{0.09, kick}, {0.07, kick}, {0.11, kick}, {0.09, kick / 2}} {
 		ts, qs, radius := kickedDrop(t, run.rad, stGamma, run.c, tEnd)
 		om, lam, rel := fitDampedOscillation(ts, qs, 3, 60, 20)
 		w0 := math.Sqrt(om*om + lam*lam)
 		period := 2 * math.Pi / w0
 		t.Logf("R = %.4f m, kick %g 1/s: ω = %.3f rad/s, λ = %.3f 1/s (viscous theory 5ν/R² = %.3f), natural period %.4f s, fit residual %.3f, overshoot %.3f", radius, run.c, om, lam, 5*0.001/(radius*radius), period, rel, overshoot(qs))
-		if o := overshoot(qs); k == 0 && o <= overshootFrac {
-			t.Errorf("R = %.4f m, kick %g 1/s: the drop swings past the ball by %.3g of its flattening, want > %g: it does not oscillate", radius, run.c, o, overshootFrac)
-		}
-		switch k {
-		case 0:
+		if k == 0 {
+			if o := overshoot(qs); o <= overshootFrac {
+				t.Errorf("R = %.4f m, kick %g 1/s: the drop swings past the ball by %.3g of its flattening, want > %g: it does not oscillate", radius, run.c, o, overshootFrac)
+			}
 			sigma = w0 * w0 * rho * radius * radius * radius / 8
 			t.Logf("σ = ω0²ρR³/8 = %.4g N/m (γ = %g, r = %g m)", sigma, stGamma, stR)
-		case 1:
-			want := 2 * math.Pi / math.Sqrt(8*sigma/(rho*radius*radius*radius))
-			t.Logf("Rayleigh's period with that σ: %.4f s, measured %.4f s (%+.1f %%)", want, period, 100*(period-want)/want)
+			continue
+		}
+		want := 2 * math.Pi / math.Sqrt(8*sigma/(rho*radius*radius*radius))
+		t.Logf("Rayleigh's period with that σ: %.4f s, measured %.4f s (%+.1f %%)", want, period, 100*(period-want)/want)
+		if math.Abs(period-want) > rayleighTol*want {
+			t.Errorf("R = %.4f m, kick %g 1/s: period %.4f s, Rayleigh's formula %.4f s (± %g %%)", radius, run.c, period, want, 100*rayleighTol)
 		}
 	}
-	_, qs, _ := kickedDrop(t, 0.09, 0, 0.3, 0.6)
+	_, qs, _ := kickedDrop(t, 0.09, 0, kick, 0.6)
 	t.Logf("without surface tension: overshoot %.3g", overshoot(qs))
 	if o := overshoot(qs); o > overshootFrac {
 		t.Errorf("without surface tension the drop swings past the ball by %.3g of its flattening: something else pulls it round", o)
