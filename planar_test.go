@@ -138,6 +138,12 @@ func TestPlanarRefusesWhatItDoesNotTake(t *testing.T) {
 			_, err := w.AddFluidBlock("st", m, mgl64.Vec3{}, mgl64.Vec3{0.2, 0.2, 0}, mgl64.Vec3{})
 			return err
 		}, "surfaceTension"},
+		{"wall adhesion", func() error {
+			m := components.DefaultMaterial()
+			m.WallAdhesion = 1
+			_, err := w.AddFluidBlock("ad", m, mgl64.Vec3{}, mgl64.Vec3{0.2, 0.2, 0}, mgl64.Vec3{})
+			return err
+		}, "wallAdhesion"},
 		{"an elastic body", func() error {
 			_, err := w.AddElasticBlock("el", components.DefaultMaterial(), mgl64.Vec3{}, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{})
 			return err

@@ -215,6 +215,8 @@ func (w *World) planar(name string, phase components.Phase, mat *components.Mate
 		switch {
 		case mat.SurfaceTension != 0:
 			return fmt.Errorf("%s.surfaceTension: %g: surface tension is not available in a 2D world (solver.dimensions 2)", path, mat.SurfaceTension)
+		case mat.WallAdhesion != 0:
+			return fmt.Errorf("%s.wallAdhesion: %g: wall adhesion is not available in a 2D world (solver.dimensions 2)", path, mat.WallAdhesion)
 		case mat.Viscoelastic.Enabled:
 			return fmt.Errorf("%s.viscoelastic.enabled: goo is not available in a 2D world (solver.dimensions 2)", path)
 		case mat.AirDrag != 0:

@@ -84,6 +84,8 @@ type Material struct {
 	Viscosity   float64 `json:"viscosity" unit:"m^2/s" default:"0.01" range:"[0,1000]" doc:"kinematic viscosity ν of the Laplacian viscosity force; the default 0.01 (SPlisHSPlasH's dam-break value) damps the sub-resolution noise of coarse (cm-scale) particles, physical water is 1e-6"`
 	// SurfaceTension applies to fluid bodies (physics/tension).
 	SurfaceTension float64 `json:"surfaceTension" unit:"m^4/(kg s^2)" default:"0" range:"[0,100]" doc:"coefficient γ of Akinci et al. 2013's surface tension (cohesion Eq. 1-2 and curvature Eq. 4, physics/tension), the value SPlisHSPlasH's Akinci 2013 method calls surfaceTension; not the physical σ in N/m (docs/surface_tension.md gives the measured effect); fluid bodies (plain and goo) only, between particles that both have γ > 0; 0 = off"`
+	// WallAdhesion applies to fluid bodies (physics/tension/adhesion.go).
+	WallAdhesion float64 `json:"wallAdhesion" unit:"m^4/(kg s^2)" default:"0" range:"[0,100]" doc:"coefficient β of Akinci et al. 2013's adhesion of this fluid to walls and rigid bodies (Eq. 6-7, physics/tension): each boundary sample between h/2 and h from a particle pulls it towards itself, and the sample's body feels the reaction; the value SPlisHSPlasH's Akinci 2013 method calls surfaceTensionBoundary; fluid bodies (plain and goo; goo also sticks through its own connections where the wall has adhesion); 0 = off"`
 	// Viscoelastic applies to fluid bodies.
 	Viscoelastic Viscoelastic `json:"viscoelastic" doc:"viscoelastic goo (Takahashi et al. 2015)"`
 	// Micropolar and AirDrag apply to fluid bodies (components/vortdrag.go).

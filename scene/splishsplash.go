@@ -65,7 +65,10 @@ type importer struct {
 	// gamma maps a material id to the coefficient γ of sluice's surface tension (Akinci et
 	// al. 2013) its surfaceTensionMethod maps to (surfaceTension below); absent: none.
 	gamma map[string]float64
-	vd    map[string]vortDragMat // material id → its micropolar and air drag (splishsplash_vortdrag.go)
+	// beta maps a material id to the coefficient β of the wall adhesion (Akinci et al. 2013,
+	// Eq. 6-7), the same method's surfaceTensionBoundary; absent: none.
+	beta map[string]float64
+	vd   map[string]vortDragMat // material id → its micropolar and air drag (splishsplash_vortdrag.go)
 }
 
 func (im *importer) warn(path, format string, a ...any) {
@@ -693,7 +696,9 @@ var tensionBlocks = map[float64]string{
 }
 
 // surfaceTension maps a material's surfaceTensionMethod onto sluice's surface tension (Akinci
-// et al. 2013, physics/tension): method 2 is that method, its surfaceTension the same γ;
+// et al. 2013, physics/tension): method 2 is that method, its surfaceTension the same γ and its
+// surfaceTensionBoundary the same β of the adhesion to walls (material.wallAdhesion; absent:
+// the reference's default 0.01, with a warning; method 5 takes it when given);
 // method 5 (Zorilla, Ritter et al. 2020) is simulated with it too, γ = its surfaceTension, with
 // a warning (docs/splishsplash.md says what differs). The other methods (1 Becker & Teschner
 // 2007, 3 He et al. 2014, 4 Jeske et al. 2023) are left out with a warning: Jeske's
@@ -734,10 +739,15 @@ func (im *importer) surfaceTension(mo obj, mp, id string) error {
 	if method == 5 {
 		im.warn(mp+".surfaceTensionMethod", "5 (Zorilla, Ritter et al. 2020) is simulated with Akinci et al. 2013's cohesion and curvature forces, γ = surfaceTension = %g; the reference's coefficient scales another force (k·κ on its surface particles), so the strength differs", gamma)
 	}
-	if v, ok := take(bo, "surfaceTensionBoundary"); ok {
-		if b, _ := num(v); b != 0 {
-			im.warn(bp+".surfaceTensionBoundary", "%v: adhesion to walls (Akinci et al. 2013, Eq. 6-7) is not implemented, left out", v)
+	beta := 0.0
+	if method == 2 {
+		beta = 0.01 // the reference's default surfaceTensionBoundary
+		if _, ok := bo["surfaceTensionBoundary"]; !ok {
+			im.warn(bp, "no surfaceTensionBoundary given: the reference's default adhesion β = 0.01 is used")
 		}
+	}
+	if err := im.takeNum(bo, bp, "surfaceTensionBoundary", &beta); err != nil {
+		return err
 	}
 	if inBlock {
 		var zr []string
@@ -759,6 +769,10 @@ func (im *importer) surfaceTension(mo obj, mp, id string) error {
 		im.gamma = map[string]float64{}
 	}
 	im.gamma[id] = gamma
+	if im.beta == nil {
+		im.beta = map[string]float64{}
+	}
+	im.beta[id] = beta
 	return nil
 }
 
@@ -947,7 +961,7 @@ func (im *importer) fluidBlock(b obj, i int, mats map[string]obj) error {
 	}
 	fb.Material = components.DefaultMaterial()
 	fb.Material.RestDensity, fb.Material.Viscosity = rho0, nu
-	fb.Material.SurfaceTension = im.gamma[im.lastID]
+	fb.Material.SurfaceTension, fb.Material.WallAdhesion = im.gamma[im.lastID], im.beta[im.lastID]
 	im.applyVortDrag(&fb.Material)
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
@@ -1018,7 +1032,7 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	im.warn(p, "maxEmitterParticles = %d of material %q limits this emitter alone (the reference shares it among the material's emitters)", e.Budget, id)
 	e.Material = components.DefaultMaterial()
 	e.Material.RestDensity, e.Material.Viscosity = rho0, nu
-	e.Material.SurfaceTension = im.gamma[id]
+	e.Material.SurfaceTension, e.Material.WallAdhesion = im.gamma[id], im.beta[id]
 	im.applyVortDrag(&e.Material)
 	im.leftovers(b, p)
 	im.sc.Emitters = append(im.sc.Emitters, e)
@@ -1049,7 +1063,7 @@ func (im *importer) fluidModel(b obj, i int, mats map[string]obj) error {
 	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
-	m.Material.SurfaceTension = im.gamma[im.lastID]
+	m.Material.SurfaceTension, m.Material.WallAdhesion = im.gamma[im.lastID], im.beta[im.lastID]
 	im.applyVortDrag(&m.Material)
 	im.leftovers(b, p)
 	if es := im.elastic[im.lastID]; es != nil {
@@ -1095,7 +1109,7 @@ func (im *importer) fluidMesh(b obj, i int, p, file string, mats map[string]obj)
 	}
 	m.Material = components.DefaultMaterial()
 	m.Material.RestDensity, m.Material.Viscosity = rho0, nu
-	m.Material.SurfaceTension = im.gamma[im.lastID]
+	m.Material.SurfaceTension, m.Material.WallAdhesion = im.gamma[im.lastID], im.beta[im.lastID]
 	im.applyVortDrag(&m.Material)
 	im.leftovers(b, p)
 	im.sc.FluidMeshes = append(im.sc.FluidMeshes, m)

@@ -71,24 +71,25 @@ func TestZeroGravityTensionScenesMove(t *testing.T) {
 // TestSurfaceTensionMethodsMap: each surfaceTensionMethod maps as docs/splishsplash.md says:
 // 2 (Akinci 2013) and 5 (Zorilla, Ritter 2020) give γ = the block's surfaceTension (the
 // reference's default 0.05 when absent, old files' keys in the material itself), 4 (Jeske
-// 2023) and 1 leave the force out with a warning naming the key, and a wall adhesion
-// (surfaceTensionBoundary ≠ 0) is warned about.
+// 2023) and 1 leave the force out with a warning naming the key; the block's
+// surfaceTensionBoundary becomes the wall adhesion β (for method 2 the reference's default 0.01
+// when absent, with a warning).
 func TestSurfaceTensionMethodsMap(t *testing.T) {
 	dir := t.TempDir()
 	base := `{"Configuration": {"particleRadius": 0.025}, "FluidBlocks": [{"start": [0,0,0], "end": [0.2,0.2,0.2]}],
 		"Materials": [{"id": "Fluid", %s}]}`
 	for _, c := range []struct {
-		mat   string
-		gamma float64
-		warn  string // a warning path that must appear ("" none required)
+		mat         string
+		gamma, beta float64
+		warn        string // a warning path that must appear ("" none required)
 	}{
-		{`"surfaceTensionMethod": 2, "Akinci et al. 2013": {"surfaceTension": 0.2, "surfaceTensionBoundary": 0.5}`, 0.2, `Materials[id="Fluid"].Akinci et al. 2013.surfaceTensionBoundary`},
-		{`"surfaceTensionMethod": 2, "surfaceTension": 0.3`, 0.3, ""},
-		{`"surfaceTensionMethod": 2`, 0.05, `Materials[id="Fluid"]`},
-		{`"surfaceTensionMethod": 5, "Zorilla, Ritter, et al. 2020": {"surfaceTension": 0.15, "surfTZRtau": 0.5}`, 0.15, `Materials[id="Fluid"].surfaceTensionMethod`},
-		{`"surfaceTensionMethod": 4, "Jeske et al. 2023": {"surfaceTension": 12000}`, 0, `Materials[id="Fluid"].surfaceTensionMethod`},
-		{`"surfaceTensionMethod": 1`, 0, `Materials[id="Fluid"].surfaceTensionMethod`},
-		{`"surfaceTensionMethod": 0`, 0, ""},
+		{`"surfaceTensionMethod": 2, "Akinci et al. 2013": {"surfaceTension": 0.2, "surfaceTensionBoundary": 0.5}`, 0.2, 0.5, ""},
+		{`"surfaceTensionMethod": 2, "surfaceTension": 0.3, "surfaceTensionBoundary": 0.7`, 0.3, 0.7, ""},
+		{`"surfaceTensionMethod": 2`, 0.05, 0.01, `Materials[id="Fluid"]`},
+		{`"surfaceTensionMethod": 5, "Zorilla, Ritter, et al. 2020": {"surfaceTension": 0.15, "surfTZRtau": 0.5}`, 0.15, 0, `Materials[id="Fluid"].surfaceTensionMethod`},
+		{`"surfaceTensionMethod": 4, "Jeske et al. 2023": {"surfaceTension": 12000, "surfaceTensionBoundary": 1500}`, 0, 0, `Materials[id="Fluid"].surfaceTensionMethod`},
+		{`"surfaceTensionMethod": 1`, 0, 0, `Materials[id="Fluid"].surfaceTensionMethod`},
+		{`"surfaceTensionMethod": 0`, 0, 0, ""},
 	} {
 		path := filepath.Join(dir, "s.json")
 		if err := os.WriteFile(path, []byte(fmt.Sprintf(base, c.mat)), 0o644); err != nil {
@@ -100,6 +101,9 @@ func TestSurfaceTensionMethodsMap(t *testing.T) {
 		}
 		if g := sc.Fluids[0].Material.SurfaceTension; g != c.gamma {
 			t.Errorf("%s: γ = %g, want %g", c.mat, g, c.gamma)
+		}
+		if b := sc.Fluids[0].Material.WallAdhesion; b != c.beta {
+			t.Errorf("%s: β = %g, want %g", c.mat, b, c.beta)
 		}
 		found := c.warn == ""
 		for _, w := range warns {

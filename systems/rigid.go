@@ -189,6 +189,11 @@ func (s *Sim) boundaryLoads(dt float64) {
 				rb.FluidForce = rb.FluidForce.Add(s.drag.Force[i])
 				rb.FluidTorque = rb.FluidTorque.Add(s.drag.Torque[i])
 			}
+			if s.adhOn && i < len(s.Adhesion.Force) {
+				// the adhesion's reaction (Akinci et al. 2013, Eq. 6), from AdvectionForces
+				rb.FluidForce = rb.FluidForce.Add(s.Adhesion.Force[i])
+				rb.FluidTorque = rb.FluidTorque.Add(s.Adhesion.Torque[i])
+			}
 			if s.gooOn && s.Goo.Owner != nil && k < len(s.Goo.Force) {
 				// the goo's connections to the body (Takahashi 2015, Eq. 9)
 				rb.FluidForce = rb.FluidForce.Add(s.Goo.Force[k])

@@ -55,6 +55,10 @@ type Sim struct {
 	Cloth []*ClothBody
 	// Tension is the surface tension of Akinci et al. 2013 (physics/tension; tension.go).
 	Tension tension.Solver
+	// Adhesion is the fluid's adhesion to walls and bodies of Akinci et al. 2013 (Eq. 6-7;
+	// tension.go), on in the substeps where some fluid body has material.wallAdhesion > 0.
+	Adhesion tension.Adhesive
+	adhOn    bool
 	// tensionRef: the corner accelerations per unit γ for the step limit (tensionDt).
 	tensionRef    [2]float64
 	tensionRefSet bool

@@ -153,8 +153,9 @@ func (d Density) Run(ctx *ecs.Context) error {
 
 // AdvectionForces reads v, ρ and the neighbour lists and writes the predicted velocity
 // v* = v + Δt·a_nonpressure (gravity, viscosity, XSPH, the drag of walls and bodies with a
-// boundary viscosity, whose reaction it sums per body, and the surface tension of fluid bodies
-// with material.surfaceTension > 0, Akinci et al. 2013). Stages inserted after it (elastic,
+// boundary viscosity, whose reaction it sums per body, and the surface tension and the wall
+// adhesion of fluid bodies with material.surfaceTension or material.wallAdhesion > 0, Akinci et
+// al. 2013, the adhesion's reaction also summed per body). Stages inserted after it (elastic,
 // viscoelastic) modify v* further before the pressure solve sees it.
 type AdvectionForces struct{ S *Sim }
 
@@ -167,11 +168,13 @@ func (a AdvectionForces) Run(ctx *ecs.Context) error {
 	if s.viscImplicit {
 		physics.AdvectInviscid(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
 		s.surfaceTension(ctx.Dt)
+		s.adhesion(ctx.Dt)
 		return nil
 	}
 	physics.Advect(&s.Fluid, &s.FF, &s.Kernel, s.Settings.Gravity, s.Settings.XSPH, ctx.Dt, s.pool)
 	s.boundaryDrag(ctx.Dt)
 	s.surfaceTension(ctx.Dt)
+	s.adhesion(ctx.Dt)
 	return nil
 }
 

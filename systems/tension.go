@@ -39,6 +39,41 @@ func (s *Sim) surfaceTension(dt float64) {
 	ts.Apply(f, &s.FF, &s.Kernel, dt, s.pool)
 }
 
+// adhesion adds the adhesion of Akinci et al. 2013 (Eq. 6-7, tension.Adhesive) of the fluid
+// bodies (plain and goo) whose material has wallAdhesion > 0 to v*, and sums its reaction per boundary
+// body for boundaryLoads. Like surfaceTension it runs in AdvectionForces and copies every packed
+// particle's β from its body's material each substep; without such a body or without boundary
+// samples it does nothing.
+func (s *Sim) adhesion(dt float64) {
+	s.adhOn = false
+	if s.Bound.Len() == 0 {
+		return
+	}
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.body.Phase == components.Fluid && b.mat.WallAdhesion > 0 && b.p.Len() > 0 {
+			s.adhOn = true
+			break
+		}
+	}
+	if !s.adhOn {
+		return
+	}
+	f := &s.Fluid
+	ad := &s.Adhesion
+	ad.Beta = par.Grow(ad.Beta, f.Len())
+	for k := range ad.Beta {
+		b := &s.bodies[s.owner[k]]
+		beta := 0.0
+		if b.body.Phase == components.Fluid {
+			beta = b.mat.WallAdhesion
+		}
+		ad.Beta[k] = beta
+	}
+	s.setCenters()
+	ad.Apply(f, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, dt, s.pool)
+}
+
 // tensionDt is the surface tension's step limit (tension.StepLimit) for the largest
 // acceleration it can give a particle at the corner of a sampled block of the fluid bodies'
 // materials, γ(ρ0·a_cohesion + a_curvature) with the corner accelerations per unit γ of
@@ -57,6 +92,13 @@ func (s *Sim) tensionDt() float64 {
 			s.tensionRefSet = true
 		}
 		amax = max(amax, b.mat.SurfaceTension*(b.mat.RestDensity*s.tensionRef[0]+s.tensionRef[1]))
+	}
+	for i := range s.bodies {
+		// the adhesion's bound beside a wall (tension.AdhesionBound), the same force condition
+		b := &s.bodies[i]
+		if b.body.Phase == components.Fluid && b.p.Len() > 0 {
+			amax = max(amax, b.mat.WallAdhesion*b.mat.RestDensity*tension.AdhesionBound())
+		}
 	}
 	return tension.StepLimit(s.Kernel.H, amax)
 }

@@ -9,7 +9,7 @@
 //
 // The force is explicit: it is added to the predicted velocity v* before the pressure solve,
 // like gravity and the viscosity, and the pressure solve keeps the volume. The paper's
-// adhesion to boundary samples (Eq. 6–7) is not implemented.
+// adhesion to boundary samples (Eq. 6–7) is Adhesive (adhesion.go).
 //
 // γ is the paper's coefficient, as SPlisHSPlasH's "surfaceTension" of its Akinci 2013 method.
 // It is not the physical surface tension σ (N/m): the cohesion term's acceleration is γ m_j C
