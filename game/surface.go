@@ -53,7 +53,7 @@ type surface struct {
 
 	uFDepth, uFStep, uFRadius, uFPixels, uFFalloff, uFGap, uFClose gls.Uniform
 	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight    gls.Uniform
-	uCAbsorb, uCRefract, uCZenith, uCHorizon                       gls.Uniform
+	uCAbsorb, uCRefract, uCZenith, uCHorizon, uCThickScale         gls.Uniform
 	uBSource, uBDepth, uBStep, uBRadius, uBPixels                  gls.Uniform
 	profile                                                        bool
 	times                                                          [NumPasses]float64 // ms of the last frame's passes (profile)
@@ -89,7 +89,7 @@ func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
 		{&s.uCScene, "SceneColor"}, {&s.uCDepth, "Depth"}, {&s.uCThick, "Thickness"},
 		{&s.uCTexel, "Texel"}, {&s.uCProj, "ProjScale"}, {&s.uCView, "ViewToWorld"},
 		{&s.uCLight, "LightDir"}, {&s.uCAbsorb, "AbsorptionDepth"}, {&s.uCRefract, "Refraction"},
-		{&s.uCZenith, "SkyZenith"}, {&s.uCHorizon, "SkyHorizon"},
+		{&s.uCZenith, "SkyZenith"}, {&s.uCHorizon, "SkyHorizon"}, {&s.uCThickScale, "ThicknessScale"},
 		{&s.uBSource, "Source"}, {&s.uBDepth, "Depth"}, {&s.uBStep, "Step"},
 		{&s.uBRadius, "WorldRadius"}, {&s.uBPixels, "PixelsPerUnit"},
 	} {
@@ -349,6 +349,14 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	gs.Uniform3f(s.uCLight.Location(gs), -0.408, 0.816, 0.408)
 	gs.Uniform1f(s.uCAbsorb.Location(gs), float32(st.AbsorptionDepth))
 	gs.Uniform1f(s.uCRefract.Location(gs), float32(st.Refraction))
+	// A 2D world's fluid is one sheet of particles standing for a layer planarDepth deep: its
+	// summed chords are scaled to that depth. Over a sheet of spheres of radius k·r, k =
+	// planarRadiusScale, one per square of side 2r, they average (6/π)·(4/3)π(kr)³/(2r)² = 2k³r.
+	thickScale := float32(1)
+	if set := v.world.Settings(); set.Dimensions == 2 {
+		thickScale = float32(st.PlanarDepth / (2 * planarRadiusScale * planarRadiusScale * planarRadiusScale * set.ParticleRadius))
+	}
+	gs.Uniform1f(s.uCThickScale.Location(gs), thickScale)
 	gs.Uniform3f(s.uCZenith.Location(gs), s.SkyZenith.R, s.SkyZenith.G, s.SkyZenith.B)
 	gs.Uniform3f(s.uCHorizon.Location(gs), s.SkyHorizon.R, s.SkyHorizon.G, s.SkyHorizon.B)
 	gs.DrawArrays(gls.TRIANGLES, 0, 3)

@@ -246,6 +246,7 @@ uniform mat3 ViewToWorld;     // rotation from eye to world space
 uniform vec3 LightDir;        // eye space, unit
 uniform float AbsorptionDepth; // m
 uniform float Refraction;     // UV offset per metre of thickness
+uniform float ThicknessScale; // metres of fluid per metre of summed chords (1; a 2D world's sheet: planarDepth/2r)
 uniform vec3 SkyZenith;
 uniform vec3 SkyHorizon;
 
@@ -289,8 +290,8 @@ void main() {
     }
 
     vec4 th = texture(Thickness, UV);
-    float t = th.a;
-    vec3 col = th.rgb / max(t, 1e-6);
+    vec3 col = th.rgb / max(th.a, 1e-6);
+    float t = th.a * ThicknessScale;
     vec3 sigma = -log(clamp(col, 0.02, 0.98)) / AbsorptionDepth;
     vec3 T = exp(-sigma * t);
 

@@ -16,6 +16,7 @@ type SurfaceStyle struct {
 	DepthFalloff     float64 `json:"depthFalloff" unit:"r" default:"4" range:"(0,20]" doc:"depth difference in particle radii at which a neighbour's filter weight drops to e^(-1/2): smaller keeps more edges and more bumps"`
 	AbsorptionDepth  float64 `json:"absorptionDepth" unit:"m" default:"0.05" range:"(0,100]" doc:"thickness over which light through the fluid keeps the fraction c of each colour channel, c the fluid's colour (Beer–Lambert)"`
 	Refraction       float64 `json:"refraction" unit:"1/m" default:"0.08" range:"[0,1]" doc:"offset of the refracted lookup, as a fraction of the image per metre of fluid thickness, along the surface normal"`
+	PlanarDepth      float64 `json:"planarDepth" unit:"m" default:"0.1" range:"(0,100]" doc:"in a 2D world (solver.dimensions 2): the depth of fluid one sheet of particles is drawn as, for the absorption and refraction (its particles' chords alone would make a layer 2r thin, nearly transparent)"`
 }
 
 // DefaultSurfaceStyle is the surface look with every field at its declared default.

@@ -330,3 +330,98 @@ func TestViewLookRanges(t *testing.T) {
 		t.Errorf("look glass: error %v, look %s; want an error and the look unchanged", err, v.Look())
 	}
 }
+
+// meanLuminance is the mean luminance (0–255) of the pixels inside the outline waterStats
+// uses (pts' centres one spacing in, shrunk by its edge margin).
+func meanLuminance(shot *Shot, pts []mgl64.Vec3, r float64) float64 {
+	var corners [][2]float64
+	lo, hi := pts[0], pts[0]
+	for _, p := range pts {
+		for c := 0; c < 3; c++ {
+			lo[c], hi[c] = math.Min(lo[c], p[c]), math.Max(hi[c], p[c])
+		}
+	}
+	for i := 0; i < 4; i++ {
+		p := mgl64.Vec3{lo[0] + 2*r, lo[1] + 2*r, lo[2]}
+		if i&1 != 0 {
+			p[0] = hi[0] - 2*r
+		}
+		if i&2 != 0 {
+			p[1] = hi[1] - 2*r
+		}
+		x, y, _ := shot.Project(p)
+		corners = append(corners, [2]float64{x, y})
+	}
+	h := hull(corners)
+	b := shot.Image.Bounds()
+	var sum float64
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if insideHull(h, [2]float64{float64(x), float64(y)}, -8) && !inAny(image.Pt(x, y), shot.Overlays) {
+				sum += luminance(shot.Image, x, y)
+				n++
+			}
+		}
+	}
+	return sum / float64(max(n, 1))
+}
+
+// TestRenderPlanarSheet renders a still 2D block of water (solver.dimensions 2, r = 1 cm, one
+// sheet of 30×20 particles) front-on in the surface look, with the default planarDepth and with
+// planarDepth = 2r (the thickness the sheet's own chords give). The sheet must be one connected
+// area without background showing through (spheres drawn at radius r leave the gaps of the
+// lattice: 51,376 of 314,203 pixels inside the outline and 3 areas, measured), and the default
+// depth must draw it as a layer of water, brighter against the dark background than the thin
+// film by planarContrast.
+func TestRenderPlanarSheet(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	const (
+		r = 0.01
+		// planarContrast: mean luminance (0–255) inside the outline, default minus thin film.
+		// Measured 50.5 and 35.9 (background 20.4): the bound is about half the difference.
+		planarContrast = 7.0
+	)
+	settings := components.DefaultSolver()
+	settings.ParticleRadius, settings.Dimensions = r, 2
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{}, mgl64.Vec3{0.6, 0.4, 0}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := append([]mgl64.Vec3(nil), w.Particles(e).X...)
+	thin := DefaultSurfaceStyle()
+	thin.PlanarDepth = 2 * r
+	var lum [2]float64
+	for k, c := range []struct {
+		name string
+		st   *SurfaceStyle
+	}{{"default", nil}, {"planarDepth 2r", &thin}} {
+		o := Options{Width: 800, Height: 600, Frames: 6, Look: LookSurface, Surface: c.st, Setup: pause, Log: io.Discard}
+		if p := os.Getenv("SLUICE_SHOT"); p != "" {
+			o.Screenshot = p + "-planar-" + c.name + ".png"
+		}
+		shot, err := runOnMain(w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, holes, comps, inside := waterStats(shot, pts, r)
+		lum[k] = meanLuminance(shot, pts, r)
+		t.Logf("%s: %d pixels inside, %d holes, %d components, speckle %.2f, mean luminance %.1f (background %.1f)", c.name, inside, holes, comps, sp, lum[k], 255*(0.2126*Background.R+0.7152*Background.G+0.0722*Background.B))
+		if inside < 10000 {
+			t.Fatalf("%s: %d pixels inside the outline: the sheet is not in view", c.name, inside)
+		}
+		if holes > 0 || comps != 1 {
+			t.Errorf("%s: %d background pixels inside the outline and %d water areas, want 0 and 1", c.name, holes, comps)
+		}
+	}
+	if lum[0]-lum[1] < planarContrast {
+		t.Errorf("mean luminance %.1f with the default planarDepth, %.1f with 2r: want the default brighter by ≥ %g", lum[0], lum[1], planarContrast)
+	}
+}

@@ -137,6 +137,13 @@ type rigidMesh struct {
 	model     []float32
 }
 
+// planarRadiusScale enlarges the drawn radius of a 2D world's liquid particles: one sheet of
+// spheres of radius r a spacing 2r apart, seen from the front, leaves a fifth of a square
+// lattice's area between them (1 − π/4), and more where the particles have moved apart, which
+// the surface look would show as holes; spheres of 1.5r cover the lattice (they must reach
+// its cells' corners, √2 r away) with room for the disorder.
+const planarRadiusScale = 1.5
+
 // sampleRadiusScale is the drawn radius of a rigid body's samples as a fraction of the particle
 // radius: the samples sit a spacing apart, so smaller dots show the lattice and what is behind.
 const sampleRadiusScale = 0.6
@@ -262,6 +269,9 @@ func (v *View) layout() error {
 			continue
 		}
 		s := slot{e: b.Entity, phase: b.Body.Phase, style: BodyStyle(b.Body.Phase, b.Material.Color), count: b.Particles.Len(), liquid: IsLiquid(v.world, b)}
+		if s.liquid && v.world.Settings().Dimensions == 2 {
+			s.style.RadiusScale *= planarRadiusScale
+		}
 		if Moves(v.world, b) {
 			s.offset = v.nMoving
 			v.nMoving += s.count
