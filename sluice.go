@@ -193,13 +193,14 @@ func (w *World) setMasses(p *components.Particles, mat components.Material) {
 
 // planar checks a new body against a 2D world (Solver.Dimensions 2): only fluid bodies and
 // static walls, every position and velocity in the x–y plane (z = 0; the pair forces then
-// stay in the plane, so the particles never leave it), and no material model that is
-// formulated only in 3D (surface tension, goo, air drag). Elsewhere it accepts everything.
+// stay in the plane, so the particles never leave it), emitters whose nozzle is a line in the
+// plane (Emitter.ValidatePlanar), and no material model that is formulated only in 3D (surface
+// tension, wall adhesion, goo). Elsewhere it accepts everything.
 func (w *World) planar(name string, phase components.Phase, mat *components.Material, p *components.Particles, x extras) error {
 	if w.sim.Settings.Dimensions != 2 {
 		return nil
 	}
-	const hint = "a 2D world (solver.dimensions 2) takes fluid bodies and static walls only; see docs/2d.md"
+	const hint = "a 2D world (solver.dimensions 2) takes fluid bodies (emitters included) and static walls only; see docs/2d.md"
 	switch {
 	case phase != components.Fluid && phase != components.Boundary:
 		return fmt.Errorf("body %q: a %v body: %s", name, phase, hint)
@@ -207,8 +208,11 @@ func (w *World) planar(name string, phase components.Phase, mat *components.Mate
 		return fmt.Errorf("body %q: a rigid body: %s", name, hint)
 	case x.motion != nil:
 		return fmt.Errorf("body %q: a moving wall: %s", name, hint)
-	case x.em != nil:
-		return fmt.Errorf("body %q: an emitter: %s", name, hint)
+	case x.em != nil && x.em.Active():
+		// new emitters were checked by AddEmitter already; a restored one must be 2D too
+		if err := x.em.ValidatePlanar(fmt.Sprintf("bodies[%q].emitter", name), w.sim.Settings.Spacing()); err != nil {
+			return err
+		}
 	}
 	if phase == components.Fluid {
 		path := fmt.Sprintf("bodies[%q].material", name)
@@ -219,8 +223,6 @@ func (w *World) planar(name string, phase components.Phase, mat *components.Mate
 			return fmt.Errorf("%s.wallAdhesion: %g: wall adhesion is not available in a 2D world (solver.dimensions 2)", path, mat.WallAdhesion)
 		case mat.Viscoelastic.Enabled:
 			return fmt.Errorf("%s.viscoelastic.enabled: goo is not available in a 2D world (solver.dimensions 2)", path)
-		case mat.AirDrag != 0:
-			return fmt.Errorf("%s.airDrag: %g: air drag is not available in a 2D world (solver.dimensions 2)", path, mat.AirDrag)
 		}
 	}
 	for i := range p.X {
@@ -478,7 +480,11 @@ func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3) (Entity, e
 // Step, the layers due by then (see components.Emitter) are added with the emitter's velocity,
 // placed where they have flowed to since they left the nozzle.
 func (w *World) AddEmitter(name string, mat components.Material, em components.Emitter) (Entity, error) {
-	if err := em.Validate(fmt.Sprintf("bodies[%q].emitter", name), w.sim.Settings.Spacing()); err != nil {
+	validate := em.Validate
+	if w.sim.Settings.Dimensions == 2 {
+		validate = em.ValidatePlanar
+	}
+	if err := validate(fmt.Sprintf("bodies[%q].emitter", name), w.sim.Settings.Spacing()); err != nil {
 		return Entity{}, err
 	}
 	em.Layers, em.Emitted = 0, 0
@@ -508,6 +514,9 @@ func (w *World) emit() int {
 			continue
 		}
 		layer := em.Layer(sp)
+		if w.sim.Settings.Dimensions == 2 {
+			layer = em.Line(sp)
+		}
 		done := func() bool {
 			return em.Emitted+len(layer) > em.Budget || (t >= em.Stop && em.Layers >= em.Due(t, sp))
 		}

@@ -471,9 +471,9 @@ type Emitter struct {
 	Shape     string     `json:"shape" default:"box" doc:"nozzle shape: box (width × height) or circle (diameter width)"`
 	Center    mgl64.Vec3 `json:"center" unit:"m" required:"true" range:"[-1e6,1e6]" doc:"centre of the nozzle, where the particles appear"`
 	Direction mgl64.Vec3 `json:"direction" unit:"1" default:"[1,0,0]" range:"[-1e6,1e6]" doc:"emission direction (normalised; not zero)"`
-	Up        mgl64.Vec3 `json:"up" unit:"1" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"orients a box nozzle: its height runs along up's part perpendicular to direction (not parallel to direction)"`
+	Up        mgl64.Vec3 `json:"up" unit:"1" default:"[0,1,0]" range:"[-1e6,1e6]" doc:"orients a box nozzle: its height runs along up's part perpendicular to direction (not parallel to direction); not used in a 2D world"`
 	Width     float64    `json:"width" unit:"m" required:"true" range:"(0,1000]" doc:"box: extent across direction and up; circle: diameter (at least the spacing 2r)"`
-	Height    float64    `json:"height" unit:"m" default:"0" range:"[0,1000]" doc:"box: extent along up (0: equal to width)"`
+	Height    float64    `json:"height" unit:"m" default:"0" range:"[0,1000]" doc:"box: extent along up (0: equal to width); must be 0 in a 2D world, where a nozzle is a line of width across direction"`
 	Speed     float64    `json:"speed" unit:"m/s" required:"true" range:"(0,1000]" doc:"speed of the emitted particles"`
 	Start     float64    `json:"start" unit:"s" default:"0" range:"[0,1e6]" doc:"time emission starts"`
 	Stop      float64    `json:"stop" unit:"s" default:"1e6" range:"[0,1e6]" doc:"time emission stops (after start)"`
@@ -536,6 +536,53 @@ func (e *Emitter) Validate(path string, spacing float64) error {
 		return &params.Error{Path: pathJoin(path, "width"), Msg: fmt.Sprintf("%g m nozzle holds no particle at spacing %g m", e.Width, spacing)}
 	}
 	return nil
+}
+
+// ValidatePlanar checks the emitter for a 2D world (Solver.Dimensions 2) instead of Validate:
+// the nozzle is a line across direction in the x–y plane (Line), so its centre and direction
+// must lie in the plane, its height must be 0, and up is not used.
+func (e *Emitter) ValidatePlanar(path string, spacing float64) error {
+	if err := params.Validate(e, path); err != nil {
+		return err
+	}
+	const plane = "in a 2D world (solver.dimensions 2)"
+	switch {
+	case e.Shape != "box" && e.Shape != "circle":
+		return &params.Error{Path: pathJoin(path, "shape"), Msg: fmt.Sprintf("%q is not a nozzle shape (box or circle)", e.Shape)}
+	case e.Center[2] != 0:
+		return &params.Error{Path: pathJoin(path, "center"), Msg: fmt.Sprintf("%v: must lie in the x–y plane (z = 0) %s", e.Center, plane)}
+	case e.Direction[2] != 0:
+		return &params.Error{Path: pathJoin(path, "direction"), Msg: fmt.Sprintf("%v: must lie in the x–y plane (z = 0) %s", e.Direction, plane)}
+	case e.Direction[0] == 0 && e.Direction[1] == 0:
+		return &params.Error{Path: pathJoin(path, "direction"), Msg: "must not be zero"}
+	case e.Height != 0:
+		return &params.Error{Path: pathJoin(path, "height"), Msg: fmt.Sprintf("%g m: a nozzle %s is a line of width across direction; height must be 0", e.Height, plane)}
+	case e.Stop <= e.Start:
+		return &params.Error{Path: pathJoin(path, "stop"), Msg: fmt.Sprintf("%g s must be after start %g s", e.Stop, e.Start)}
+	case len(e.Line(spacing)) == 0:
+		return &params.Error{Path: pathJoin(path, "width"), Msg: fmt.Sprintf("%g m nozzle holds no particle at spacing %g m", e.Width, spacing)}
+	}
+	return nil
+}
+
+// Line returns the offsets from Center of one layer of particles of a nozzle in a 2D world:
+// ⌊width/spacing⌋ points a spacing apart, centred, along ẑ × direction, the direction across
+// the nozzle within the x–y plane (a box's width and a circle's diameter alike; up does not
+// matter). SPlisHSPlasH's 2D emitters are such lines too (its sim2D turns every emitter into a
+// box one particle wide).
+func (e *Emitter) Line(spacing float64) []mgl64.Vec3 {
+	d := e.Direction
+	u := mgl64.Vec3{-d[1], d[0], 0}
+	if u.Len() == 0 || !(spacing > 0) {
+		return nil
+	}
+	u = u.Normalize()
+	n := int(math.Floor(e.Width / spacing * (1 + 1e-9)))
+	out := make([]mgl64.Vec3, n)
+	for i := range out {
+		out[i] = u.Mul((float64(i) - 0.5*float64(n-1)) * spacing)
+	}
+	return out
 }
 
 // Frame returns the nozzle's in-plane axes: u across (direction × up) and v along up's part

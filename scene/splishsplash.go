@@ -385,7 +385,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 }
 
 // planarWhy is why a 2D scene's key is refused.
-const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models and box-shaped walls only (docs/2d.md)"
+const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models, emitters and box-shaped walls only (docs/2d.md)"
 
 // checkPlanarMeshes refuses, in a 2D scene, a static wall whose placed mesh is not an
 // axis-aligned box (the 2D world draws a box's rectangle; it does not slice other meshes).
@@ -406,8 +406,8 @@ func (s *Scene) checkPlanarMeshes(label func(kind string, i int) string) error {
 }
 
 // planar checks a 2D scene (Configuration.sim2D) against what sluice's 2D world takes — fluid
-// blocks and models, and static walls whose meshes are axis-aligned boxes (every 2D scene of
-// the corpus has such a tank) — and names the scene's own key of anything else.
+// blocks, models and emitters, and static walls whose meshes are axis-aligned boxes (every 2D
+// scene of the corpus has such a tank) — and names the scene's own key of anything else.
 func (im *importer) planar() error {
 	sc := im.sc
 	if sc.Solver.Dimensions != 2 {
@@ -415,8 +415,6 @@ func (im *importer) planar() error {
 	}
 	const why = planarWhy
 	switch {
-	case len(sc.Emitters) > 0:
-		return &UnsupportedError{"Emitters", "emitters: " + why}
 	case len(sc.Rigid) > 0:
 		return &UnsupportedError{"RigidBodies", "dynamic rigid bodies: " + why}
 	case len(sc.Elastic) > 0:
@@ -429,12 +427,15 @@ func (im *importer) planar() error {
 	for _, f := range sc.Models {
 		mats = append(mats, f.Material)
 	}
+	for _, e := range sc.Emitters {
+		mats = append(mats, e.Material)
+	}
 	for _, mt := range mats {
 		switch {
 		case mt.SurfaceTension != 0:
 			return &UnsupportedError{"Materials", "surface tension (surfaceTensionMethod): " + why}
-		case mt.AirDrag != 0:
-			return &UnsupportedError{"Materials", "drag (dragMethod): " + why}
+		case mt.WallAdhesion != 0:
+			return &UnsupportedError{"Materials", "adhesion to walls (surfaceTensionBoundary): " + why}
 		}
 	}
 	return nil
@@ -1006,6 +1007,17 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	// bodyMaterial has taken "id" out of b; the id it resolved is lastID.
 	id := im.lastID
 	axes := []mgl64.Vec3{{1, 0, 0}, {0, 1, 0}}
+	planar := im.sc.Solver.Dimensions == 2
+	if planar {
+		// The reference's 2D scenes rotate emitters about z whatever axis they give.
+		if z := (mgl64.Vec3{0, 0, 1}); pl.RotationAngle != 0 && pl.RotationAxis.Normalize() != z {
+			im.warn(p+".rotationAxis", "%v: in a 2D scene the reference rotates emitters about [0 0 1], and so does sluice", pl.RotationAxis)
+		}
+		pl.RotationAxis = mgl64.Vec3{0, 0, 1}
+		if pl.Translation[2] != 0 {
+			return &UnsupportedError{p + ".translation", fmt.Sprintf("%v: an emitter of a 2D scene must lie in the plane z = 0", pl.Translation)}
+		}
+	}
 	rot := Placement{Scale: mgl64.Vec3{1, 1, 1}, RotationAxis: pl.RotationAxis, RotationAngle: pl.RotationAngle}
 	if err := rot.apply(axes); err != nil {
 		return fmt.Errorf("%s: %w", p, err)
@@ -1018,6 +1030,15 @@ func (im *importer) emitter(b obj, i int, mats map[string]obj) error {
 	}
 	e.Center, e.Direction, e.Up = pl.Translation, axes[0], axes[1]
 	e.Width, e.Height, e.Speed, e.Start, e.Stop = width*sp, height*sp, speed, start, min(stop, 1e6)
+	if planar {
+		// The reference makes every 2D emitter a box one particle wide: a box's nozzle is then
+		// its height particles across, a circle's its width (its diameter), on a line in the
+		// plane, which is what sluice's 2D nozzle is (Emitter.Line).
+		if e.Shape == "box" {
+			e.Width = height * sp
+		}
+		e.Height = 0
+	}
 	budget, ok := im.budget[id]
 	if !ok {
 		// A material without an entry in Materials has the reference's default.

@@ -58,7 +58,10 @@ func (v VorticityDrag) Run(ctx *ecs.Context) error {
 			onM = true
 		}
 		if b.mat.AirDrag > 0 {
-			vd.dpar[slot] = airdrag.Params{Factor: b.mat.AirDrag, Droplet: airdrag.NewDroplet(r, b.mat.RestDensity)}
+			vd.dpar[slot] = airdrag.Params{Factor: b.mat.AirDrag, Droplet: airdrag.NewDroplet(r, b.mat.RestDensity), Depth: 1}
+			if s.Settings.Dimensions == 2 {
+				vd.dpar[slot].Depth = 2 * r
+			}
 			onD = true
 		}
 	}
@@ -69,6 +72,9 @@ func (v VorticityDrag) Run(ctx *ecs.Context) error {
 		if vd.h != s.Kernel.H {
 			vd.h = s.Kernel.H
 			vd.nFull = airdrag.FullNeighbors(s.Settings.Spacing(), s.Kernel.H)
+			if s.Settings.Dimensions == 2 {
+				vd.nFull = airdrag.FullNeighbors2D(s.Settings.Spacing(), s.Kernel.H)
+			}
 		}
 		vd.drag.Step(f, &s.FF, &s.FB, vd.dpar[:n], s.owner, vd.nFull, ctx.Dt, s.pool)
 	}

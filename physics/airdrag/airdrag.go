@@ -23,7 +23,8 @@
 //
 // n_i counts the particle's fluid and boundary neighbours and n_full is the neighbour count of a
 // particle inside the fluid (the paper's 38 for its kernel; here the count of lattice points
-// at the particle spacing within the kernel support, FullNeighbors). A particle with no
+// at the particle spacing within the kernel support, FullNeighbors, or FullNeighbors2D in a 2D
+// world). A particle with no
 // neighbours falls like a lone droplet (f_n = 0, w_i = 1); one inside the fluid, whose
 // neighbours cover every direction, is occluded (w_i = 0) and feels no drag; a surface particle
 // facing the air feels the drag of a flat (2r)² face with C_D = 1. The air is still (v_air = 0).
@@ -116,10 +117,30 @@ func FullNeighbors(spacing, h float64) int {
 	return n
 }
 
+// FullNeighbors2D is FullNeighbors on the square lattice of a 2D world (the x–y plane).
+func FullNeighbors2D(spacing, h float64) int {
+	k := int(h/spacing) + 1
+	n := 0
+	h2 := h * h
+	for a := -k; a <= k; a++ {
+		for b := -k; b <= k; b++ {
+			if d2 := float64(a*a+b*b) * spacing * spacing; (a != 0 || b != 0) && d2 < h2 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Params are the per-body drag factors and the droplet of each body slot.
 type Params struct {
 	Factor  float64 // the user's drag factor c (1), 0: no drag
 	Droplet Droplet
+	// Depth (m) turns a particle's mass into its droplet's: 1 (or 0) in 3D; in a 2D world, whose
+	// masses are per metre of depth (ρ0 times the particle's area), the particle diameter 2r,
+	// so each particle of the plane is dragged as the droplet of its diameter is in 3D (the
+	// drag's acceleration F/m of Eqs. 6–15 with the droplet's own mass).
+	Depth float64
 }
 
 // Drag adds the air drag to f.VStar. params holds the factor and droplet per body slot, owner
@@ -155,6 +176,9 @@ func Accel(p *Params, v physics.Vec3, m float64, n int, nFull float64, maxCos fl
 	}
 	fn := min(1, float64(n)/(nFull*2/3))
 	w := max(0, min(1, 1-max(0, maxCos)))
+	if p.Depth > 0 {
+		m *= p.Depth
+	}
 	c := p.Factor * 0.5 * RhoAir * u * p.Droplet.Coefficient(u, fn) * w / m
 	return physics.Vec3{c * ux, c * uy, c * uz}
 }

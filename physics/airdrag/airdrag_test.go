@@ -83,4 +83,9 @@ func TestFullNeighbors(t *testing.T) {
 	if n := FullNeighbors(0.02, 0.04); n != 26 {
 		t.Errorf("FullNeighbors(2r, 4r) = %d, want 26", n)
 	}
+	// On the square lattice: |p|² ≤ 2 (1 + 4 + 4) less the centre; the 4 at distance 2 do not
+	// count either.
+	if n := FullNeighbors2D(0.02, 0.04); n != 8 {
+		t.Errorf("FullNeighbors2D(2r, 4r) = %d, want 8", n)
+	}
 }
