@@ -14,29 +14,12 @@ import (
 // z-sort and removals; a material edit takes effect at once); without such a body it does
 // nothing.
 func (s *Sim) surfaceTension(dt float64) {
-	on := false
-	for i := range s.bodies {
-		b := &s.bodies[i]
-		if b.body.Phase == components.Fluid && b.mat.SurfaceTension > 0 && b.p.Len() > 0 {
-			on = true
-			break
-		}
-	}
-	if !on {
+	if !s.anyFluidCoeff(surfaceTensionOf) {
 		return
 	}
-	f := &s.Fluid
 	ts := &s.Tension
-	ts.Gamma = par.Grow(ts.Gamma, f.Len())
-	for k := range ts.Gamma {
-		b := &s.bodies[s.owner[k]]
-		g := 0.0
-		if b.body.Phase == components.Fluid {
-			g = b.mat.SurfaceTension
-		}
-		ts.Gamma[k] = g
-	}
-	ts.Apply(f, &s.FF, &s.Kernel, dt, s.pool)
+	ts.Gamma = s.fluidCoeffs(ts.Gamma, surfaceTensionOf)
+	ts.Apply(&s.Fluid, &s.FF, &s.Kernel, dt, s.pool)
 }
 
 // adhesion adds the adhesion of Akinci et al. 2013 (Eq. 6-7, tension.Adhesive) of the fluid
@@ -45,33 +28,44 @@ func (s *Sim) surfaceTension(dt float64) {
 // particle's β from its body's material each substep; without such a body or without boundary
 // samples it does nothing.
 func (s *Sim) adhesion(dt float64) {
-	s.adhOn = false
-	if s.Bound.Len() == 0 {
-		return
-	}
-	for i := range s.bodies {
-		b := &s.bodies[i]
-		if b.body.Phase == components.Fluid && b.mat.WallAdhesion > 0 && b.p.Len() > 0 {
-			s.adhOn = true
-			break
-		}
-	}
+	s.adhOn = s.Bound.Len() > 0 && s.anyFluidCoeff(wallAdhesionOf)
 	if !s.adhOn {
 		return
 	}
-	f := &s.Fluid
 	ad := &s.Adhesion
-	ad.Beta = par.Grow(ad.Beta, f.Len())
-	for k := range ad.Beta {
-		b := &s.bodies[s.owner[k]]
-		beta := 0.0
-		if b.body.Phase == components.Fluid {
-			beta = b.mat.WallAdhesion
-		}
-		ad.Beta[k] = beta
-	}
+	ad.Beta = s.fluidCoeffs(ad.Beta, wallAdhesionOf)
 	s.setCenters()
-	ad.Apply(f, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, dt, s.pool)
+	ad.Apply(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, dt, s.pool)
+}
+
+func surfaceTensionOf(m *components.Material) float64 { return m.SurfaceTension }
+func wallAdhesionOf(m *components.Material) float64   { return m.WallAdhesion }
+
+// anyFluidCoeff reports whether some fluid body with particles has a positive coefficient
+// coef of its material.
+func (s *Sim) anyFluidCoeff(coef func(*components.Material) float64) bool {
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		if b.body.Phase == components.Fluid && coef(b.mat) > 0 && b.p.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fluidCoeffs returns dst grown to the packed particle count with every packed particle's
+// coefficient coef of its body's material (0 for particles of bodies that are not fluid).
+func (s *Sim) fluidCoeffs(dst []float64, coef func(*components.Material) float64) []float64 {
+	dst = par.Grow(dst, s.Fluid.Len())
+	for k := range dst {
+		b := &s.bodies[s.owner[k]]
+		c := 0.0
+		if b.body.Phase == components.Fluid {
+			c = coef(b.mat)
+		}
+		dst[k] = c
+	}
+	return dst
 }
 
 // tensionDt is the surface tension's step limit (tension.StepLimit) for the largest
