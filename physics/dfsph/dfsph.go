@@ -119,6 +119,7 @@ type Solver struct {
 	Params
 	alpha []float64      // 1/D_i (0 for a particle without neighbours)
 	bgrad []physics.Vec3 // Σ_b Ψ_b ∇W_ib
+	bvel  []float64      // Σ_b Ψ_b v_b·∇W_ib (0 beside walls at rest); with bgrad, the boundary part of every source
 	k     []float64      // stiffness k_i of the current correction (p/ρ² for the density solve, Δt·p/ρ² for the divergence solve)
 	kRho  []float64      // Σ k of the constant-density solve this step (p/ρ², Pa·m⁶/kg²)
 	kDiv  []float64      // Σ k of the divergence solve this step (Δt·p/ρ²)
@@ -157,6 +158,7 @@ func (s *Solver) bind(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physi
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
 	s.alpha = par.Grow(s.alpha, n)
 	s.bgrad = par.Grow(s.bgrad, n)
+	s.bvel = par.Grow(s.bvel, n)
 	s.k = par.Grow(s.k, n)
 	s.kRho = par.Grow(s.kRho, n)
 	s.kDiv = par.Grow(s.kDiv, n)
@@ -311,7 +313,7 @@ func (s *Solver) factor(lo, hi, block int) {
 		}
 		div *= mi
 		psi0 := f.Rho0[i]
-		var bx, by, bz float64
+		var bx, by, bz, bv float64
 		bs, gbs := bblk.Row(i - lo)
 		for k, j := range bs {
 			g := vec(&gbs[k])
@@ -320,9 +322,11 @@ func (s *Solver) factor(lo, hi, block int) {
 			by += psi * g[1]
 			bz += psi * g[2]
 			vb := &b.V[j]
-			div += psi0 * b.Vol[j] * ((vi[0]-vb[0])*g[0] + (vi[1]-vb[1])*g[1] + (vi[2]-vb[2])*g[2])
+			bv += psi * (vb[0]*g[0] + vb[1]*g[1] + vb[2]*g[2])
 		}
 		s.bgrad[i] = physics.Vec3{bx, by, bz}
+		s.bvel[i] = bv
+		div += vi[0]*bx + vi[1]*by + vi[2]*bz - bv
 		x, y, z := mi*gx+bx, mi*gy+by, mi*gz+bz
 		d := x*x + y*y + z*z + mi*mi*sq
 		a := 0.0
@@ -350,10 +354,13 @@ func (s *Solver) factor(lo, hi, block int) {
 //	divergence: Dρ_i/Dt = m_i Σ_j v_ij·∇W_ij + Σ_b Ψ_b (v_i − v_b)·∇W_ib,
 //	            k_i = max(0, Dρ_i/Dt)/D_i   (Δt times the paper's κ^v_i/ρ_i),
 //
-// with the block's error partials max(0, ρ*_i − ρ0)/ρ0 or Δt max(0, Dρ_i/Dt)/ρ0.
+// with the block's error partials max(0, ρ*_i − ρ0)/ρ0 or Δt max(0, Dρ_i/Dt)/ρ0. The boundary
+// sum is v_i·Σ_b Ψ_b ∇W_ib − Σ_b Ψ_b v_b·∇W_ib, both sums taken once per step by factor (the
+// samples' velocities and the lists do not change within a step), so the iterations read no
+// boundary pair.
 func (s *Solver) source(lo, hi, block int) {
-	fblk, bblk := &s.ff.Blocks[block], &s.fb.Blocks[block]
-	f, b, v, dt := s.f, s.b, s.vel, s.dt
+	fblk := &s.ff.Blocks[block]
+	f, v, dt := s.f, s.vel, s.dt
 	var esum, emax float64
 	for i := lo; i < hi; i++ {
 		vi := v[i]
@@ -367,12 +374,8 @@ func (s *Solver) source(lo, hi, block int) {
 		}
 		div *= mi
 		psi0 := f.Rho0[i]
-		bs, gbs := bblk.Row(i - lo)
-		for k, j := range bs {
-			g := vec(&gbs[k])
-			vb := &b.V[j]
-			div += psi0 * b.Vol[j] * ((vi[0]-vb[0])*g[0] + (vi[1]-vb[1])*g[1] + (vi[2]-vb[2])*g[2])
-		}
+		bg := &s.bgrad[i]
+		div += vi[0]*bg[0] + vi[1]*bg[1] + vi[2]*bg[2] - s.bvel[i]
 		var e, k float64
 		if s.rhoSolve {
 			c := f.Rho[i] + dt*div - psi0
