@@ -353,7 +353,9 @@ func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (E
 // a tank holding fluid inside. A closed obstacle is solid: a particle that ends a substep
 // inside it is put back on its surface (see systems.Sim.AddSolid). An open mesh (a sheet, a
 // bowl) has no inside and is a wall of samples only. The slices are copied; the world keeps
-// the mesh for drawing (WallMesh).
+// the mesh for drawing (WallMesh). In a 2D world a mesh that is an axis-aligned box is
+// AddBoundaryBox's rectangle and any other is its section with the plane z = 0
+// (boundary.Section2D), a wall of samples without a solid inside and not kept for drawing.
 func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, tank bool) (Entity, error) {
 	sp := w.sim.Settings.Spacing()
 	for i := range v {
@@ -369,12 +371,20 @@ func (w *World) AddBoundaryMesh(name string, v []mgl64.Vec3, tris [][3]int32, ta
 		}
 	}
 	if w.sim.Settings.Dimensions == 2 {
-		// A 2D world's walls are outlines in the plane; an axis-aligned box mesh (the walls of
-		// SPlisHSPlasH's 2D scenes) is its rectangle. Slicing other meshes is not implemented.
+		// A 2D world's walls are outlines in the plane: an axis-aligned box mesh (the tanks of
+		// SPlisHSPlasH's 2D scenes) is its rectangle, with a solid inside for an obstacle; any
+		// other mesh is its section with the plane, a wall of samples only.
 		if lo, hi, ok := AxisBoxMesh(v, tris); ok {
 			return w.AddBoundaryBox(name, lo, hi, tank)
 		}
-		return Entity{}, fmt.Errorf("body %q: a 2D world (solver.dimensions 2) takes only meshes that are axis-aligned boxes (%d vertices, %d triangles given); see docs/2d.md", name, len(v), len(tris))
+		x := boundary.Section2D(v, tris, sp, w.sim.Settings.BoundaryLayers, tank)
+		if len(x) == 0 {
+			return Entity{}, fmt.Errorf("body %q: the mesh (%d vertices, %d triangles) does not cross the plane z = 0 of a 2D world (solver.dimensions 2)", name, len(v), len(tris))
+		}
+		if len(x) > physics.MaxSamples {
+			return Entity{}, fmt.Errorf("body %q: more than %d section samples at spacing %g m", name, physics.MaxSamples, sp)
+		}
+		return w.AddBoundaryParticles(name, x)
 	}
 	x := boundary.Mesh(v, tris, sp, w.sim.Settings.BoundaryLayers, 0, tank)
 	if len(x) > physics.MaxSamples {

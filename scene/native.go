@@ -47,6 +47,10 @@ type Scene struct {
 
 	// Dir is the folder relative mesh paths resolve against (the scene file's folder).
 	Dir string `json:"-"`
+
+	// implicitTank marks the imported meshes whose SPlisHSPlasH body did not say which side
+	// holds fluid (no mapInvert); ImportSPlisHSPlasH decides once the files can be read.
+	implicitTank []bool
 }
 
 // Placement puts a mesh or a particle model into the scene: scaled, then rotated by

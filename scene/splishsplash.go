@@ -261,6 +261,9 @@ func ImportSPlisHSPlasH(path string) (*Scene, []Warning, error) {
 	}
 	err = sc.checkFiles(label)
 	if err == nil {
+		err = sc.inferTanks(label, &warns)
+	}
+	if err == nil {
 		err = sc.checkVolumes(label)
 	}
 	if err == nil {
@@ -385,10 +388,48 @@ func importData(data []byte) (*Scene, []Warning, error) {
 }
 
 // planarWhy is why a 2D scene's key is refused.
-const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models, emitters and box-shaped walls only (docs/2d.md)"
+const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models, emitters and static walls (their sections with the plane) only (docs/2d.md)"
 
-// checkPlanarMeshes refuses, in a 2D scene, a static wall whose placed mesh is not an
-// axis-aligned box (the 2D world draws a box's rectangle; it does not slice other meshes).
+// inferTanks decides the side of the imported static meshes whose body did not give mapInvert.
+// The reference's boundary particles (boundaryHandlingMethod 0) sample a surface without a
+// side, so its scenes need not say that a box holds the fluid; sluice samples a tank's extra
+// layers outwards and fills an obstacle with a solid. A mesh that is an axis-aligned box
+// holding every fluid block (in x and y only in a 2D scene) is therefore a tank, with a
+// warning; any other stays an obstacle.
+func (s *Scene) inferTanks(label func(kind string, i int) string, warns *[]Warning) error {
+	if len(s.Fluids) == 0 {
+		return nil
+	}
+	dims := 3
+	if s.Solver.Dimensions == 2 {
+		dims = 2
+	}
+	for i := range s.Meshes {
+		if i >= len(s.implicitTank) || !s.implicitTank[i] || s.Meshes[i].Tank {
+			continue
+		}
+		mesh, err := s.Meshes[i].Placed(s.Dir)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label("mesh", i), err)
+		}
+		lo, hi, ok := sluice.AxisBoxMesh(mesh.V, mesh.Tris)
+		for _, f := range s.Fluids {
+			for d := 0; d < dims && ok; d++ {
+				ok = f.Min[d] >= lo[d] && f.Max[d] <= hi[d]
+			}
+		}
+		if ok {
+			s.Meshes[i].Tank = true
+			k := strings.TrimSuffix(label("mesh", i), ".geometryFile")
+			*warns = append(*warns, Warning{Path: k + ".mapInvert", Msg: "not given: the box holds every fluid block, so it is a tank (fluid inside); the reference's boundary particles need no side"})
+		}
+	}
+	return nil
+}
+
+// checkPlanarMeshes refuses, in a 2D scene, a static wall whose placed mesh does not reach
+// the plane z = 0: the 2D world walls a box mesh with its rectangle and any other mesh with its
+// section with the plane, which such a mesh does not have.
 func (s *Scene) checkPlanarMeshes(label func(kind string, i int) string) error {
 	if s.Solver.Dimensions != 2 {
 		return nil
@@ -398,16 +439,24 @@ func (s *Scene) checkPlanarMeshes(label func(kind string, i int) string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", label("mesh", i), err)
 		}
-		if _, _, ok := sluice.AxisBoxMesh(mesh.V, mesh.Tris); !ok {
-			return &UnsupportedError{label("mesh", i), fmt.Sprintf("%s placed is not an axis-aligned box: %s", s.Meshes[i].File, planarWhy)}
+		if _, _, ok := sluice.AxisBoxMesh(mesh.V, mesh.Tris); ok {
+			continue
+		}
+		crosses := false
+		for _, t := range mesh.Tris {
+			a, b, c := mesh.V[t[0]][2] >= 0, mesh.V[t[1]][2] >= 0, mesh.V[t[2]][2] >= 0
+			crosses = crosses || a != b || b != c
+		}
+		if !crosses {
+			return &UnsupportedError{label("mesh", i), fmt.Sprintf("%s placed does not cross the plane z = 0 of the 2D world, so it has no section there: %s", s.Meshes[i].File, planarWhy)}
 		}
 	}
 	return nil
 }
 
 // planar checks a 2D scene (Configuration.sim2D) against what sluice's 2D world takes — fluid
-// blocks, models and emitters, and static walls whose meshes are axis-aligned boxes (every 2D
-// scene of the corpus has such a tank) — and names the scene's own key of anything else.
+// blocks, models and emitters, and static walls (checkPlanarMeshes) — and names the scene's
+// own key of anything else.
 func (im *importer) planar() error {
 	sc := im.sc
 	if sc.Solver.Dimensions != 2 {
@@ -1301,9 +1350,11 @@ func (im *importer) rigidBody(b obj, i int) error {
 		im.warn(p+".density", "%v: a static body does not move, its density is not used", v)
 	}
 	m := BoundaryMesh{Name: fmt.Sprintf("wall%d", i), File: file, Placement: pl}
-	if v, ok := take(b, "mapInvert"); ok {
+	v, given := take(b, "mapInvert")
+	if given {
 		m.Tank = truthy(v)
 	}
+	im.sc.implicitTank = append(im.sc.implicitTank, !given)
 	delete(b, "isWall") // walls and other static bodies are sampled alike
 	im.collisionKeys(b, p)
 	im.leftovers(b, p)

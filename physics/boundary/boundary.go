@@ -193,11 +193,15 @@ func Mesh(v []physics.Vec3, tris [][3]int32, s float64, layers int, first float6
 			}
 		}
 	}
-	// Thin to at most one point per cell of side s/2: a fine mesh (tens of thousands of tiny
-	// triangles) would otherwise put thousands of samples in a kernel support. Two samples a
-	// spacing apart never share such a cell (its diagonal is 0.87 s), so the regular samples of
-	// large faces all stay; coincident samples on shared edges merge. Sorting by the cell, then
-	// by position, keeps the result independent of the triangle order's accidents.
+	return thin(pts, s)
+}
+
+// thin keeps at most one point per cell of side s/2: a fine mesh (tens of thousands of tiny
+// triangles) would otherwise put thousands of samples in a kernel support. Two samples a
+// spacing apart never share such a cell (its diagonal is 0.87 s), so the regular samples of
+// large faces all stay; coincident samples on shared edges merge. Sorting by the cell, then by
+// position, keeps the result independent of the triangle order's accidents.
+func thin(pts []physics.Vec3, s float64) []physics.Vec3 {
 	q := 0.5 * s
 	key := func(p physics.Vec3) [3]int64 {
 		return [3]int64{int64(math.Floor(p[0] / q)), int64(math.Floor(p[1] / q)), int64(math.Floor(p[2] / q))}
