@@ -63,7 +63,11 @@ func (w *World) addSolid(name string, phase components.Phase, mat components.Mat
 // AddElasticBlock fills the box [lo, hi] with elastic particles at spacing 2r (the fluid
 // block's sampling), all with velocity v.
 func (w *World) AddElasticBlock(name string, mat components.Material, lo, hi, v mgl64.Vec3) (Entity, error) {
-	x, err := physics.FluidBlock(lo, hi, w.sim.Settings.Spacing())
+	sample := physics.FluidBlock
+	if w.sim.Settings.Dimensions == 2 {
+		sample = physics.FluidRect
+	}
+	x, err := sample(lo, hi, w.sim.Settings.Spacing())
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
@@ -73,7 +77,11 @@ func (w *World) AddElasticBlock(name string, mat components.Material, lo, hi, v 
 // AddElasticSphere fills the ball of the given centre and radius with elastic particles at
 // spacing 2r, all with velocity v.
 func (w *World) AddElasticSphere(name string, mat components.Material, center mgl64.Vec3, radius float64, v mgl64.Vec3) (Entity, error) {
-	x, err := physics.FluidSphere(center, radius, w.sim.Settings.Spacing())
+	sample := physics.FluidSphere
+	if w.sim.Settings.Dimensions == 2 {
+		sample = physics.FluidDisc
+	}
+	x, err := sample(center, radius, w.sim.Settings.Spacing())
 	if err != nil {
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}

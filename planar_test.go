@@ -144,10 +144,10 @@ func TestPlanarRefusesWhatItDoesNotTake(t *testing.T) {
 			_, err := w.AddFluidBlock("ad", m, mgl64.Vec3{}, mgl64.Vec3{0.2, 0.2, 0}, mgl64.Vec3{})
 			return err
 		}, "wallAdhesion"},
-		{"an elastic body", func() error {
-			_, err := w.AddElasticBlock("el", components.DefaultMaterial(), mgl64.Vec3{}, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{})
+		{"an elastoplastic body", func() error {
+			_, err := w.AddElastoplasticBlock("ep", components.DefaultMaterial(), mgl64.Vec3{}, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{})
 			return err
-		}, "elastic"},
+		}, "elastoplastic"},
 		{"a mesh that does not cross the plane", func() error {
 			v := []mgl64.Vec3{{0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {0, 0, 2}}
 			_, err := w.AddBoundaryMesh("tet", v, [][3]int32{{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}}, false)

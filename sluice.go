@@ -202,7 +202,7 @@ func (w *World) planar(name string, phase components.Phase, mat *components.Mate
 	}
 	const hint = "a 2D world (solver.dimensions 2) takes fluid bodies (emitters included) and static walls only; see docs/2d.md"
 	switch {
-	case phase != components.Fluid && phase != components.Boundary:
+	case phase != components.Fluid && phase != components.Boundary && phase != components.Elastic:
 		return fmt.Errorf("body %q: a %v body: %s", name, phase, hint)
 	case x.rigid != nil:
 		return fmt.Errorf("body %q: a rigid body: %s", name, hint)

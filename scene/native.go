@@ -767,8 +767,8 @@ func FrameOf(w *sluice.World) *Frame {
 
 // planar refuses, in a 2D scene (solver.dimensions 2), every kind of body the 2D world does
 // not take: it has fluid blocks, spheres (discs), models, emitters (lines in the plane:
-// components.Emitter.ValidatePlanar), box walls and box-shaped wall meshes (World.AddBoundaryMesh
-// checks the shape when the scene is built).
+// components.Emitter.ValidatePlanar), elastic bodies, box walls and wall meshes (their sections
+// with the plane).
 func (s *Scene) planar() error {
 	if s.Solver.Dimensions != 2 {
 		return nil
@@ -776,11 +776,11 @@ func (s *Scene) planar() error {
 	for _, c := range []struct {
 		key string
 		n   int
-	}{{"rigidBodies", len(s.Rigid)}, {"elasticBodies", len(s.Elastic)}, {"elastoplasticBodies", len(s.Elastoplastic)},
+	}{{"rigidBodies", len(s.Rigid)}, {"elastoplasticBodies", len(s.Elastoplastic)},
 		{"flipBodies", len(s.Flip)}, {"clothBodies", len(s.Cloth)}, {"fluidMeshes", len(s.FluidMeshes)}, {"joints", len(s.Joints)},
 		{"reducedDomains", len(s.Reduced)}, {"windBoxes", len(s.Wind)}} {
 		if c.n > 0 {
-			return &params.Error{Path: c.key, Msg: fmt.Sprintf("%d given: a 2D scene (solver.dimensions 2) takes fluid blocks, fluid spheres, fluid models, emitters, box walls and box-shaped wall meshes only (docs/2d.md)", c.n)}
+			return &params.Error{Path: c.key, Msg: fmt.Sprintf("%d given: a 2D scene (solver.dimensions 2) takes fluid blocks, fluid spheres, fluid models, emitters, elastic bodies, box walls and wall meshes only (docs/2d.md)", c.n)}
 		}
 	}
 	return nil

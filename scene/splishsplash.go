@@ -388,7 +388,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 }
 
 // planarWhy is why a 2D scene's key is refused.
-const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models, emitters and static walls (their sections with the plane) only (docs/2d.md)"
+const planarWhy = "a 2D scene (Configuration.sim2D) runs in sluice's 2D world, which takes fluid blocks, fluid models, emitters, elastic bodies and static walls (their sections with the plane) only (docs/2d.md)"
 
 // inferTanks decides the side of the imported static meshes whose body did not give mapInvert.
 // The reference's boundary particles (boundaryHandlingMethod 0) sample a surface without a
@@ -466,8 +466,6 @@ func (im *importer) planar() error {
 	switch {
 	case len(sc.Rigid) > 0:
 		return &UnsupportedError{"RigidBodies", "dynamic rigid bodies: " + why}
-	case len(sc.Elastic) > 0:
-		return &UnsupportedError{"Materials", "elastic materials (elasticityMethod): " + why}
 	}
 	var mats []components.Material
 	for _, f := range sc.Fluids {
