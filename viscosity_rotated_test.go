@@ -134,8 +134,8 @@ func poiseuilleFit(t *testing.T, y, u []float64) (a, b, worst float64) {
 // TestPoiseuilleRotatedChannel: the Poiseuille channel of TestImplicitPoiseuilleFlow with its
 // plates and gravity turned about z by θ while the fluid stays on the world's lattice, run
 // with the implicit viscosity at over 100 times the explicit limit. On the cubic lattice at a
-// support of two spacings Monaghan's Laplacian (Weiler et al. 2018, Eq. 8) responds to a plane
-// shear with 0.70 + 1.47·Q of ν, Q = sin²(2θ)/2 here
+// support of two spacings Monaghan's Laplacian (the 2(d+2) form Weiler et al. 2018 use;
+// docs/viscosity.md) responds to a plane shear with 0.70 + 1.47·Q of ν, Q = sin²(2θ)/2 here
 // (physics.TestViscosityShearResponseOnTheLattice); θ = 20° (Q = 0.21) is where that response
 // is 1. The test fits u = A + B y'(H − y') to the central column: A is the plates' slip, B
 // the interior's curvature, ν_eff = g/(2B). It asserts that
