@@ -12,9 +12,12 @@ import (
 
 // rotatedPoiseuille runs the Poiseuille channel of TestImplicitPoiseuilleFlow with its plates
 // and gravity turned about z by theta (the channel's axis e = (cos θ, sin θ, 0), its normal
-// n = (−sin θ, cos θ, 0)) while the fluid stays sampled on the world's axis-aligned lattice:
-// every lattice point (i+½)·2r with r/2 < y' < H − r/2, 0 ≤ x' ≤ L, 0 ≤ z ≤ L is a particle. nuB is
-// the plates' drag viscosity. It returns, for the central column (|x' − x̄'|, |z − L/2| ≤ 2
+// n = (−sin θ, cos θ, 0)) while the fluid stays sampled on the world's axis-aligned lattice
+// of AddFluidBlock: every point (i, j, k)·2r with 0 < x' < L, 0 < z < L and at least half a
+// spacing from the plates, r ≤ y' ≤ H − r, is a particle. At θ = 0 these are exactly the
+// block of TestImplicitPoiseuilleFlow (11 layers 2r to H − 2r); turned, the layers are cut
+// obliquely and the same amount of fluid lies between the plates. nuB is the plates' drag
+// viscosity. It returns, for the central column (|x' − x̄'|, |z − L/2| ≤ 2
 // support radii), the particles' distance y' from the floor and their speed along e.
 func rotatedPoiseuille(t *testing.T, mode string, theta, nuB, dtMax, tEnd float64) (y, u []float64, substeps int, st sluice.StepStats) {
 	c, s := math.Cos(theta), math.Sin(theta)
@@ -42,16 +45,14 @@ func rotatedPoiseuille(t *testing.T, mode string, theta, nuB, dtMax, tEnd float6
 	}
 	w.Material(floor).Drag, w.Material(ceil).Drag = nuB, nuB
 	sp := 2 * pfR
-	// Lattice points closer than a quarter spacing to a plate are left out: with none left
-	// out, a particle starting 0.4 mm from the floor's samples was pushed through it.
-	gap := sp / 4
+	const eps = 1e-9 // keeps the lattice points on the bounds at θ = 0 in or out as intended
 	var x []mgl64.Vec3
 	for i := -40; i < 40; i++ {
 		for j := -40; j < 40; j++ {
-			for k := 0; k < int(math.Round(pfL/sp)); k++ {
-				p := mgl64.Vec3{(float64(i) + 0.5) * sp, (float64(j) + 0.5) * sp, (float64(k) + 0.5) * sp}
+			for k := 1; k < int(math.Round(pfL/sp)); k++ {
+				p := mgl64.Vec3{float64(i) * sp, float64(j) * sp, float64(k) * sp}
 				xp, yp := p.Dot(ex), p.Dot(ny)
-				if yp > gap && yp < pfGap-gap && xp >= 0 && xp <= pfL {
+				if yp >= pfR-eps && yp <= pfGap-pfR+eps && xp > eps && xp < pfL-eps {
 					x = append(x, p)
 				}
 			}
@@ -88,13 +89,13 @@ func rotatedPoiseuille(t *testing.T, mode string, theta, nuB, dtMax, tEnd float6
 // rotatedSlipTol bounds the wall slip (the constant A of the fit u = A + B y'(H − y')) in the
 // channel turned by 20° with ν_b = ν, as a fraction of the closed form's peak speed: the
 // plates' drag then acts as the no-slip wall the closed form assumes. Halving ν_b gives a slip
-// of about a quarter of u_max, doubling it about −15 %.
+// of about a third of u_max (logged).
 const rotatedSlipTol = 0.03
 
 // rotatedBulkTol bounds the relative change of the fit's curvature B when the plates' drag is
 // halved: B is the interior's response to the drive (B = g/(2ν_eff)) and does not depend on
 // the walls; the tolerance allows for the sampling noise of the 6 × 4 × 4-spacing column
-// (about 150 particles, each with its own y').
+// (about 130 particles, each with its own y').
 const rotatedBulkTol = 0.03
 
 // poiseuilleFit fits u = A + B y'(H − y') by least squares and returns A, B and the largest
@@ -144,7 +145,9 @@ func poiseuilleFit(t *testing.T, y, u []float64) (a, b, worst float64) {
 //     closed form is the interior's, not the plates');
 //   - ν_eff/ν grows with Q (θ = 0°, 20°, 45°), as the lattice's fourth moment predicts.
 //
-// The closed form within 5 % (issue 17) is not met: the profiles are logged.
+// The closed form within 5 % (issue 17) is not met: the profiles are logged, and so is the
+// explicit viscosity's run of the 20° channel at its stable step, which differs from the
+// implicit run at 5 ms (in the aligned channel the two agree, TestImplicitPoiseuilleFlow).
 func TestPoiseuilleRotatedChannel(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("rotated Poiseuille channel: long (skipped under -short and the race detector)")
@@ -154,13 +157,16 @@ func TestPoiseuilleRotatedChannel(t *testing.T) {
 	lim := kr.ViscousDtLimit(2*pfR, components.DefaultSolver().BoundaryLayers, pfNu, pfNu)
 	umax := pfG * pfGap * pfGap / (8 * pfNu)
 	const dt, tEnd = 0.005, 3 * frame
-	type run struct{ theta, nuB float64 }
-	runs := []run{{0, pfNu}, {20, pfNu}, {45, pfNu}, {20, pfNu / 2}}
-	var a, b [4]float64
+	type run struct {
+		theta, nuB float64
+		mode       string
+	}
+	runs := []run{{0, pfNu, "implicit"}, {20, pfNu, "implicit"}, {45, pfNu, "implicit"}, {20, pfNu / 2, "implicit"}, {20, pfNu, "explicit"}}
+	var a, b [5]float64
 	for i, r := range runs {
-		t.Logf("θ = %g°, ν_b = %g m²/s:", r.theta, r.nuB)
-		y, u, n, st := rotatedPoiseuille(t, "implicit", r.theta*math.Pi/180, r.nuB, dt, tEnd)
-		if st.Dt/lim < 100 {
+		t.Logf("θ = %g°, ν_b = %g m²/s, %s:", r.theta, r.nuB, r.mode)
+		y, u, n, st := rotatedPoiseuille(t, r.mode, r.theta*math.Pi/180, r.nuB, dt, tEnd)
+		if r.mode == "implicit" && st.Dt/lim < 100 {
 			t.Fatalf("θ = %g°: the substep %.3g s is %.0f× the explicit limit, want ≥ 100", r.theta, st.Dt, st.Dt/lim)
 		}
 		var worst float64
