@@ -23,8 +23,8 @@ import (
 )
 
 func main() {
-	r := flag.Float64("r", 0.0125, "particle radius in m (0.0125: 100k fluid particles; 0.0058: 1M)")
-	substeps := flag.Int("substeps", 20, "substeps to run")
+	r := flag.Float64("r", 0.0125, "particle radius in m (0.025: 12k fluid particles, 0.0125: 104k, 0.006: 970k)")
+	substeps := flag.Int("substeps", 20, "run steps of the next time step until at least this many substeps are done")
 	workers := flag.Int("workers", 1, "worker threads")
 	heapProfile := flag.String("heapprofile", "", "also write a heap profile (go tool pprof) to this file")
 	flag.Parse()
