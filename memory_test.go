@@ -4,6 +4,10 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/sluicephysics/sluice"
+	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/scene"
 )
 
@@ -80,5 +84,57 @@ func TestBuildAllocations(t *testing.T) {
 	t.Logf("build and first step allocated %.1f MB (limit %.0f MB)", float64(total)/(1<<20), float64(buildAllocLimit)/(1<<20))
 	if total > buildAllocLimit {
 		t.Errorf("build and first step allocated %.1f MB, want ≤ %.0f MB", float64(total)/(1<<20), float64(buildAllocLimit)/(1<<20))
+	}
+}
+
+// benchHeapPerParticleLimit (bytes) bounds the live heap per fluid particle of BenchmarkStep's
+// dam break at 10k (12,167 fluid particles, 21,276 wall samples) after 20 substeps: the fluid's
+// state, the walls, the grids, the solver's scratch and the pair lists (26 fluid pairs a
+// particle at 20 bytes stored plus their slices' headroom, about 42 % of the heap). Measured
+// 1,785 B per particle. The limit leaves 10 % for the pair counts' drift with the flow and the
+// collector's timing; by the pair count, storing the pairs in float64 (36 instead of 20 bytes
+// a pair: 26 × 16 B × the lists' 1.27 headroom ≈ 530 B a particle more) or a second gradient
+// array (measured: 2,249 B a particle) exceeds it.
+const benchHeapPerParticleLimit = 1960
+
+// TestLiveHeapPerParticleOfTheBenchmarkDam: the heap the 10k benchmark dam break keeps between
+// substeps, per fluid particle, stays below benchHeapPerParticleLimit. Measured like
+// TestLiveHeapOfTheReferenceDamBreak (live heap after full collections, before building and
+// after stepping).
+func TestLiveHeapPerParticleOfTheBenchmarkDam(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory changes the heap")
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.025
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	for sub := 0; sub < 20; {
+		st, err := w.Step(w.Sim().NextDt())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub += st.Substeps
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	n := w.Sim().Fluid.Len()
+	runtime.KeepAlive(w)
+	per := float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc)) / float64(n)
+	t.Logf("live heap %.0f B per fluid particle (%d particles; limit %d B)", per, n, benchHeapPerParticleLimit)
+	if per > benchHeapPerParticleLimit {
+		t.Errorf("the world keeps %.0f B per fluid particle between substeps, want ≤ %d B", per, benchHeapPerParticleLimit)
 	}
 }

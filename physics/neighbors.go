@@ -67,6 +67,18 @@ func (nb *Neighbors) Pairs() int {
 	return n
 }
 
+// Bytes returns the memory the lists use (the J, W, GW and Start entries in use) and the
+// memory their slices hold (capacities, including the search's per-block scratch).
+func (nb *Neighbors) Bytes() (used, held int) {
+	const pair = 4 + 4 + 12 // J int32, W float32, GW [3]float32
+	for b := range nb.Blocks {
+		blk := &nb.Blocks[b]
+		used += pair*len(blk.J) + 4*len(blk.Start)
+		held += 4*cap(blk.J) + 4*cap(blk.W) + 12*cap(blk.GW) + 4*cap(blk.Start) + 4*cap(blk.cand) + 4*cap(blk.near)
+	}
+	return used, held
+}
+
 // Search fills out with the neighbours in target grid tg (positions xt) of every query point
 // of grid qg (positions xq), using adj, the 27 adjacent target cells of each query cell (from
 // qg.Adjacent(tg, …)). With same set, a point is not its own neighbour. Each list is ordered by
