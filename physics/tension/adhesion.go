@@ -17,6 +17,12 @@ import (
 // pulled towards boundary samples between half and the whole support away and not pressed
 // into the wall by the samples closest to it (the pressure keeps it off the wall).
 func Adhesion(r, h float64) float64 {
+	return adhesion(r, h, 0.007/math.Pow(h, 3.25))
+}
+
+// adhesion is Adhesion with its factor k = 0.007/h^3.25 taken once by the caller (the pair
+// loop evaluates no power).
+func adhesion(r, h, k float64) float64 {
 	if 2*r <= h || r > h {
 		return 0
 	}
@@ -24,7 +30,7 @@ func Adhesion(r, h float64) float64 {
 	if q <= 0 {
 		return 0
 	}
-	return 0.007 / math.Pow(h, 3.25) * math.Sqrt(math.Sqrt(q))
+	return k * math.Sqrt(math.Sqrt(q))
 }
 
 // AdhesionBound returns a bound on the adhesion acceleration a fluid particle can get from a
@@ -55,7 +61,8 @@ type Adhesive struct {
 	fb      *physics.Neighbors
 	owner   []int32
 	centers []physics.Vec3
-	h, dt   float64
+	h, k    float64 // support radius and Eq. 7's factor 0.007/h^3.25
+	dt      float64
 	nb      int
 	partial []float64 // per block: 6 numbers per body
 	fn      func(lo, hi, block int)
@@ -72,7 +79,7 @@ func (s *Adhesive) Apply(f *physics.FluidSet, b *physics.BoundarySet, fb *physic
 	}
 	nb := len(centers)
 	s.f, s.b, s.fb, s.owner, s.centers, s.nb = f, b, fb, owner, centers, nb
-	s.h, s.dt = kr.H, dt
+	s.h, s.k, s.dt = kr.H, 0.007/math.Pow(kr.H, 3.25), dt
 	blocks := par.Blocks(f.Len())
 	s.partial = par.Grow(s.partial, 6*nb*blocks)
 	s.Force, s.Torque = par.Grow(s.Force, nb), par.Grow(s.Torque, nb)
@@ -84,7 +91,7 @@ func (s *Adhesive) Apply(f *physics.FluidSet, b *physics.BoundarySet, fb *physic
 func (s *Adhesive) block(lo, hi, blk int) {
 	q := s.partial[6*blk*s.nb : 6*(blk+1)*s.nb]
 	clear(q)
-	f, b, h, dt := s.f, s.b, s.h, s.dt
+	f, b, h, kh, dt := s.f, s.b, s.h, s.k, s.dt
 	nbk := &s.fb.Blocks[blk]
 	for i := lo; i < hi; i++ {
 		beta := s.Beta[i]
@@ -100,7 +107,7 @@ func (s *Adhesive) block(lo, hi, blk int) {
 			xb := &b.X[j]
 			rx, ry, rz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
 			r := math.Sqrt(rx*rx + ry*ry + rz*rz)
-			a := Adhesion(r, h)
+			a := adhesion(r, h, kh)
 			if a == 0 {
 				continue
 			}
