@@ -399,7 +399,9 @@ func (v *View) assignRanges() {
 // layoutWalls finds the static walls that are boxes (WallBox) or were made from a triangle mesh
 // (World.WallMesh) and, unless the wall samples are drawn, makes their faces (boxFaces,
 // meshFaces), replacing the faces of the last layout (layouts are rare: at start, on a toggle
-// and when bodies change). Other walls (given as samples) are drawn as samples either way.
+// and when bodies change). Other walls (given as samples) are drawn as samples either way,
+// except in a 2D world, where every wall is drawn as a solid strip in the plane
+// (planarWallQuads).
 func (v *View) layoutWalls() {
 	for _, m := range v.wallMeshes {
 		v.Node.Remove(m)
@@ -415,7 +417,12 @@ func (v *View) layoutWalls() {
 			continue
 		}
 		var glass, solid *graphic.Mesh
-		if lo, hi, ok := WallBox(v.world.Particles(s.e).X, set.Spacing(), set.BoundaryLayers); ok {
+		if set.Dimensions == 2 {
+			// A 2D world's walls are rows of samples in the plane: drawn as a solid strip of
+			// squares, one per sample (planarWallQuads), in the floor's stone colour.
+			pos, nrm := planarWallQuads(v.world.Particles(s.e).X, set.Spacing())
+			solid = faceMesh(pos, nrm, FloorColor, material.SideDouble)
+		} else if lo, hi, ok := WallBox(v.world.Particles(s.e).X, set.Spacing(), set.BoundaryLayers); ok {
 			glass, solid = newWallMeshes(lo, hi)
 		} else if m, ok := v.world.WallMesh(s.e); ok {
 			glass, solid = newMeshWall(m)

@@ -100,3 +100,23 @@ func meshFaces(v []mgl64.Vec3, tris [][3]int32, tank, closed bool) (glassPos, gl
 	}
 	return glassPos, glassNrm, solidPos, solidNrm, !tank && !closed
 }
+
+// planarWallQuads returns the triangles that draw a 2D world's wall (its samples x in the plane
+// z = 0) as a solid strip: a square of side a centred on each sample, in the plane, facing +z
+// (towards the camera, which looks along −z). A wall's samples lie on a lattice of spacing a
+// (layers a apart, samples a apart along each), so the squares of a straight row or column
+// meet edge to edge and the wall is a continuous band as thick as its layers; positions and
+// normals are three floats per vertex, counter-clockwise seen from +z.
+func planarWallQuads(x []mgl64.Vec3, a float64) (pos, nrm []float32) {
+	pos = make([]float32, 0, 18*len(x))
+	nrm = make([]float32, 0, 18*len(x))
+	h := a / 2
+	for _, p := range x {
+		x0, x1, y0, y1, z := float32(p[0]-h), float32(p[0]+h), float32(p[1]-h), float32(p[1]+h), float32(p[2])
+		pos = append(pos, x0, y0, z, x1, y0, z, x1, y1, z, x0, y0, z, x1, y1, z, x0, y1, z)
+		for k := 0; k < 6; k++ {
+			nrm = append(nrm, 0, 0, 1)
+		}
+	}
+	return pos, nrm
+}

@@ -3,7 +3,10 @@
 package game
 
 import (
+	"fmt"
+	"image"
 	"io"
+	"math"
 	"os"
 	"testing"
 
@@ -212,4 +215,87 @@ func mustBody(t *testing.T, w *sluice.World, name string) sluice.Entity {
 		t.Fatalf("no body %q", name)
 	}
 	return e
+}
+
+// TestRenderPlanarWalls renders a still 2D dam break (solver.dimensions 2, r = 1 cm, a 3.2 m ×
+// 1.6 m tank of two layers, a 0.8 m × 1.2 m water column) front-on and walks the pixels along
+// the projected centre lines of the tank's outer left column and outer floor row of samples:
+// drawn as a strip (the default) the wall is a continuous band, so no pixel along them is
+// background; drawn as its samples (the toggle: dots 0.45 r wide, 2r apart) most of them are,
+// which shows the walk would see gaps.
+func TestRenderPlanarWalls(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	const (
+		r = 0.01
+		// maxGapShare: the share of the walked pixels that may be background with the strip.
+		// The squares meet edge to edge, so none should be; 1 % leaves room for a rasterised
+		// seam between two squares at a pixel's edge.
+		maxGapShare = 0.01
+		// minGapShareSamples: the share with the samples drawn, dots 0.9 r wide every 2r, about
+		// 55 % gaps between them; asking for a third shows the walk tells the two apart.
+		minGapShareSamples = 0.33
+	)
+	settings := components.DefaultSolver()
+	settings.ParticleRadius, settings.Dimensions = r, 2
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	tank, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 1.6, 0}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{}, mgl64.Vec3{0.8, 1.2, 0}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	x := w.Particles(tank).X
+	lo, hi := x[0], x[0]
+	for _, p := range x {
+		for c := 0; c < 2; c++ {
+			lo[c], hi[c] = math.Min(lo[c], p[c]), math.Max(hi[c], p[c])
+		}
+	}
+	for _, samples := range []bool{false, true} {
+		o := Options{Width: 800, Height: 600, Frames: 4, WallSamples: samples, Setup: pause, Log: io.Discard}
+		if p := os.Getenv("SLUICE_SHOT"); p != "" {
+			o.Screenshot = fmt.Sprintf("%s-planar-walls-samples-%v.png", p, samples)
+		}
+		shot, err := runOnMain(w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The outer left column from the floor's outer row to the top, and the outer floor row
+		// from the left to the right outer column.
+		walked, gaps := 0, 0
+		for _, seg := range [][2]mgl64.Vec3{{{lo[0], lo[1], 0}, {lo[0], hi[1], 0}}, {{lo[0], lo[1], 0}, {hi[0], lo[1], 0}}} {
+			x0, y0, _ := shot.Project(seg[0])
+			x1, y1, _ := shot.Project(seg[1])
+			n := int(math.Ceil(math.Max(math.Abs(x1-x0), math.Abs(y1-y0))))
+			for i := 0; i <= n; i++ {
+				f := float64(i) / float64(max(n, 1))
+				px, py := int(math.Round(x0+f*(x1-x0))), int(math.Round(y0+f*(y1-y0)))
+				if !image.Pt(px, py).In(shot.Image.Bounds()) || inAny(image.Pt(px, py), shot.Overlays) {
+					continue
+				}
+				walked++
+				if isBackground(shot.Image, px, py) {
+					gaps++
+				}
+			}
+		}
+		share := float64(gaps) / float64(max(walked, 1))
+		t.Logf("samples %v: %d of %d pixels along the wall's outer column and row are background (%.1f %%)", samples, gaps, walked, 100*share)
+		if walked < 300 {
+			t.Fatalf("samples %v: %d pixels walked: the tank is not in view", samples, walked)
+		}
+		if !samples && share > maxGapShare {
+			t.Errorf("strip: %.1f %% of the wall's pixels are background, want ≤ %g %%", 100*share, 100*maxGapShare)
+		}
+		if samples && share < minGapShareSamples {
+			t.Errorf("samples: %.1f %% of the wall's pixels are background, want ≥ %g %% (the walk must see the gaps between dots)", 100*share, 100*minGapShareSamples)
+		}
+	}
 }
