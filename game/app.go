@@ -452,7 +452,8 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 		}
 
 		fbw, fbh := gw.GetFramebufferSize()
-		surfaced := view.Look() == LookSurface && view.SurfaceParticles() > 0
+		solids, _ := view.SolidSurfaces()
+		surfaced := view.Look() == LookSurface && (view.SurfaceParticles() > 0 || solids > 0)
 		if surfaced {
 			if err := surf.render(view, scene, hud.Node, cam, o.Surface, bg, fbw, fbh); err != nil {
 				// No float render targets (or another GL refusal): fall back to the marbles

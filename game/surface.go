@@ -23,11 +23,14 @@ const (
 	PassFilter           // bilateral filter of the depth, FilterIterations × 2 sweeps
 	PassBlur             // blur of the thickness, 2 sweeps
 	PassComposite        // shading over the scene into the window
+	// PassSolids: the elastic and elastoplastic bodies, after the scene: each body's depth,
+	// closing sweep, filter and opaque shading into the scene target.
+	PassSolids
 	NumPasses
 )
 
 // PassNames names the surface passes for reports.
-var PassNames = [NumPasses]string{"scene", "thickness", "depth", "close", "filter", "blur", "composite"}
+var PassNames = [NumPasses]string{"scene", "thickness", "depth", "close", "filter", "blur", "composite", "solids"}
 
 // surface renders the View's fluid bodies as a screen-space fluid surface (van der Laan, Green
 // and Sainz 2009; Green 2010; programs in surface_shaders.go) with off-screen targets of the
@@ -55,6 +58,7 @@ type surface struct {
 	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight    gls.Uniform
 	uCAbsorb, uCRefract, uCZenith, uCHorizon, uCThickScale         gls.Uniform
 	uBSource, uBDepth, uBStep, uBRadius, uBPixels                  gls.Uniform
+	uSDepth, uSTexel, uSProj, uSDepthCoef, uSLight, uSColor        gls.Uniform
 	profile                                                        bool
 	times                                                          [NumPasses]float64 // ms of the last frame's passes (profile)
 	last                                                           time.Time
@@ -75,6 +79,8 @@ func registerSurfaceShaders(r *renderer.Renderer) {
 	r.AddProgram(surfCompositeProgram, surfQuadVertName, surfCompositeFragName)
 	r.AddShader(surfBlurFragName, surfBlurFragment)
 	r.AddProgram(surfBlurProgram, surfQuadVertName, surfBlurFragName)
+	r.AddShader(surfSolidFragName, surfSolidFragment)
+	r.AddProgram(surfSolidProgram, surfQuadVertName, surfSolidFragName)
 }
 
 func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
@@ -92,6 +98,8 @@ func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
 		{&s.uCZenith, "SkyZenith"}, {&s.uCHorizon, "SkyHorizon"}, {&s.uCThickScale, "ThicknessScale"},
 		{&s.uBSource, "Source"}, {&s.uBDepth, "Depth"}, {&s.uBStep, "Step"},
 		{&s.uBRadius, "WorldRadius"}, {&s.uBPixels, "PixelsPerUnit"},
+		{&s.uSDepth, "Depth"}, {&s.uSTexel, "Texel"}, {&s.uSProj, "ProjScale"},
+		{&s.uSDepthCoef, "DepthCoef"}, {&s.uSLight, "LightDir"}, {&s.uSColor, "BodyColor"},
 	} {
 		u.u.Init(u.name)
 	}
@@ -242,6 +250,16 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 		return err
 	}
 	s.mark(PassScene)
+	var proj math32.Matrix4
+	cam.ProjMatrix(&proj)
+
+	// The elastic and elastoplastic bodies, one at a time, into the scene target and its depth.
+	for i := range v.solids {
+		if err := s.solid(v, &v.solids[i], cam, st, &proj, w, h); err != nil {
+			return err
+		}
+	}
+	s.mark(PassSolids)
 
 	// Thickness (depth-tested against the scene, not written), then the nearest depth.
 	gs.BindFramebuffer(s.thickFBO)
@@ -258,43 +276,10 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	}
 	s.mark(PassDepth)
 
-	// The full-screen passes: no depth test, no blending, no culling.
-	var proj math32.Matrix4
-	cam.ProjMatrix(&proj)
-	gs.Disable(gls.DEPTH_TEST)
-	gs.DepthMask(false)
-	gs.Disable(gls.BLEND)
-	gs.Disable(gls.CULL_FACE)
-	gs.BindVertexArray(s.vao)
-	gs.ActiveTexture(gls.TEXTURE0)
-	// The closing sweep, then the filter's: ping-pong between depth and tmp.
-	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
+	depth, err := s.filterDepth(v, st, &proj, w, h, true)
+	if err != nil {
 		return err
 	}
-	gs.Uniform1i(s.uFDepth.Location(gs), 0)
-	gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
-	gs.Uniform1f(s.uFPixels.Location(gs), float32(h)*proj[5]/2)
-	gs.Uniform1f(s.uFFalloff.Location(gs), float32(st.DepthFalloff)*v.radius)
-	gs.Uniform1f(s.uFGap.Location(gs), 2*v.radius)
-	fbs, texs, cur := [2]uint32{s.depthFBO, s.tmpFBO}, [2]uint32{s.depthTex, s.tmpTex}, 0
-	sweep := func(dx, dy float32) {
-		gs.BindFramebuffer(fbs[1-cur])
-		gs.BindTexture(gls.TEXTURE_2D, texs[cur])
-		gs.Uniform2f(s.uFStep.Location(gs), dx, dy)
-		gs.DrawArrays(gls.TRIANGLES, 0, 3)
-		cur = 1 - cur
-	}
-	gs.Uniform1i(s.uFClose.Location(gs), 1)
-	sweep(0, 0)
-	gs.Uniform1i(s.uFClose.Location(gs), 0)
-	s.mark(PassClose)
-	if st.FilterRadius > 0 {
-		for it := 0; it < st.FilterIterations; it++ {
-			sweep(1/float32(w), 0)
-			sweep(0, 1/float32(h))
-		}
-	}
-	depth := texs[cur]
 	s.mark(PassFilter)
 	if st.FilterRadius > 0 {
 		// The thickness blur, with the filtered depth's radius: one horizontal and one
@@ -398,4 +383,91 @@ func newSurfaceMaterial(program string, thickness bool) material.IMaterial {
 	}
 	m.SetBlending(material.BlendNone)
 	return m
+}
+
+// filterDepth runs the closing sweep and the bilateral filter (FilterIterations × 2 sweeps) on
+// the depth target, ping-ponging with tmp, and returns the texture holding the result; it leaves
+// depth testing, depth writes, blending and culling off and the quad's vertex array bound. With
+// profile it marks PassClose.
+func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w, h int, profile bool) (uint32, error) {
+	gs, rend := s.gs, s.rend
+	// The full-screen passes: no depth test, no blending, no culling.
+	gs.Disable(gls.DEPTH_TEST)
+	gs.DepthMask(false)
+	gs.Disable(gls.BLEND)
+	gs.Disable(gls.CULL_FACE)
+	gs.BindVertexArray(s.vao)
+	gs.ActiveTexture(gls.TEXTURE0)
+	// The closing sweep, then the filter's: ping-pong between depth and tmp.
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
+		return 0, err
+	}
+	gs.Uniform1i(s.uFDepth.Location(gs), 0)
+	gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
+	gs.Uniform1f(s.uFPixels.Location(gs), float32(h)*proj[5]/2)
+	gs.Uniform1f(s.uFFalloff.Location(gs), float32(st.DepthFalloff)*v.radius)
+	gs.Uniform1f(s.uFGap.Location(gs), 2*v.radius)
+	fbs, texs, cur := [2]uint32{s.depthFBO, s.tmpFBO}, [2]uint32{s.depthTex, s.tmpTex}, 0
+	sweep := func(dx, dy float32) {
+		gs.BindFramebuffer(fbs[1-cur])
+		gs.BindTexture(gls.TEXTURE_2D, texs[cur])
+		gs.Uniform2f(s.uFStep.Location(gs), dx, dy)
+		gs.DrawArrays(gls.TRIANGLES, 0, 3)
+		cur = 1 - cur
+	}
+	gs.Uniform1i(s.uFClose.Location(gs), 1)
+	sweep(0, 0)
+	gs.Uniform1i(s.uFClose.Location(gs), 0)
+	if profile {
+		s.mark(PassClose)
+	}
+	if st.FilterRadius > 0 {
+		for it := 0; it < st.FilterIterations; it++ {
+			sweep(1/float32(w), 0)
+			sweep(0, 1/float32(h))
+		}
+	}
+	return texs[cur], nil
+}
+
+// solid draws one elastic or elastoplastic body as an opaque surface into the scene target: its
+// particles' sphere depth into the depth target (tested against, and written to, the scene's
+// depth buffer, so what lies in front hides it), the closing sweep and the filter of the fluid
+// (filterDepth), then surfSolidFragment's shading in the body's colour, writing the surface's
+// depth, so the liquids and the bodies drawn after it are hidden behind it. Each body is
+// filtered alone: two bodies, or a body and the water, never blend into one surface.
+func (s *surface) solid(v *View, b *solidBody, cam *camera.Camera, st *SurfaceStyle, proj *math32.Matrix4, w, h int) error {
+	gs, rend := s.gs, s.rend
+	gs.BindFramebuffer(s.depthFBO)
+	gs.ClearColor(0, 0, 0, 0)
+	gs.Clear(gls.COLOR_BUFFER_BIT)
+	if err := rend.Render(b.node, cam); err != nil {
+		return err
+	}
+	depth, err := s.filterDepth(v, st, proj, w, h, false)
+	if err != nil {
+		return err
+	}
+	gs.BindFramebuffer(s.sceneFBO)
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfSolidProgram, ShaderUnique: true}); err != nil {
+		return err
+	}
+	gs.ActiveTexture(gls.TEXTURE0)
+	gs.BindTexture(gls.TEXTURE_2D, depth)
+	gs.Uniform1i(s.uSDepth.Location(gs), 0)
+	gs.Uniform2f(s.uSTexel.Location(gs), 1/float32(w), 1/float32(h))
+	gs.Uniform2f(s.uSProj.Location(gs), proj[0], proj[5])
+	gs.Uniform2f(s.uSDepthCoef.Location(gs), proj[10], proj[14])
+	gs.Uniform3f(s.uSLight.Location(gs), -0.408, 0.816, 0.408)
+	gs.Uniform3f(s.uSColor.Location(gs), b.color.R, b.color.G, b.color.B)
+	// The pixels with depth are the body's visible ones (its depth pass was tested against the
+	// scene): they overwrite the depth buffer with the filtered surface's.
+	gs.Enable(gls.DEPTH_TEST)
+	gs.DepthFunc(gls.ALWAYS)
+	gs.DepthMask(true)
+	gs.DrawArrays(gls.TRIANGLES, 0, 3)
+	gs.DepthFunc(gls.LEQUAL)
+	gs.BindTexture(gls.TEXTURE_2D, 0)
+	gs.BindVertexArray(0)
+	return nil
 }

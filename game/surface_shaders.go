@@ -15,6 +15,7 @@ const (
 	surfFilterProgram    = "sluice_surface_filter"
 	surfCompositeProgram = "sluice_surface_composite"
 	surfBlurProgram      = "sluice_surface_blur"
+	surfSolidProgram     = "sluice_surface_solid"
 
 	surfDepthFragName     = "sluice_surface_depth_fragment"
 	surfThicknessFragName = "sluice_surface_thickness_fragment"
@@ -22,6 +23,7 @@ const (
 	surfFilterFragName    = "sluice_surface_filter_fragment"
 	surfCompositeFragName = "sluice_surface_composite_fragment"
 	surfBlurFragName      = "sluice_surface_blur_fragment"
+	surfSolidFragName     = "sluice_surface_solid_fragment"
 )
 
 // surfDepthFragment writes the eye-space distance −z of the sphere's front surface (van der
@@ -225,6 +227,75 @@ void main() {
 }
 `
 
+// surfNormalFunctions rebuild eye positions and normals from the filtered eye depth (van der
+// Laan et al. 2009 §6): eyePos inverts the projection at a pixel, side takes the one-sided
+// difference towards the neighbour of nearer depth, so a silhouette's neighbour across the edge
+// does not bend the normal. The including shader declares UV, Depth, Texel and ProjScale.
+const surfNormalFunctions = `
+vec3 eyePos(vec2 uv, float d) {
+    vec2 ndc = uv * 2.0 - 1.0;
+    return vec3(ndc.x * d / ProjScale.x, ndc.y * d / ProjScale.y, -d);
+}
+
+// side returns the difference towards the neighbour at offset o, or the one away from it when
+// that neighbour is nearer in depth or has no surface.
+vec3 side(vec3 p, float d, ivec2 o) {
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    float dp = texelFetch(Depth, px + o, 0).r;
+    float dm = texelFetch(Depth, px - o, 0).r;
+    vec2 uo = vec2(o) * Texel;
+    vec3 fwd = eyePos(UV + uo, dp) - p;
+    vec3 bwd = p - eyePos(UV - uo, dm);
+    if (dp <= 0.0) {
+        return bwd;
+    }
+    if (dm <= 0.0) {
+        return fwd;
+    }
+    return abs(dp - d) < abs(d - dm) ? fwd : bwd;
+}
+`
+
+// surfSolidFragment shades one elastic or elastoplastic body's filtered depth as an opaque
+// surface into the scene target: the normal rebuilt from the depth as the fluid's (van der Laan
+// et al. 2009 §6), then the impostors' lighting in the body's colour — ambient 0.30, diffuse
+// 0.70 and a specular highlight (Blinn–Phong, exponent 40) from the camera-fixed light — with
+// no refraction, absorption or reflection, since a solid body hides what lies behind it. It
+// writes the window depth of the surface point (clip z / w from the projection's third row:
+// z_clip = P22·z + P32, w_clip = −z), so the bodies drawn after it, liquid or solid, are hidden
+// behind it where they should be. Pixels without the body are discarded.
+const surfSolidFragment = `
+in vec2 UV;
+
+uniform sampler2D Depth;
+uniform vec2 Texel;      // 1/width, 1/height
+uniform vec2 ProjScale;  // Proj[0][0], Proj[1][1]
+uniform vec2 DepthCoef;  // Proj[2][2], Proj[3][2]
+uniform vec3 LightDir;   // eye space, unit
+uniform vec3 BodyColor;
+
+out vec4 FragColor;
+` + surfNormalFunctions + `
+void main() {
+    float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;
+    if (d <= 0.0) {
+        discard;
+    }
+    vec3 p = eyePos(UV, d);
+    vec3 n = normalize(cross(side(p, d, ivec2(1, 0)), side(p, d, ivec2(0, 1))));
+    vec3 v = normalize(-p);
+    if (dot(n, v) < 0.0) {
+        n = -n;
+    }
+    float diffuse = max(dot(n, LightDir), 0.0);
+    vec3 h = normalize(LightDir + v);
+    float specular = pow(max(dot(n, h), 0.0), 40.0);
+    vec3 c = BodyColor * (0.30 + 0.70 * diffuse) + vec3(0.35 * specular);
+    FragColor = vec4(min(c, vec3(1.0)), 1.0);
+    gl_FragDepth = 0.5 * (DepthCoef.x * p.z + DepthCoef.y) / d + 0.5;
+}
+`
+
 // surfCompositeFragment shades the surface over the scene (van der Laan et al. 2009 §6,
 // Green 2010): eye positions from the smoothed depth, normals from the cross product of the
 // smaller one-sided differences in x and y (so a silhouette's neighbour across the edge does
@@ -252,29 +323,7 @@ uniform vec3 SkyHorizon;
 
 out vec4 FragColor;
 
-vec3 eyePos(vec2 uv, float d) {
-    vec2 ndc = uv * 2.0 - 1.0;
-    return vec3(ndc.x * d / ProjScale.x, ndc.y * d / ProjScale.y, -d);
-}
-
-// side returns the difference towards the neighbour at offset o, or the one away from it when
-// that neighbour is nearer in depth or has no fluid.
-vec3 side(vec3 p, float d, ivec2 o) {
-    ivec2 px = ivec2(gl_FragCoord.xy);
-    float dp = texelFetch(Depth, px + o, 0).r;
-    float dm = texelFetch(Depth, px - o, 0).r;
-    vec2 uo = vec2(o) * Texel;
-    vec3 fwd = eyePos(UV + uo, dp) - p;
-    vec3 bwd = p - eyePos(UV - uo, dm);
-    if (dp <= 0.0) {
-        return bwd;
-    }
-    if (dm <= 0.0) {
-        return fwd;
-    }
-    return abs(dp - d) < abs(d - dm) ? fwd : bwd;
-}
-
+` + surfNormalFunctions + `
 void main() {
     vec4 scene = texture(SceneColor, UV);
     float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;

@@ -280,9 +280,10 @@ func BenchmarkSurfacePasses(b *testing.B) {
 }
 
 // TestViewLookRanges checks which bodies the surface look takes: a water block's and a slime
-// (viscoelastic goo) block's particles go to the surface passes, an elastic block's stay
-// impostors, and the marbles look gives every moving particle back to the impostors. No
-// display needed.
+// (viscoelastic goo) block's particles go to the fluid surface's passes, an elastic block's to
+// a solid surface of its own (impostors again when colouring by a field), Sync allocates
+// nothing, and the marbles look gives every moving particle back to the impostors. No display
+// needed.
 func TestViewLookRanges(t *testing.T) {
 	settings := components.DefaultSolver()
 	settings.ParticleRadius = 0.05
@@ -326,14 +327,34 @@ func TestViewLookRanges(t *testing.T) {
 	if v.Look() != LookSurface || v.SurfaceParticles() != nw {
 		t.Fatalf("look %s: %d particles drawn as the surface, want surface and the slime's and water's %d", v.Look(), v.SurfaceParticles(), nw)
 	}
-	if n := len(v.depthGr.Materials()) + len(v.gr.Materials()); n != 2 {
-		t.Errorf("%d ranges in the surface look, want 2 (slime and water surface, jelly impostors)", n)
+	jellyE, _ := w.BodyByName("jelly")
+	nj := w.Particles(jellyE).Len()
+	if n, m := len(v.depthGr.Materials()), len(v.gr.Materials()); n != 1 || m != 0 {
+		t.Errorf("%d liquid and %d impostor ranges in the surface look, want 1 (slime and water) and 0", n, m)
+	}
+	if b, n := v.SolidSurfaces(); b != 1 || n != nj {
+		t.Errorf("%d solid surfaces of %d particles, want the jelly's 1 of %d", b, n, nj)
+	}
+	// A frame's Sync allocates nothing with a solid surface in the view either.
+	v.Sync()
+	if a := testing.AllocsPerRun(20, v.Sync); a != 0 {
+		t.Errorf("surface look with a solid surface: %g allocations per Sync, want 0", a)
+	}
+	// Coloured by a field, the elastic body is drawn as spheres in the field's colours.
+	if err := v.SetColorMode("speed"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := v.SolidSurfaces(); b != 0 || len(v.gr.Materials()) != 1 || v.SurfaceParticles() != nw {
+		t.Errorf("coloured by speed: %d solid surfaces, %d impostor ranges, %d liquid particles; want 0, 1 (the jelly) and %d", b, len(v.gr.Materials()), v.SurfaceParticles(), nw)
+	}
+	if err := v.SetColorMode("phase"); err != nil {
+		t.Fatal(err)
 	}
 	if err := v.SetLook(LookMarbles); err != nil {
 		t.Fatal(err)
 	}
-	if v.SurfaceParticles() != 0 || len(v.depthGr.Materials()) != 0 || len(v.thickGr.Materials()) != 0 || len(v.gr.Materials()) != 1 {
-		t.Errorf("marbles: %d surface particles, %d depth and %d impostor ranges; want 0, 0 and the %d moving particles in 1", v.SurfaceParticles(), len(v.depthGr.Materials()), len(v.gr.Materials()), moving)
+	if b, _ := v.SolidSurfaces(); v.SurfaceParticles() != 0 || b != 0 || len(v.depthGr.Materials()) != 0 || len(v.thickGr.Materials()) != 0 || len(v.gr.Materials()) != 1 {
+		t.Errorf("marbles: %d surface particles, %d solid surfaces, %d depth and %d impostor ranges; want 0, 0, 0 and the %d moving particles in 1", v.SurfaceParticles(), b, len(v.depthGr.Materials()), len(v.gr.Materials()), moving)
 	}
 	if err := v.SetLook("glass"); err == nil || v.Look() != LookMarbles {
 		t.Errorf("look glass: error %v, look %s; want an error and the look unchanged", err, v.Look())
@@ -414,5 +435,105 @@ func TestRenderPlanarSheet(t *testing.T) {
 	}
 	if lum[0]-lum[1] < planarContrast {
 		t.Errorf("mean luminance %.1f with the default planarDepth, %.1f with 2r: want the default brighter by ≥ %g", lum[0], lum[1], planarContrast)
+	}
+}
+
+// meanColor is the mean colour (0–1 channels) of the pixels inside innerOutline shrunk by 8
+// pixels, waterStats' edge margin.
+func meanColor(shot *Shot, pts []mgl64.Vec3, r float64) Color {
+	h := innerOutline(shot, pts, r)
+	b := shot.Image.Bounds()
+	var sum [3]float64
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if insideHull(h, [2]float64{float64(x), float64(y)}, -8) && !inAny(image.Pt(x, y), shot.Overlays) {
+				i := shot.Image.PixOffset(x, y)
+				for c := 0; c < 3; c++ {
+					sum[c] += float64(shot.Image.Pix[i+c]) / 255
+				}
+				n++
+			}
+		}
+	}
+	k := float32(max(n, 1))
+	return Color{float32(sum[0]) / k, float32(sum[1]) / k, float32(sum[2]) / k, 1}
+}
+
+// TestRenderElasticSurface renders a still elastic block (r = 2 cm, 15×10×12 particles, the
+// jelly preset, physics paused, no walls) as an opaque surface (the default look) and as
+// marbles, with the statistics of TestRenderSurfaceSmooth inside the block's outline: the
+// surface is one connected area without holes whose luminance varies little from pixel to
+// pixel, where the marbles' spheres vary more than the bound; and its mean colour has the
+// body's hue, away from the water's.
+func TestRenderElasticSurface(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	const (
+		// maxSolidSpeckle: mean local standard deviation of luminance (0–255) over 5×5 squares
+		// inside the block, the fluid surface's bound (TestRenderSurfaceSmooth): a smooth
+		// surface stays well below it, sphere-shaped shading (the marbles) well above.
+		maxSolidSpeckle = 2.5
+		// maxHueShift: degrees between the block's mean colour's hue and its material colour's.
+		// The shading scales the colour and adds a white highlight, neither of which turns the
+		// hue; 10° leaves room for 8-bit rounding of the darker pixels.
+		maxHueShift = 10
+	)
+	r := 0.02
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = r
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	jelly, err := scene.Preset("jelly", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddElasticBlock("jelly", jelly, mgl64.Vec3{}, mgl64.Vec3{0.6, 0.4, 0.48}, mgl64.Vec3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := append([]mgl64.Vec3(nil), w.Particles(e).X...)
+	body := BodyStyle(components.Elastic, jelly.Color).Color
+	bodyHue, _ := hue(body)
+	waterHue, _ := hue(StyleOf(components.Fluid).Color)
+	speckle := map[string]float64{}
+	for _, look := range Looks() {
+		o := Options{Width: 800, Height: 600, Frames: 6, Look: look, Setup: pause, Log: io.Discard}
+		if p := os.Getenv("SLUICE_SHOT"); p != "" {
+			o.Screenshot = p + "-elastic-" + look + ".png"
+		}
+		shot, err := runOnMain(w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, holes, comps, inside := waterStats(shot, pts, r)
+		speckle[look] = sp
+		mh, _ := hue(meanColor(shot, pts, r))
+		t.Logf("%s: mean local luminance std %.2f over %d pixels inside the outline, %d holes, %d areas; mean hue %.1f° (body %.1f°, water %.1f°)", look, sp, inside, holes, comps, mh, bodyHue, waterHue)
+		if inside < 10000 {
+			t.Fatalf("%s: %d pixels inside the outline: the block is not in view", look, inside)
+		}
+		if look != LookSurface {
+			continue
+		}
+		if holes > 0 || comps != 1 {
+			t.Errorf("surface: %d background pixels inside the outline and %d areas, want 0 and 1", holes, comps)
+		}
+		if g := hueGap(mh, bodyHue); g > maxHueShift {
+			t.Errorf("surface: mean hue %.1f°, %.1f° from the body's %.1f°, want ≤ %d°", mh, g, bodyHue, maxHueShift)
+		}
+		if g := hueGap(mh, waterHue); g < minHueGap {
+			t.Errorf("surface: mean hue %.1f°, %.1f° from the water's %.1f°, want ≥ %d°", mh, g, waterHue, minHueGap)
+		}
+	}
+	if speckle[LookSurface] > maxSolidSpeckle {
+		t.Errorf("surface: mean local luminance std %.2f, want ≤ %g", speckle[LookSurface], maxSolidSpeckle)
+	}
+	if speckle[LookMarbles] <= maxSolidSpeckle {
+		t.Errorf("marbles: mean local luminance std %.2f, want > %g (the bound must tell the looks apart)", speckle[LookMarbles], maxSolidSpeckle)
 	}
 }

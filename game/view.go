@@ -95,6 +95,11 @@ type View struct {
 	depthMat  material.IMaterial
 	thickMat  material.IMaterial
 	nLiquid   int // vertices drawn as the surface
+	// The elastic and elastoplastic bodies in the surface look (when colouring by phase): each
+	// body's range drawn by a graphic of its own into the surface's depth target, filtered and
+	// shaded opaque in its colour, one body at a time (surface.go), instead of as impostors.
+	solids []solidBody
+	nSolid int // vertices drawn as solid surfaces
 
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
@@ -120,6 +125,7 @@ type slot struct {
 	count  int
 	plain  bool // the last field sync found no values for this body: phase colour
 	liquid bool // a liquid (IsLiquid): drawn as the surface in the surface look
+	solid  bool // an elastic or elastoplastic body (IsSolidSurface): an opaque surface in the surface look
 	faces  bool // a box wall drawn as faces: its samples stay in the buffer undrawn
 }
 
@@ -135,6 +141,13 @@ type rigidMesh struct {
 	shadow    *graphic.Mesh
 	shadowVBO *gls.VBO
 	model     []float32
+}
+
+// solidBody is one elastic or elastoplastic body drawn as an opaque surface: its range of the
+// vertex buffer as a graphic of the depth pass, under a node of its own, and its colour.
+type solidBody struct {
+	node  *core.Node
+	color Color
 }
 
 // planarRadiusScale enlarges the drawn radius of a 2D world's liquid particles: one sheet of
@@ -197,6 +210,17 @@ func RegisterShaders(r *renderer.Renderer) {
 func IsLiquid(w *sluice.World, b systems.BodyView) bool {
 	switch b.Body.Phase {
 	case components.Fluid, components.Flip:
+		return true
+	}
+	return false
+}
+
+// IsSolidSurface reports whether a body is drawn as an opaque surface in the surface look (when
+// colouring by phase): an elastic or an elastoplastic body. Cloth (a sheet one particle thick),
+// moving walls and rigid bodies are not.
+func IsSolidSurface(b systems.BodyView) bool {
+	switch b.Body.Phase {
+	case components.Elastic, components.Elastoplastic:
 		return true
 	}
 	return false
@@ -268,8 +292,8 @@ func (v *View) layout() error {
 		if IsRigid(v.world, b) {
 			continue
 		}
-		s := slot{e: b.Entity, phase: b.Body.Phase, style: BodyStyle(b.Body.Phase, b.Material.Color), count: b.Particles.Len(), liquid: IsLiquid(v.world, b)}
-		if s.liquid && v.world.Settings().Dimensions == 2 {
+		s := slot{e: b.Entity, phase: b.Body.Phase, style: BodyStyle(b.Body.Phase, b.Material.Color), count: b.Particles.Len(), liquid: IsLiquid(v.world, b), solid: IsSolidSurface(b)}
+		if (s.liquid || s.solid) && v.world.Settings().Dimensions == 2 {
 			s.style.RadiusScale *= planarRadiusScale
 		}
 		if Moves(v.world, b) {
@@ -348,36 +372,59 @@ func (v *View) layout() error {
 
 // assignRanges gives the vertex ranges to the materials: the moving bodies and the rigid
 // bodies' samples opaque impostors — except, in the surface look, the liquid bodies, which go
-// to the surface's depth and thickness graphics — and the walls translucent. Adjacent ranges of
-// one kind are merged.
+// to the surface's depth and thickness graphics, and (colouring by phase) the elastic and
+// elastoplastic bodies, each to a depth graphic of its own (solids) — and the walls
+// translucent. Adjacent ranges of impostors or of liquids are merged.
 func (v *View) assignRanges() {
 	v.gr.ClearMaterials()
 	v.depthGr.ClearMaterials()
 	v.thickGr.ClearMaterials()
-	v.nLiquid = 0
+	v.nLiquid, v.nSolid = 0, 0
+	v.solids = v.solids[:0]
 	surface := v.look == LookSurface
-	start, liquid := 0, false
+	const (
+		impostor = iota
+		liquid
+		solid
+	)
+	start, kind := 0, impostor
 	flush := func(end int) {
 		if end <= start {
 			return
 		}
-		if liquid {
+		switch kind {
+		case liquid:
 			v.depthGr.AddMaterial(v.depthGr, v.depthMat, start, end-start)
 			v.thickGr.AddMaterial(v.thickGr, v.thickMat, start, end-start)
 			v.nLiquid += end - start
-		} else {
+		case impostor:
 			v.gr.AddMaterial(v.gr, v.opaque, start, end-start)
 		}
 	}
 	for _, s := range v.moving {
-		l := surface && s.liquid
-		if l != liquid {
+		k := impostor
+		switch {
+		case surface && s.liquid:
+			k = liquid
+		case surface && s.solid && v.mode == 0:
+			k = solid
+		}
+		if k != kind || k == solid {
 			flush(s.offset)
-			start, liquid = s.offset, l
+			start, kind = s.offset, k
+		}
+		if k == solid {
+			gr := newParticleGraphic(v.geom)
+			gr.AddMaterial(gr, v.depthMat, s.offset, s.count)
+			b := solidBody{node: core.NewNode(), color: s.style.Color}
+			b.node.Add(gr)
+			v.solids = append(v.solids, b)
+			v.nSolid += s.count
+			start = s.offset + s.count
 		}
 	}
 	flush(v.nMoving)
-	start, liquid = v.nMoving, false
+	start, kind = v.nMoving, impostor
 	flush(v.nMoving + v.nSamples)
 	v.sgr.ClearMaterials()
 	start, end := 0, 0
@@ -456,8 +503,9 @@ func (v *View) SetWallSamples(on bool) error {
 // faces.
 func (v *View) WallSamples() (on bool, faced int) { return v.wallSamples, v.faced }
 
-// SetLook draws the liquid bodies as the screen-space fluid surface (LookSurface, the default)
-// or as shaded spheres (LookMarbles, the debug look). The surface needs Run's render passes
+// SetLook draws the liquid bodies as the screen-space fluid surface and the elastic and
+// elastoplastic bodies as opaque surfaces (LookSurface, the default) or all of them as shaded
+// spheres (LookMarbles, the debug look). The surface needs Run's render passes
 // (a View drawn by a plain g3n render shows no liquid in the surface look).
 func (v *View) SetLook(look string) error {
 	if err := checkLook(look); err != nil {
@@ -476,6 +524,11 @@ func (v *View) Look() string { return v.look }
 // SurfaceParticles is the number of particles drawn as the fluid surface (0 in the marbles
 // look or without liquid bodies).
 func (v *View) SurfaceParticles() int { return v.nLiquid }
+
+// SolidSurfaces is the number of elastic and elastoplastic bodies drawn as opaque surfaces, and
+// of their particles (0 in the marbles look, when colouring by a field — they are drawn as
+// spheres in the field's colours then — or without such bodies).
+func (v *View) SolidSurfaces() (bodies, particles int) { return len(v.solids), v.nSolid }
 
 // SetRigidSamples draws the rigid bodies as their boundary samples (opaque dots in the body's
 // colour, at its interpolated pose) instead of meshes, or back as meshes: the samples are what
@@ -748,6 +801,7 @@ func (v *View) SetColorMode(name string) error {
 		if m == name {
 			v.mode = i
 			v.colored = false
+			v.assignRanges() // the solid bodies are surfaces only when colouring by phase
 			return nil
 		}
 	}
@@ -758,6 +812,7 @@ func (v *View) SetColorMode(name string) error {
 func (v *View) CycleColor() {
 	v.mode = (v.mode + 1) % (len(fields) + 1)
 	v.colored = false
+	v.assignRanges()
 }
 
 // ColorMode returns the current colouring's name, and for a field its unit and the colour
