@@ -14,10 +14,13 @@ const (
 	particleFragName = "sluice_particles_fragment"
 )
 
+// The attributes' locations are fixed, the same in every program built on this shader (the
+// impostors' and the surface's particle passes), since g3n binds a buffer's attributes once, at
+// the locations of the first program that draws it.
 const particleVertex = `
-in vec3 VertexPosition;
-in vec4 ParticleColor;
-in float ParticleRadius;
+layout(location = 0) in vec3 VertexPosition;
+layout(location = 1) in vec4 ParticleColor;
+layout(location = 2) in float ParticleRadius;
 
 uniform mat4 MV;
 uniform mat4 MVP;

@@ -47,7 +47,11 @@ void main() {
     }
     vec3 n = vec3(p.x, -p.y, sqrt(1.0 - r2));
     vec3 eye = EyeCenter + n * EyeRadius;
-    FragColor = vec4(-eye.z, 0.0, 0.0, 1.0);
+    // Only red reaches the R32F target. Green carries the colour's alpha so that the
+    // program keeps ParticleColor active: g3n binds a vertex buffer's attributes once, at the
+    // locations of the first program that draws it, which for the elastic bodies' surfaces
+    // is this one; an attribute the program dropped would stay unbound for every program.
+    FragColor = vec4(-eye.z, Color.a, 0.0, 1.0);
     vec4 clip = Proj * vec4(eye, 1.0);
     gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;
 }

@@ -537,3 +537,114 @@ func TestRenderElasticSurface(t *testing.T) {
 		t.Errorf("marbles: mean local luminance std %.2f, want > %g (the bound must tell the looks apart)", speckle[LookMarbles], maxSolidSpeckle)
 	}
 }
+
+// TestRenderSolidBodiesApart renders two still elastic blocks of different colours (the jelly
+// preset and the elastic phase's green, 0.15 m apart) in front of a wider and taller block of
+// water, in the surface look: each block is drawn as a surface of its own, so the mean colour
+// inside each block's outline has that block's hue — neither takes the other's colour nor the
+// water's from behind it — and each is one area without holes.
+func TestRenderSolidBodiesApart(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: the render test needs an X server; run it under xvfb-run (see .ci/g3n.sh)")
+	}
+	// maxHueShift as in TestRenderElasticSurface: the shading scales the colour and adds white.
+	const maxHueShift = 10
+	// maxWaterHueShift, minWaterSaturation: the water seen over the background is its colour
+	// absorbed and lit, plus the sky's blue-grey reflection, which turns the hue a little and
+	// greys it; black or grey water (saturation near 0) is what a lost colour looks like.
+	const (
+		maxWaterHueShift   = 20
+		minWaterSaturation = 0.3
+	)
+	r := 0.02
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = r
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	jelly, err := scene.Preset("jelly", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	green := jelly
+	green.Color = mgl64.Vec3{} // the elastic phase's colour
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{-0.2, 0, -0.4}, mgl64.Vec3{0.9, 0.5, -0.1}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	blocks := []struct {
+		name   string
+		mat    components.Material
+		lo, hi mgl64.Vec3
+	}{
+		{"jelly", jelly, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.28, 0.28, 0.28}},
+		{"green", green, mgl64.Vec3{0.43, 0, 0}, mgl64.Vec3{0.71, 0.28, 0.28}},
+	}
+	water, _ := w.BodyByName("water")
+	waterPts := append([]mgl64.Vec3(nil), w.Particles(water).X...)
+	var pts [][]mgl64.Vec3
+	for _, b := range blocks {
+		e, err := w.AddElasticBlock(b.name, b.mat, b.lo, b.hi, mgl64.Vec3{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts = append(pts, append([]mgl64.Vec3(nil), w.Particles(e).X...))
+	}
+	o := Options{Width: 800, Height: 600, Frames: 6, Setup: pause, Log: io.Discard}
+	if p := os.Getenv("SLUICE_SHOT"); p != "" {
+		o.Screenshot = p + "-solids-apart.png"
+	}
+	shot, err := runOnMain(w, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waterHue, _ := hue(StyleOf(components.Fluid).Color)
+	// The water's pixels beside the blocks (inside its outline, outside theirs widened by 8
+	// pixels) keep the water's hue: the solid surfaces' passes leave the liquid's alone.
+	wh := innerOutline(shot, waterPts, r)
+	widen := 0.0
+	// A block's silhouette lies up to a spacing plus a radius (3r) outside its inner outline:
+	// its outline is widened by that length's projection at the block's front corner, plus 8.
+	var hulls [][][2]float64
+	for i, b := range blocks {
+		hulls = append(hulls, innerOutline(shot, pts[i], r))
+		x0, y0, _ := shot.Project(mgl64.Vec3{b.lo[0], b.lo[1], b.hi[2]})
+		x1, y1, _ := shot.Project(mgl64.Vec3{b.lo[0] + 3*r, b.lo[1], b.hi[2]})
+		widen = max(widen, 8+math.Hypot(x1-x0, y1-y0))
+	}
+	var sum [3]float64
+	n := 0
+	bnd := shot.Image.Bounds()
+	for y := bnd.Min.Y; y < bnd.Max.Y; y++ {
+		for x := bnd.Min.X; x < bnd.Max.X; x++ {
+			q := [2]float64{float64(x), float64(y)}
+			if !insideHull(wh, q, -8) || inAny(image.Pt(x, y), shot.Overlays) || insideHull(hulls[0], q, widen) || insideHull(hulls[1], q, widen) {
+				continue
+			}
+			i := shot.Image.PixOffset(x, y)
+			for c := 0; c < 3; c++ {
+				sum[c] += float64(shot.Image.Pix[i+c]) / 255
+			}
+			n++
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("%d water pixels beside the blocks: the water is not in view", n)
+	}
+	k := float32(n)
+	wc := Color{float32(sum[0]) / k, float32(sum[1]) / k, float32(sum[2]) / k, 1}
+	got, sat := hue(wc)
+	t.Logf("water beside the blocks: mean colour %.3f %.3f %.3f over %d pixels, hue %.1f°, saturation %.2f (its colour's hue %.1f°)", wc.R, wc.G, wc.B, n, got, sat, waterHue)
+	if g := hueGap(got, waterHue); g > maxWaterHueShift || sat < minWaterSaturation {
+		t.Errorf("water beside the blocks: hue %.1f° (%.1f° from its colour's), saturation %.2f; want ≤ %d° and ≥ %g", got, g, sat, maxWaterHueShift, minWaterSaturation)
+	}
+	for i, b := range blocks {
+		want, _ := hue(BodyStyle(components.Elastic, b.mat.Color).Color)
+		got, _ := hue(meanColor(shot, pts[i], r))
+		t.Logf("%s: mean hue %.1f° inside its outline, its colour's %.1f° (water %.1f°)", b.name, got, want, waterHue)
+		if g := hueGap(got, want); g > maxHueShift {
+			t.Errorf("%s: mean hue %.1f°, %.1f° from its colour's %.1f°, want ≤ %d°", b.name, got, g, want, maxHueShift)
+		}
+	}
+}
