@@ -261,53 +261,66 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	}
 	s.mark(PassSolids)
 
-	// Thickness (depth-tested against the scene, not written), then the nearest depth.
-	gs.BindFramebuffer(s.thickFBO)
-	gs.ClearColor(0, 0, 0, 0)
-	gs.Clear(gls.COLOR_BUFFER_BIT)
-	if err := rend.Render(v.thickNode, cam); err != nil {
-		return err
-	}
-	s.mark(PassThickness)
-	gs.BindFramebuffer(s.depthFBO)
-	gs.Clear(gls.COLOR_BUFFER_BIT)
-	if err := rend.Render(v.depthNode, cam); err != nil {
-		return err
-	}
-	s.mark(PassDepth)
-
-	depth, err := s.filterDepth(v, st, &proj, w, h, true)
-	if err != nil {
-		return err
-	}
-	s.mark(PassFilter)
-	if st.FilterRadius > 0 {
-		// The thickness blur, with the filtered depth's radius: one horizontal and one
-		// vertical sweep, thick → thick2 → thick.
-		if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfBlurProgram, ShaderUnique: true}); err != nil {
+	// The liquids: skipped, with an empty depth, when there are none (only solid surfaces).
+	depth := s.depthTex
+	if v.nLiquid > 0 {
+		// Thickness (depth-tested against the scene, not written), then the nearest depth.
+		gs.BindFramebuffer(s.thickFBO)
+		gs.ClearColor(0, 0, 0, 0)
+		gs.Clear(gls.COLOR_BUFFER_BIT)
+		if err := rend.Render(v.thickNode, cam); err != nil {
 			return err
 		}
-		gs.Uniform1i(s.uBSource.Location(gs), 0)
-		gs.Uniform1i(s.uBDepth.Location(gs), 1)
-		gs.Uniform1f(s.uBRadius.Location(gs), float32(st.FilterRadius)*v.radius)
-		gs.Uniform1f(s.uBPixels.Location(gs), float32(h)*proj[5]/2)
-		gs.ActiveTexture(gls.TEXTURE1)
-		gs.BindTexture(gls.TEXTURE_2D, depth)
-		gs.ActiveTexture(gls.TEXTURE0)
-		for _, sweep := range [2]struct {
-			fb, src uint32
-			dx, dy  float32
-		}{{s.thick2FBO, s.thickTex, 1 / float32(w), 0}, {s.thickFBO, s.thick2Tex, 0, 1 / float32(h)}} {
-			gs.BindFramebuffer(sweep.fb)
-			gs.BindTexture(gls.TEXTURE_2D, sweep.src)
-			gs.Uniform2f(s.uBStep.Location(gs), sweep.dx, sweep.dy)
-			gs.DrawArrays(gls.TRIANGLES, 0, 3)
+		s.mark(PassThickness)
+		gs.BindFramebuffer(s.depthFBO)
+		gs.Clear(gls.COLOR_BUFFER_BIT)
+		if err := rend.Render(v.depthNode, cam); err != nil {
+			return err
 		}
-		gs.ActiveTexture(gls.TEXTURE1)
-		gs.BindTexture(gls.TEXTURE_2D, 0)
-		gs.ActiveTexture(gls.TEXTURE0)
+		s.mark(PassDepth)
+
+		var err error
+		if depth, err = s.filterDepth(v, st, &proj, w, h, true); err != nil {
+			return err
+		}
+		s.mark(PassFilter)
+		if st.FilterRadius > 0 {
+			// The thickness blur, with the filtered depth's radius: one horizontal and one
+			// vertical sweep, thick → thick2 → thick.
+			if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfBlurProgram, ShaderUnique: true}); err != nil {
+				return err
+			}
+			gs.Uniform1i(s.uBSource.Location(gs), 0)
+			gs.Uniform1i(s.uBDepth.Location(gs), 1)
+			gs.Uniform1f(s.uBRadius.Location(gs), float32(st.FilterRadius)*v.radius)
+			gs.Uniform1f(s.uBPixels.Location(gs), float32(h)*proj[5]/2)
+			gs.ActiveTexture(gls.TEXTURE1)
+			gs.BindTexture(gls.TEXTURE_2D, depth)
+			gs.ActiveTexture(gls.TEXTURE0)
+			for _, sweep := range [2]struct {
+				fb, src uint32
+				dx, dy  float32
+			}{{s.thick2FBO, s.thickTex, 1 / float32(w), 0}, {s.thickFBO, s.thick2Tex, 0, 1 / float32(h)}} {
+				gs.BindFramebuffer(sweep.fb)
+				gs.BindTexture(gls.TEXTURE_2D, sweep.src)
+				gs.Uniform2f(s.uBStep.Location(gs), sweep.dx, sweep.dy)
+				gs.DrawArrays(gls.TRIANGLES, 0, 3)
+			}
+			gs.ActiveTexture(gls.TEXTURE1)
+			gs.BindTexture(gls.TEXTURE_2D, 0)
+			gs.ActiveTexture(gls.TEXTURE0)
+		}
+		s.mark(PassBlur)
+	} else {
+		gs.BindFramebuffer(s.depthFBO)
+		gs.ClearColor(0, 0, 0, 0)
+		gs.Clear(gls.COLOR_BUFFER_BIT)
+		gs.Disable(gls.DEPTH_TEST)
+		gs.DepthMask(false)
+		gs.Disable(gls.BLEND)
+		gs.Disable(gls.CULL_FACE)
+		gs.BindVertexArray(s.vao)
 	}
-	s.mark(PassBlur)
 
 	// Composite into the window.
 	gs.BindFramebuffer(0)

@@ -33,6 +33,26 @@ func stillWater(t testing.TB, r float64, size mgl64.Vec3) *sluice.World {
 	return w
 }
 
+// stillElastic is stillWater with an elastic block (the jelly preset) instead of the water.
+func stillElastic(t testing.TB, r float64, size mgl64.Vec3) *sluice.World {
+	t.Helper()
+	settings := components.DefaultSolver()
+	settings.ParticleRadius = r
+	w, err := sluice.NewWorld(settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	jelly, err := scene.Preset("jelly", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddElasticBlock("jelly", jelly, mgl64.Vec3{}, size, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // pause is a Setup that stops the physics: the pictures show the initial state.
 func pause(c *Context) error {
 	c.Driver.SetPaused(true)
@@ -247,11 +267,18 @@ func BenchmarkSurfacePasses(b *testing.B) {
 		b.Skip("no DISPLAY: the benchmark renders; run it under xvfb-run")
 	}
 	for _, c := range []struct {
-		name string
-		n    [3]int // particles along x, y, z
-	}{{"10k", [3]int{23, 23, 22}}, {"100k", [3]int{48, 48, 47}}} {
+		name    string
+		n       [3]int // particles along x, y, z
+		elastic bool   // an elastic block (the jelly preset) instead of water: the solids pass
+	}{{"10k", [3]int{23, 23, 22}, false}, {"100k", [3]int{48, 48, 47}, false}, {"10k-elastic", [3]int{23, 23, 22}, true}} {
 		const r = 0.01
-		w := stillWater(b, r, mgl64.Vec3{float64(c.n[0]) * 2 * r, float64(c.n[1]) * 2 * r, float64(c.n[2]) * 2 * r})
+		size := mgl64.Vec3{float64(c.n[0]) * 2 * r, float64(c.n[1]) * 2 * r, float64(c.n[2]) * 2 * r}
+		var w *sluice.World
+		if c.elastic {
+			w = stillElastic(b, r, size)
+		} else {
+			w = stillWater(b, r, size)
+		}
 		moving := 0
 		for _, look := range Looks() {
 			b.Run(c.name+"/"+look, func(b *testing.B) {
