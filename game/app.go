@@ -42,8 +42,9 @@ type Options struct {
 	// WallSamples draws the static walls as their boundary samples; by default box walls are
 	// drawn as glass sides and an opaque floor (key W).
 	WallSamples bool
-	// Look draws the liquid bodies as the screen-space fluid surface ("surface", default) or
-	// as shaded spheres ("marbles"); key F switches.
+	// Look draws the liquid bodies as the screen-space fluid surface and the elastic and
+	// elastoplastic bodies as opaque surfaces ("surface", default), or all of them as shaded
+	// spheres ("marbles"); key F switches.
 	Look string
 	// Surface is the surface look's parameters (nil: DefaultSurfaceStyle).
 	Surface *SurfaceStyle

@@ -33,7 +33,7 @@ func (s *SurfaceStyle) Validate() error {
 
 // Fluid looks: how the view draws fluid bodies.
 const (
-	LookSurface = "surface" // the screen-space fluid surface (default)
+	LookSurface = "surface" // the screen-space fluid surface; elastic and elastoplastic bodies opaque surfaces (default)
 	LookMarbles = "marbles" // every particle a shaded sphere (the debug look)
 )
 

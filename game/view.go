@@ -150,7 +150,8 @@ type solidBody struct {
 	color Color
 }
 
-// planarRadiusScale enlarges the drawn radius of a 2D world's liquid particles: one sheet of
+// planarRadiusScale enlarges the drawn radius of a 2D world's liquid, elastic and
+// elastoplastic particles (the bodies drawn as surfaces): one sheet of
 // spheres of radius r a spacing 2r apart, seen from the front, leaves a fifth of a square
 // lattice's area between them (1 − π/4), and more where the particles have moved apart, which
 // the surface look would show as holes; spheres of 1.5r cover the lattice (they must reach
