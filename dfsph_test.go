@@ -142,13 +142,13 @@ func measuredDivergence(t *testing.T, w *sluice.World, dt float64) (pos, abs flo
 			div := 0.0
 			js, gs := ff.Blocks[blk].Row(i - lo)
 			for k, j := range js {
-				g := gs[k]
-				div += f.M[j] * ((vi[0]-f.V[j][0])*float64(g[0]) + (vi[1]-f.V[j][1])*float64(g[1]) + (vi[2]-f.V[j][2])*float64(g[2]))
+				g := physics.Grad(gs[k], &f.X[i], &f.X[j])
+				div += f.M[j] * ((vi[0]-f.V[j][0])*g[0] + (vi[1]-f.V[j][1])*g[1] + (vi[2]-f.V[j][2])*g[2])
 			}
 			bs, gbs := fb.Blocks[blk].Row(i - lo)
 			for k, j := range bs {
-				g := gbs[k]
-				div += f.Rho0[i] * b.Vol[j] * ((vi[0]-b.V[j][0])*float64(g[0]) + (vi[1]-b.V[j][1])*float64(g[1]) + (vi[2]-b.V[j][2])*float64(g[2]))
+				g := physics.Grad(gbs[k], &f.X[i], &b.X[j])
+				div += f.Rho0[i] * b.Vol[j] * ((vi[0]-b.V[j][0])*g[0] + (vi[1]-b.V[j][1])*g[1] + (vi[2]-b.V[j][2])*g[2])
 			}
 			pos += dt * max(0, div) / f.Rho0[i]
 			abs += dt * math.Abs(div) / f.Rho0[i]

@@ -3,7 +3,8 @@ package physics
 import "github.com/sluicephysics/sluice/physics/par"
 
 // Neighbors holds, for every query point i, the points j of a target set within the kernel
-// support, with the kernel value W_ij and gradient ∇_i W(x_i − x_j) of each pair. The lists are
+// support, with the kernel value W_ij and the gradient's scalar factor G_ij of each pair, so
+// that ∇_i W(x_i − x_j) = G_ij (x_i − x_j) (G = W'(r)/r, see Grad). The lists are
 // compressed sparse rows laid out per work block of par.BlockSize query points, so the parallel
 // search writes each block's rows without a second counting pass or a final copy, and a stage
 // that loops over the same blocks reads them in place.
@@ -26,36 +27,45 @@ type NeighborBlock struct {
 	Start []int32 // pairs of point Lo+k are entries Start[k]:Start[k+1]
 	J     []int32
 	W     []float32 // W_ij
-	GW    []Grad    // ∇_i W(x_i − x_j)
+	G     []float32 // G_ij = W'(|x_ij|)/|x_ij|: ∇_i W_ij = G_ij x_ij
 	cand  []int32   // scratch: indices of the candidates one query point accepts
 	near  []int32   // scratch: sorted indices of the points in the 27 cells around a cell
 }
 
-// Grad is a kernel gradient as stored per pair. Pairs are stored in single precision: the
-// stages stream the pair lists once or twice per pressure iteration, so halving their size
-// (20 instead of 36 bytes a pair) speeds up every pass, while float32's relative precision
-// (6e-8) is far below any tolerance the solvers use. All sums are accumulated in float64.
-type Grad = [3]float32
+// Grad returns the kernel gradient ∇_i W(x_i − x_j) = G_ij (x_i − x_j) of a pair from its
+// stored factor g = G_ij and the two positions.
+//
+// A pair stores the gradient's scalar factor, not its vector: 4 bytes instead of 12, so a pair
+// takes 12 bytes (index, W, G) instead of 20, and a pressure sweep, which reads the index and
+// G of every pair, streams 8 bytes a pair instead of 16. The stages read x_j (which they
+// gather anyway next to v_j, p_j, ...) and form x_i − x_j in float64; the lists are used only
+// between the search and the integration of the same substep, while the positions are those
+// the search saw. Pairs are single precision: float32's relative precision (6e-8) is far below
+// any tolerance the solvers use; all sums are accumulated in float64.
+func Grad(g float32, xi, xj *Vec3) Vec3 {
+	c := float64(g)
+	return Vec3{c * (xi[0] - xj[0]), c * (xi[1] - xj[1]), c * (xi[2] - xj[2])}
+}
 
-// Of returns the neighbour indices, kernel values and gradients of query point i.
-func (nb *Neighbors) Of(i int) ([]int32, []float32, []Grad) {
+// Of returns the neighbour indices, kernel values and gradient factors of query point i.
+func (nb *Neighbors) Of(i int) ([]int32, []float32, []float32) {
 	b := &nb.Blocks[i/par.BlockSize]
 	k := i - b.Lo
 	s, e := b.Start[k], b.Start[k+1]
-	return b.J[s:e], b.W[s:e], b.GW[s:e]
+	return b.J[s:e], b.W[s:e], b.G[s:e]
 }
 
-// Row returns the neighbour indices and gradients of the k-th point of the block, for stages
-// that loop over the same blocks as the lists and so skip Of's block lookup.
-func (b *NeighborBlock) Row(k int) ([]int32, []Grad) {
+// Row returns the neighbour indices and gradient factors of the k-th point of the block, for
+// stages that loop over the same blocks as the lists and so skip Of's block lookup.
+func (b *NeighborBlock) Row(k int) ([]int32, []float32) {
 	s, e := b.Start[k], b.Start[k+1]
-	return b.J[s:e], b.GW[s:e]
+	return b.J[s:e], b.G[s:e]
 }
 
 // RowW is Row with the kernel values.
-func (b *NeighborBlock) RowW(k int) ([]int32, []float32, []Grad) {
+func (b *NeighborBlock) RowW(k int) ([]int32, []float32, []float32) {
 	s, e := b.Start[k], b.Start[k+1]
-	return b.J[s:e], b.W[s:e], b.GW[s:e]
+	return b.J[s:e], b.W[s:e], b.G[s:e]
 }
 
 // Pairs returns the total number of stored pairs.
@@ -67,14 +77,14 @@ func (nb *Neighbors) Pairs() int {
 	return n
 }
 
-// Bytes returns the memory the lists use (the J, W, GW and Start entries in use) and the
+// Bytes returns the memory the lists use (the J, W, G and Start entries in use) and the
 // memory their slices hold (capacities, including the search's per-block scratch).
 func (nb *Neighbors) Bytes() (used, held int) {
-	const pair = 4 + 4 + 12 // J int32, W float32, GW [3]float32
+	const pair = 4 + 4 + 4 // J int32, W float32, G float32
 	for b := range nb.Blocks {
 		blk := &nb.Blocks[b]
 		used += pair*len(blk.J) + 4*len(blk.Start)
-		held += 4*cap(blk.J) + 4*cap(blk.W) + 12*cap(blk.GW) + 4*cap(blk.Start) + 4*cap(blk.cand) + 4*cap(blk.near)
+		held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G) + 4*cap(blk.Start) + 4*cap(blk.cand) + 4*cap(blk.near)
 	}
 	return used, held
 }
@@ -117,7 +127,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	blk := &out.Blocks[b]
 	blk.Lo = lo
 	blk.Start = grow(blk.Start, hi-lo+1)
-	blk.J, blk.W, blk.GW = blk.J[:0], blk.W[:0], blk.GW[:0]
+	blk.J, blk.W, blk.G = blk.J[:0], blk.W[:0], blk.G[:0]
 	cand, near := blk.cand[:0], blk.near[:0]
 	prev := -1
 	for i := lo; i < hi; i++ {
@@ -149,9 +159,9 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			want = max(need, want+want/8)
 			blk.J = growTo(blk.J, need, want)
 			blk.W = growTo(blk.W, need, want)
-			blk.GW = growTo(blk.GW, need, want)
+			blk.G = growTo(blk.G, need, want)
 		} else {
-			blk.J, blk.W, blk.GW = blk.J[:need], blk.W[:need], blk.GW[:need]
+			blk.J, blk.W, blk.G = blk.J[:need], blk.W[:need], blk.G[:need]
 		}
 		m := base
 		for _, k := range cand {
@@ -170,10 +180,10 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			}
 			blk.J[m] = j
 			blk.W[m] = float32(w)
-			blk.GW[m] = Grad{float32(g * dx), float32(g * dy), float32(g * dz)}
+			blk.G[m] = float32(g)
 			m++
 		}
-		blk.J, blk.W, blk.GW = blk.J[:m], blk.W[:m], blk.GW[:m]
+		blk.J, blk.W, blk.G = blk.J[:m], blk.W[:m], blk.G[:m]
 	}
 	blk.Start[hi-lo] = int32(len(blk.J))
 	blk.cand, blk.near = cand, near

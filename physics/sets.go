@@ -295,11 +295,10 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 				// where the densities match, and m_i·(this) is symmetric in i and j, so the
 				// pair forces m_i a_i are equal and opposite.
 				pv := 2 * f.M[j] / (f.Rho[i] + f.Rho[j])
-				c := visc * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
-				g := &gws[k]
-				ax += c * float64(g[0])
-				ay += c * float64(g[1])
-				az += c * float64(g[2])
+				c := visc * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps) * float64(gws[k])
+				ax += c * rx // ∇W_ij = G_ij x_ij
+				ay += c * ry
+				az += c * rz
 			}
 			if xsph != 0 {
 				c := f.M[j] / f.Rho[j] * float64(ws[k])
@@ -424,11 +423,10 @@ func (f *FluidSet) dragBlock(lo, hi, blk int) {
 			xb, vb := &b.X[j], &b.V[j]
 			rx, ry, rz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
 			vx, vy, vz := vi[0]-vb[0], vi[1]-vb[1], vi[2]-vb[2]
-			c := c0 * nu * b.Vol[j] * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps)
-			g := &gs[k]
-			ax += c * float64(g[0])
-			ay += c * float64(g[1])
-			az += c * float64(g[2])
+			c := c0 * nu * b.Vol[j] * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps) * float64(gs[k])
+			ax += c * rx // ∇W_ib = G_ib x_ib
+			ay += c * ry
+			az += c * rz
 		}
 		v := &f.VStar[i]
 		v[0] += dt * ax

@@ -351,10 +351,13 @@ func (s *Set) normalBlock(lo, hi, b int) {
 	blk := &s.ff.Blocks[b]
 	h := s.kr.H
 	for i := lo; i < hi; i++ {
-		_, gw := blk.Row(i - lo)
+		js, gw := blk.Row(i - lo)
+		gw = gw[:len(js)]
+		xi := &s.x[i]
 		var gx, gy, gz float64
-		for _, gr := range gw {
-			gx, gy, gz = gx+float64(gr[0]), gy+float64(gr[1]), gz+float64(gr[2])
+		for k, j := range js {
+			g := physics.Grad(gw[k], xi, &s.x[j])
+			gx, gy, gz = gx+g[0], gy+g[1], gz+g[2]
 		}
 		gx, gy, gz = gx*s.vol, gy*s.vol, gz*s.vol
 		l := math.Sqrt(gx*gx + gy*gy + gz*gz)

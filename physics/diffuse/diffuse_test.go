@@ -76,10 +76,9 @@ func TestSurfaceNormals(t *testing.T) {
 			continue
 		}
 		js, _, gw := s.ff.Of(i)
-		_ = js
 		var g Vec3
-		for _, gr := range gw {
-			g = g.Add(Vec3{float64(gr[0]), float64(gr[1]), float64(gr[2])})
+		for k, j := range js {
+			g = g.Add(physics.Grad(gw[k], &x[i], &x[j]))
 		}
 		gh := g.Len() * volume0(&kr) * kr.H
 		switch {

@@ -33,7 +33,7 @@ import (
 type Vec3 = physics.Vec3
 
 // grad32 is a rotated kernel gradient stored in single precision, like the neighbour lists'
-// pair data (physics.Grad): the CG passes stream two of them per pair per iteration, and
+// pair data (physics.Neighbors): the CG passes stream two of them per pair per iteration, and
 // halving their size halves the memory traffic that bounds those passes. Sums run in float64;
 // a pair's two terms use the very same stored values, so the forces still cancel pairwise to
 // float64 round-off and linear momentum is kept.

@@ -100,14 +100,14 @@ func predictedCompression(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *p
 		div := 0.0
 		js, _, gs := ff.Of(i)
 		for k, j := range js {
-			g := vec(&gs[k])
+			g := physics.Grad(gs[k], &f.X[i], &f.X[j])
 			for c := 0; c < 3; c++ {
 				div += f.M[i] * (v[i][c] - v[j][c]) * g[c]
 			}
 		}
 		bs, _, gbs := fb.Of(i)
 		for k, j := range bs {
-			g := vec(&gbs[k])
+			g := physics.Grad(gbs[k], &f.X[i], &b.X[j])
 			for c := 0; c < 3; c++ {
 				div += f.Rho0[i] * b.Vol[j] * (v[i][c] - b.V[j][c]) * g[c]
 			}

@@ -39,14 +39,14 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 		var d physics.Vec3
 		div := 0.0
 		for k, j := range js {
-			g := vec(&gs[k])
+			g := physics.Grad(gs[k], &f.X[i], &f.X[j])
 			for c := 0; c < 3; c++ {
 				d[c] -= dt2 * mi / (rho * rho) * g[c]
 				div += mi * (f.VStar[i][c] - f.VStar[j][c]) * g[c]
 			}
 		}
 		for k, j := range bs {
-			g := vec(&gbs[k])
+			g := physics.Grad(gbs[k], &f.X[i], &b.X[j])
 			psi := f.Rho0[i] * b.Vol[j]
 			for c := 0; c < 3; c++ {
 				d[c] -= dt2 * psi / (rho * rho) * g[c]
@@ -58,7 +58,7 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 		rhoAdv[i] = rho + dt*div
 		a := 0.0
 		for k, j := range js {
-			g := vec(&gs[k])
+			g := physics.Grad(gs[k], &f.X[i], &f.X[j])
 			for c := 0; c < 3; c++ {
 				dji := dt2 * mi * mi / (f.M[j] * rho * rho) * g[c]
 				a += mi * (d[c] - dji) * g[c]
@@ -73,7 +73,7 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 		var s physics.Vec3
 		js, _, gs := ff.Of(i)
 		for k, j := range js {
-			g := vec(&gs[k])
+			g := physics.Grad(gs[k], &f.X[i], &f.X[j])
 			rj := f.Rho[j]
 			for c := 0; c < 3; c++ {
 				s[c] -= dt2 * f.M[j] * f.M[j] / f.M[i] * p[j] / (rj * rj) * g[c]
@@ -81,7 +81,7 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 		}
 		bs, _, gbs := fb.Of(i)
 		for k, j := range bs {
-			g := vec(&gbs[k])
+			g := physics.Grad(gbs[k], &f.X[i], &b.X[j])
 			for c := 0; c < 3; c++ {
 				s[c] -= dt2 * bp(i, j, p[i]) * g[c]
 			}
@@ -99,7 +99,7 @@ func referenceSolve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics
 			js, _, gs := ff.Of(i)
 			sum := 0.0
 			for k, j := range js {
-				g := vec(&gs[k])
+				g := physics.Grad(gs[k], &f.X[i], &f.X[j])
 				for c := 0; c < 3; c++ {
 					djj := dii[j][c] * p[j]
 					// Σ_{k≠i} d_jk p_k = Σ_k d_jk p_k − d_ji p_i

@@ -112,8 +112,10 @@ func (m *Model) block(lo, hi, blk int) {
 			if nu == 0 {
 				continue
 			}
-			g := &gws[k]
-			gx, gy, gz := float64(g[0]), float64(g[1]), float64(g[2])
+			xj := &f.X[j]
+			rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+			gk := float64(gws[k]) // ∇W_ij = G_ij x_ij
+			gx, gy, gz := gk*rx, gk*ry, gk*rz
 			c := nu * pv
 			// (ω_i + ω_j) × ∇W_ij
 			ox, oy, oz := wi[0]+wj[0], wi[1]+wj[1], wi[2]+wj[2]
@@ -122,8 +124,6 @@ func (m *Model) block(lo, hi, blk int) {
 			ay -= c * qy
 			az -= c * qz
 			// ½ x_ij × ((ω_i + ω_j) × ∇W_ij): minus half the moment of the pair's force
-			xj := &f.X[j]
-			rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
 			h := 0.5 * c
 			tx += h * (ry*qz - rz*qy)
 			ty += h * (rz*qx - rx*qz)

@@ -98,9 +98,9 @@ func (l *Loads) block(lo, hi, blk int) {
 				continue
 			}
 			w := f.M[i] * b.Vol[j] * cb
-			g := &gs[k]
-			fx, fy, fz := w*float64(g[0]), w*float64(g[1]), w*float64(g[2])
 			x := &b.X[j]
+			g := physics.Grad(gs[k], xi, x)
+			fx, fy, fz := w*g[0], w*g[1], w*g[2]
 			cc := &l.centers[o]
 			physics.AddLoad(q[6*o:], x[0]-cc[0], x[1]-cc[1], x[2]-cc[2], fx, fy, fz)
 		}
@@ -125,8 +125,8 @@ func (l *Loads) dragBlock(lo, hi, blk int) {
 			rx, ry, rz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
 			vx, vy, vz := vi[0]-vb[0], vi[1]-vb[1], vi[2]-vb[2]
 			c := c0 * b.Nu[j] * b.Vol[j] * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + l.eps)
-			g := &gs[k]
-			fx, fy, fz := c*float64(g[0]), c*float64(g[1]), c*float64(g[2])
+			g := float64(gs[k]) // ∇W_ib = G_ib x_ib
+			fx, fy, fz := c*g*rx, c*g*ry, c*g*rz
 			cc := &l.centers[o]
 			physics.AddLoad(q[6*o:], xb[0]-cc[0], xb[1]-cc[1], xb[2]-cc[2], fx, fy, fz)
 		}

@@ -167,16 +167,17 @@ func (s *Solver) normalsBlock(lo, hi, blk int) {
 			continue
 		}
 		js, gws := fblk.Row(i - lo)
+		xi := &f.X[i]
 		var nx, ny, nz float64
 		for k, j := range js {
 			if s.Gamma[j] == 0 {
 				continue
 			}
 			v := f.M[j] / f.Rho[j]
-			g := &gws[k]
-			nx += v * float64(g[0])
-			ny += v * float64(g[1])
-			nz += v * float64(g[2])
+			g := physics.Grad(gws[k], xi, &f.X[j])
+			nx += v * g[0]
+			ny += v * g[1]
+			nz += v * g[2]
 		}
 		s.N[i] = physics.Vec3{h * nx, h * ny, h * nz}
 	}

@@ -71,7 +71,7 @@ type Solver struct {
 	alpha  float64
 	beta   float64
 
-	sf, sb     [][]float64 // per block: s_ij (fluid pairs) and s_ib (boundary pairs), kg/s
+	sf, sb     [][]float64 // per block: s_ij G_ij (fluid pairs) and s_ib G_ib (boundary pairs), kg/(s m²)
 	pinv       [][9]float64
 	rhs        []Vec3 // M v* minus the walls' known velocities' part
 	x, r, z, p []Vec3
@@ -159,7 +159,9 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 // 0.01h²) (symmetric in i and j bit for bit: products and sums of the same two numbers), the
 // walls' s_ib = Δt·10·ν_b·m_i ρ0_i V_b/ρ_i/(|x_ib|² + 0.01h²), the inverse of each
 // particle's 3×3 diagonal block m_i I − Σ s (∇W xᵀ), and the right-hand side
-// M v* − Σ_b s_ib (v_b·x_ib) ∇W_ib.
+// M v* − Σ_b s_ib (v_b·x_ib) ∇W_ib. It stores each s times the pair's gradient factor G
+// (∇W = G x, physics.Grad; G_ij = G_ji bit for bit, both from the same |x_ij|), so the
+// matrix products read one number per pair and form ∇W from x_ij, which they need anyway.
 func (s *Solver) setupBlock(lo, hi, blk int) {
 	f, b := s.f, s.b
 	fblk := &s.ff.Blocks[blk]
@@ -184,11 +186,10 @@ func (s *Solver) setupBlock(lo, hi, blk int) {
 			nu := 0.5 * (nui + f.Visc[j])
 			xj := &f.X[j]
 			rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-			c := c10 * nu * 2 * (mi * f.M[j]) / (rhoi + f.Rho[j]) / (rx*rx + ry*ry + rz*rz + s.eps)
+			c := c10 * nu * 2 * (mi * f.M[j]) / (rhoi + f.Rho[j]) / (rx*rx + ry*ry + rz*rz + s.eps) * float64(gs[k])
 			sf[int(st)+k] = c
 			if c != 0 {
-				g := &gs[k]
-				addOuter(&d, -c, g, rx, ry, rz)
+				addOuter(&d, -c, rx, ry, rz)
 			}
 		}
 		vs := f.VStar[i]
@@ -202,14 +203,13 @@ func (s *Solver) setupBlock(lo, hi, blk int) {
 				if nu := b.Nu[j]; nu != 0 {
 					xb := &b.X[j]
 					rx, ry, rz := xi[0]-xb[0], xi[1]-xb[1], xi[2]-xb[2]
-					c = c0 * nu * b.Vol[j] / (rx*rx + ry*ry + rz*rz + s.eps)
-					g := &gbs[k]
-					addOuter(&d, -c, g, rx, ry, rz)
+					c = c0 * nu * b.Vol[j] / (rx*rx + ry*ry + rz*rz + s.eps) * float64(gbs[k])
+					addOuter(&d, -c, rx, ry, rz)
 					vb := &b.V[j]
 					w := c * (vb[0]*rx + vb[1]*ry + vb[2]*rz)
-					rh[0] -= w * float64(g[0])
-					rh[1] -= w * float64(g[1])
-					rh[2] -= w * float64(g[2])
+					rh[0] -= w * rx
+					rh[1] -= w * ry
+					rh[2] -= w * rz
 				}
 				sb[int(bst)+k] = c
 			}
@@ -219,9 +219,9 @@ func (s *Solver) setupBlock(lo, hi, blk int) {
 	}
 }
 
-// addOuter adds c·g xᵀ to the row-major 3×3 d.
-func addOuter(d *[9]float64, c float64, g *physics.Grad, rx, ry, rz float64) {
-	gx, gy, gz := c*float64(g[0]), c*float64(g[1]), c*float64(g[2])
+// addOuter adds c·x xᵀ (c·G times ∇W xᵀ with ∇W = G x) to the row-major 3×3 d.
+func addOuter(d *[9]float64, c float64, rx, ry, rz float64) {
+	gx, gy, gz := c*rx, c*ry, c*rz
 	d[0] += gx * rx
 	d[1] += gx * ry
 	d[2] += gx * rz
@@ -265,7 +265,7 @@ func (s *Solver) impulse(v []Vec3, i, lo, blk int, wallV bool) Vec3 {
 	var ax, ay, az float64
 	fblk := &s.ff.Blocks[blk]
 	st := int(fblk.Start[i-lo])
-	js, gs := fblk.Row(i - lo)
+	js := fblk.J[fblk.Start[i-lo]:fblk.Start[i-lo+1]]
 	sf := s.sf[blk][st : st+len(js)]
 	for k, j := range js {
 		c := sf[k]
@@ -275,15 +275,14 @@ func (s *Solver) impulse(v []Vec3, i, lo, blk int, wallV bool) Vec3 {
 		xj, vj := &f.X[j], &v[j]
 		rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
 		w := c * ((vi[0]-vj[0])*rx + (vi[1]-vj[1])*ry + (vi[2]-vj[2])*rz)
-		g := &gs[k]
-		ax += w * float64(g[0])
-		ay += w * float64(g[1])
-		az += w * float64(g[2])
+		ax += w * rx
+		ay += w * ry
+		az += w * rz
 	}
 	if s.anyB {
 		bblk := &s.fb.Blocks[blk]
 		bst := int(bblk.Start[i-lo])
-		bs, gbs := bblk.Row(i - lo)
+		bs := bblk.J[bblk.Start[i-lo]:bblk.Start[i-lo+1]]
 		sb := s.sb[blk][bst : bst+len(bs)]
 		b := s.b
 		for k, j := range bs {
@@ -299,10 +298,9 @@ func (s *Solver) impulse(v []Vec3, i, lo, blk int, wallV bool) Vec3 {
 				vx, vy, vz = vx-vb[0], vy-vb[1], vz-vb[2]
 			}
 			w := c * (vx*rx + vy*ry + vz*rz)
-			g := &gbs[k]
-			ax += w * float64(g[0])
-			ay += w * float64(g[1])
-			az += w * float64(g[2])
+			ax += w * rx
+			ay += w * ry
+			az += w * rz
 		}
 	}
 	return Vec3{ax, ay, az}
