@@ -46,7 +46,7 @@ import (
 // and their update counter (diffuse.go); older versions have none. Version 14 added the cloth
 // bodies' meshes (rest positions, triangles, pinned vertices; snapshot_cloth.go); older
 // versions have none. Version 15 added every packed particle's micropolar angular velocity
-// (physics.FluidSet.Omega); older versions restore it as zero. Version 16 added the meshes of
+// (physics.FluidSet.Omega, empty likewise); older versions restore it as zero. Version 16 added the meshes of
 // the walls made by AddBoundaryMesh (World.WallMesh, for drawing; wallmesh.go); older versions
 // have none, and a view draws those walls as their samples.
 const (
@@ -602,6 +602,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			w.Close()
 			return nil, fmt.Errorf("%w: viscosity warm start for %d particles, %d packed", ErrSnapshot, len(vdiff), w.sim.Fluid.Len())
 		}
+		w.sim.Fluid.EnsureVDiff()
 		copy(w.sim.Fluid.VDiff, vdiff)
 	}
 	clear(w.sim.Fluid.Omega)
@@ -610,6 +611,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 			w.Close()
 			return nil, fmt.Errorf("%w: angular velocities for %d particles, %d packed", ErrSnapshot, len(omega), w.sim.Fluid.Len())
 		}
+		w.sim.Fluid.EnsureOmega()
 		copy(w.sim.Fluid.Omega, omega)
 	}
 	if err := w.restoreReduced(reds); err != nil {

@@ -8,7 +8,10 @@ import (
 
 // FluidSet is the packed state of all dynamic SPH particles of one step (DESIGN §3): the
 // systems gather every fluid body's particles into these contiguous slices, the stages run on
-// them, and the results are scattered back to the bodies. All slices have the same length.
+// them, and the results are scattered back to the bodies. All slices have the same length,
+// except VDiff and Omega: they are empty until a stage that keeps them first asks for them
+// (EnsureVDiff, EnsureOmega), so a world without implicit viscosity or micropolar vorticity
+// does not carry 48 bytes a particle it never reads.
 type FluidSet struct {
 	X     []Vec3    // position (m)
 	V     []Vec3    // velocity (m/s)
@@ -62,7 +65,28 @@ func (f *FluidSet) Resize(n int) {
 	f.X, f.V, f.VStar, f.AP = resize(f.X, n), resize(f.V, n), resize(f.VStar, n), resize(f.AP, n)
 	f.M, f.Rho0, f.Visc = resize(f.M, n), resize(f.Rho0, n), resize(f.Visc, n)
 	f.Rho, f.P, f.VDiff = resize(f.Rho, n), resize(f.P, n), resize(f.VDiff, n)
-	f.Omega = resize(f.Omega, n)
+	if f.VDiff != nil {
+		f.VDiff = resize(f.VDiff, n)
+	}
+	if f.Omega != nil {
+		f.Omega = resize(f.Omega, n)
+	}
+}
+
+// EnsureVDiff gives VDiff the set's length (zeros) if it is still empty.
+func (f *FluidSet) EnsureVDiff() {
+	if k := len(f.VDiff); k != f.Len() {
+		f.VDiff = resize(f.VDiff, f.Len())
+		clear(f.VDiff[min(k, f.Len()):])
+	}
+}
+
+// EnsureOmega gives Omega the set's length (zeros) if it is still empty.
+func (f *FluidSet) EnsureOmega() {
+	if k := len(f.Omega); k != f.Len() {
+		f.Omega = resize(f.Omega, f.Len())
+		clear(f.Omega[min(k, f.Len()):])
+	}
 }
 
 // Fields lists every per-particle field with its name and unit, in a fixed order. Sorting,
@@ -100,31 +124,58 @@ type Field struct {
 	Vec    *[]Vec3
 }
 
-// Permuter reorders registered fields by a permutation, reusing its scratch buffers.
-type Permuter struct {
-	s []float64
-	v []Vec3
-}
+// Permuter reorders registered fields by a permutation. It permutes in place, following the
+// permutation's cycles, so it keeps no copy of a field: a scratch field (the largest a Vec3 of
+// 24 bytes a particle, plus a scalar one) would stay resident between the sorts.
+type Permuter struct{}
 
-// Apply sets every field to field[order[k]] at position k.
+// Apply sets every field to field[order[k]] at position k. order is a permutation of the
+// fields' indices, or, for fields longer than it, an increasing selection of them (the
+// particles kept after a removal; the caller then truncates the fields to len(order)). An
+// empty field (FluidSet.VDiff or Omega before their first use) stays empty. order is modified
+// while a field is permuted and restored before Apply returns.
 func (pm *Permuter) Apply(fields []Field, order []int32) {
-	n := len(order)
 	for _, fd := range fields {
 		if fd.Scalar != nil {
-			pm.s = grow(pm.s, n)
-			src := *fd.Scalar
-			for k, i := range order {
-				pm.s[k] = src[i]
-			}
-			*fd.Scalar, pm.s = pm.s, src
+			permute(*fd.Scalar, order)
 		} else {
-			pm.v = grow(pm.v, n)
-			src := *fd.Vec
-			for k, i := range order {
-				pm.v[k] = src[i]
-			}
-			*fd.Vec, pm.v = pm.v, src
+			permute(*fd.Vec, order)
 		}
+	}
+}
+
+// permute sets a[k] = a[order[k]] for k < len(order) in place (see Permuter.Apply). For a
+// permutation it walks each cycle once, marking the visited entries of order by complementing
+// them (^i < 0) and restoring them at the end.
+func permute[T any](a []T, order []int32) {
+	if len(a) == 0 {
+		return
+	}
+	if len(a) > len(order) {
+		for k, i := range order { // increasing: a[i] with i ≥ k is not yet overwritten
+			a[k] = a[i]
+		}
+		return
+	}
+	for k0 := range order {
+		if order[k0] < 0 {
+			continue
+		}
+		tmp := a[k0]
+		k := k0
+		for {
+			next := order[k]
+			order[k] = ^next
+			if int(next) == k0 {
+				a[k] = tmp
+				break
+			}
+			a[k] = a[next]
+			k = int(next)
+		}
+	}
+	for k := range order {
+		order[k] = ^order[k]
 	}
 }
 

@@ -2,6 +2,7 @@ package physics
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics/par"
@@ -37,5 +38,48 @@ func TestCompressionErrorMatchesBruteForce(t *testing.T) {
 	}
 	if d := got[0][0] - sum/float64(n); d > compErrTol || d < -compErrTol || got[0][1] != mx {
 		t.Fatalf("average %.17g, max %.17g; want %.17g, %.17g", got[0][0], got[0][1], sum/float64(n), mx)
+	}
+}
+
+// TestPermuterMatchesGather: the in-place permutation equals the gather b[k] = a[order[k]] for
+// random permutations (many cycles, fixed points) and for an increasing selection, and leaves
+// order as it found it.
+func TestPermuterMatchesGather(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 7, 1000} {
+		order := make([]int32, n)
+		for k := range order {
+			order[k] = int32(k)
+		}
+		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		if n > 2 {
+			order[0], order[order[0]] = order[order[0]], order[0] // a fixed point, usually
+		}
+		x := make([]Vec3, n)
+		s := make([]float64, n)
+		for k := range x {
+			x[k] = Vec3{float64(k), rng.Float64(), 0}
+			s[k] = rng.Float64()
+		}
+		wantX, wantS := make([]Vec3, n), make([]float64, n)
+		for k, i := range order {
+			wantX[k], wantS[k] = x[i], s[i]
+		}
+		saved := slices.Clone(order)
+		var pm Permuter
+		var empty []Vec3
+		pm.Apply([]Field{{Vec: &x}, {Scalar: &s}, {Vec: &empty}}, order)
+		if !slices.Equal(x, wantX) || !slices.Equal(s, wantS) || len(empty) != 0 {
+			t.Fatalf("n = %d: permuted fields differ from the gather", n)
+		}
+		if !slices.Equal(order, saved) {
+			t.Fatalf("n = %d: order was not restored", n)
+		}
+	}
+	x := []Vec3{{0}, {1}, {2}, {3}, {4}}
+	var pm Permuter
+	pm.Apply([]Field{{Vec: &x}}, []int32{1, 3, 4})
+	if want := []Vec3{{1}, {3}, {4}}; !slices.Equal(x[:3], want) {
+		t.Fatalf("selection: %v, want %v", x[:3], want)
 	}
 }

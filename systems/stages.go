@@ -408,7 +408,7 @@ func (s *Sim) dropPacked(drop func(k int) bool) {
 	for _, fd := range f.Fields() {
 		if fd.Scalar != nil {
 			*fd.Scalar = (*fd.Scalar)[:len(order)]
-		} else {
+		} else if len(*fd.Vec) > 0 { // VDiff and Omega stay empty until used
 			*fd.Vec = (*fd.Vec)[:len(order)]
 		}
 	}

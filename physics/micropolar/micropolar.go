@@ -79,6 +79,7 @@ func (m *Model) Step(f *physics.FluidSet, ff *physics.Neighbors, coef []Coeffs, 
 		m.fn = m.block
 	}
 	n := f.Len()
+	f.EnsureOmega()
 	m.next = par.Grow(m.next, n)
 	m.f, m.ff, m.coef, m.owner, m.dt = f, ff, coef, owner, dt
 	pool.For(n, m.fn)

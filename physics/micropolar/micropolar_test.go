@@ -22,6 +22,7 @@ func setup(t *testing.T, pool *par.Pool, jitter float64) (*physics.FluidSet, *ph
 	}
 	ff, fb := search()
 	physics.Density(f, b, ff, fb, kr, pool)
+	f.EnsureOmega()
 	return f, ff, kr
 }
 
@@ -29,7 +30,7 @@ func TestPairwiseBalance(t *testing.T) {
 	// Random v and ω on a jittered block: one step must change neither Σ m v nor
 	// Σ m x × v + Σ m Θ ω (the sum-form curls balance pair by pair). relTol against the sum
 	// of the magnitudes of the changes: only double-precision rounding remains (the stored
-	// float32 gradients are exact negatives of each other).
+	// gradient factors G_ij = G_ji, with x_ij = −x_ji exactly).
 	const relTol = 1e-12
 	pool := par.NewPool(2)
 	defer pool.Close()

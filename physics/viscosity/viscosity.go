@@ -101,6 +101,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	if n == 0 {
 		return Result{Converged: true}
 	}
+	f.EnsureVDiff()
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
 	s.eps = 0.01 * kr.H * kr.H
 	s.visc = kr.ViscFactor()
