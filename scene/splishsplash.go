@@ -1301,7 +1301,13 @@ func (im *importer) rigidBody(b obj, i int) error {
 		dynamic = truthy(v)
 	}
 	if v, ok := take(b, "isAnimated"); ok && truthy(v) {
-		return &UnsupportedError{p + ".isAnimated", "animated rigid bodies are not supported yet"}
+		if dynamic {
+			return &UnsupportedError{p + ".isAnimated", "true with isDynamic: a body is either moved by a script or simulated, not both"}
+		}
+		// The reference moves an animated body from a Python script (Configuration.scriptFile),
+		// which sluice does not run; the body is the static wall it is at the start, and a Go
+		// program moves it with World.SetMotion (docs/splishsplash.md).
+		im.warn(p+".isAnimated", "true: the reference moves the body by a Python script that sluice does not run; imported as a static wall where placed (a Go program moves it with World.SetMotion)")
 	}
 	gf, _ := take(b, "geometryFile")
 	file, _ := gf.(string)
