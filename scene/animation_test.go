@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +30,84 @@ func TestCorpusAnimatedBody(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		if _, err := w.Step(1.0 / 60); err != nil {
 			t.Fatalf("frame %d: %v", i, err)
+		}
+	}
+}
+
+// corpusAnimTol bounds |v_x − cos(2t)·0.1| of the fluid inside AnimationFields_2D.json's first
+// field after a frame: the field wrote the value at the start time t of the frame's last
+// substep after that substep's integration, so only round-off of t and the cosine remains.
+const corpusAnimTol = 1e-12
+
+func TestCorpusAnimationFields(t *testing.T) {
+	corpusFiles(t)
+	// AnimationFields_2D.json: a 2 m square of water at rest without gravity in a tank, with
+	// three fields: v_x = cos(2t)·0.1 in a 0.5 × 0.25 box at (−0.5, −0.5), ω_z = 0.125 in a box
+	// turned 0.7 rad, v_x = sin(2t)·0.2 in a ball of radius 0.25 at (−0.5, 0.5).
+	sc, _, err := ImportSPlisHSPlasH(filepath.Join(corpus, "AnimationFields_2D.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Anim) != 3 {
+		t.Fatalf("%d animation fields, want 3", len(sc.Anim))
+	}
+	want := []struct{ field, shape, expr string }{{"velocity", "box", "cos(2*t)*0.1"}, {"angularVelocity", "box", "0.125"}, {"velocity", "sphere", "sin(2*t)*0.2"}}
+	for k, a := range sc.Anim {
+		e := a.X + a.Y + a.Z
+		if a.Field != want[k].field || a.Shape != want[k].shape || e != want[k].expr {
+			t.Errorf("field %d: %s %s %q, want %v", k, a.Field, a.Shape, e, want[k])
+		}
+	}
+	w, err := sc.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const frames = 30 // 0.5 s: cos(2t)·0.1 falls from 0.1 to 0.054
+	for f := 0; f < frames; f++ {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatalf("frame %d: %v", f, err)
+		}
+		tLast := w.Time() - st.Dt // start of the frame's last substep
+		vx := math.Cos(2*tLast) * 0.1
+		in := 0
+		for _, b := range w.Bodies() {
+			if b.Body.Phase.String() != "fluid" {
+				continue
+			}
+			for i, x := range b.Particles.X {
+				v := b.Particles.V[i]
+				if v[2] != 0 {
+					t.Fatalf("frame %d: particle %d has v_z = %g in a 2D scene", f, i, v[2])
+				}
+				if math.Abs(x[0]+0.5) < 0.25 && math.Abs(x[1]+0.5) < 0.125 {
+					in++
+					if math.Abs(v[0]-vx) > corpusAnimTol {
+						t.Fatalf("frame %d (t = %g s): particle %d at %v has v_x %.15g, want cos(2t)·0.1 = %.15g", f, tLast, i, x, v[0], vx)
+					}
+				}
+			}
+		}
+		if in == 0 {
+			t.Fatalf("frame %d: no fluid inside the first field", f)
+		}
+		// the second field: ω_z = 0.125 exactly in the box of half sizes 0.125 turned 0.7 rad
+		// about z at (0.3, 0.2), read on the packed state the field wrote
+		fl := &w.Sim().Fluid
+		c, s := math.Cos(0.7), math.Sin(0.7)
+		inW := 0
+		for i, x := range fl.X {
+			dx, dy := x[0]-0.3, x[1]-0.2
+			if u, v := c*dx+s*dy, -s*dx+c*dy; math.Abs(u) < 0.125 && math.Abs(v) < 0.125 {
+				inW++
+				if fl.Omega[i][2] != 0.125 {
+					t.Fatalf("frame %d: particle at %v has ω %v, want ω_z = 0.125", f, x, fl.Omega[i])
+				}
+			}
+		}
+		if inW == 0 {
+			t.Fatalf("frame %d: no fluid inside the second field", f)
 		}
 	}
 }
