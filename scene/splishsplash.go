@@ -375,7 +375,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 		}
 	}
 	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 && len(sc.FluidMeshes) == 0 && len(sc.Elastic) == 0 {
-		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter"}
+		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter: nothing to simulate (docs/splishsplash.md, empty scenes)"}
 	}
 	if err := im.planar(); err != nil {
 		return nil, im.warnings, err
