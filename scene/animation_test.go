@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,5 +110,41 @@ func TestCorpusAnimationFields(t *testing.T) {
 		if inW == 0 {
 			t.Fatalf("frame %d: no fluid inside the second field", f)
 		}
+	}
+}
+
+func TestAnimationFieldImportErrors(t *testing.T) {
+	// Bad AnimationFields entries fail naming the reference's key.
+	dir := t.TempDir()
+	const scene = `{
+  "Configuration": {"particleRadius": 0.025},
+  "FluidBlocks": [{"start": [0, 0, 0], "end": [0.5, 0.5, 0.5]}],
+  "AnimationFields": [{"particleField": "velocity", "expression_x": "1"FIELD}]
+}`
+	cases := []struct{ field, want string }{
+		{`, "particleField": "density"`, "AnimationFields[0].particleField"},
+		{`, "shapeType": 3`, "AnimationFields[0].shapeType"},
+		{`, "expression_y": "2*(t"`, "AnimationFields[0].expression_y"},
+		{`, "expression_z": 5`, "AnimationFields[0].expression_z"},
+		{`, "scale": [1, 0, 1]`, "AnimationFields[0].scale"},
+		{`, "startTime": 2, "endTime": 1`, "AnimationFields[0].endTime"},
+		{`, "colour": 1`, ""},
+	}
+	path := filepath.Join(dir, "s.json")
+	for _, c := range cases {
+		os.WriteFile(path, []byte(strings.Replace(scene, "FIELD", c.field, 1)), 0o644)
+		sc, warns, err := ImportSPlisHSPlasH(path)
+		if c.want == "" { // an unknown key is warned about, as everywhere in the importer
+			if err != nil || !strings.Contains(fmt.Sprint(warns), "AnimationFields[0].colour") || len(sc.Anim) != 1 {
+				t.Errorf("%s: error %v, warnings %v", c.field, err, warns)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one naming %s", c.field, err, c.want)
+		}
+	}
+	if _, _, err := ImportSPlisHSPlasH(path); err != nil {
+		t.Fatal(err)
 	}
 }

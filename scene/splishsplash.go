@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/params"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -1561,6 +1563,14 @@ func (im *importer) animationField(o obj, i int) error {
 	}
 	im.leftovers(o, p)
 	if err := a.Validate(p, im.sc.Solver.Dimensions); err != nil {
+		// name the reference's key, not sluice's
+		var pe *params.Error
+		if errors.As(err, &pe) {
+			keys := map[string]string{"center": "translation", "size": "scale", "x": "expression_x", "y": "expression_y", "z": "expression_z"}
+			if k, ok := keys[strings.TrimPrefix(pe.Path, p+".")]; ok {
+				return &params.Error{Path: p + "." + k, Msg: pe.Msg}
+			}
+		}
 		return err
 	}
 	for d, k := range []string{"x", "y", "z"} {
