@@ -8,6 +8,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/ecs"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // animTol bounds |v − expression| of an animated particle: the stage writes the expression's
@@ -221,5 +223,26 @@ func TestAnimationFieldErrors(t *testing.T) {
 	}
 	if err := w.AddAnimationField("f", components.DefaultAnimationField()); err == nil {
 		t.Error("a second field of the same name was accepted")
+	}
+}
+
+func TestAnimationFieldStageAllocatesNothing(t *testing.T) {
+	// The stage runs every substep: after its first run it allocates nothing.
+	w, _ := animWorld(t, 2)
+	defer w.Close()
+	a := components.DefaultAnimationField()
+	a.Shape, a.Size, a.X, a.Y = "sphere", mgl64.Vec3{0.1, 0, 0}, "cos(2*t)*0.1", "valuey*0.5"
+	if err := w.AddAnimationField("f", a); err != nil {
+		t.Fatal(err)
+	}
+	stepOnce(t, w)
+	stage := systems.AnimationFields{S: w.Sim()}
+	ctx := &ecs.Context{Time: 0.01, Dt: 0.002}
+	if n := testing.AllocsPerRun(20, func() {
+		if err := stage.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per run of the stage", n)
 	}
 }
