@@ -246,3 +246,38 @@ func TestAnimationFieldStageAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per run of the stage", n)
 	}
 }
+
+func TestAnimationFieldGivesAnEmptyMicrorotationItsLength(t *testing.T) {
+	// A world may keep the microrotation empty until a stage uses it; an angularVelocity
+	// field then gives it the set's length and writes ω_z inside its shape, zeros elsewhere.
+	w, _ := animWorld(t, 1)
+	defer w.Close()
+	a := components.DefaultAnimationField()
+	a.Field, a.Shape, a.Size, a.Z = "angularVelocity", "sphere", mgl64.Vec3{0.1, 0, 0}, "0.5"
+	if err := w.AddAnimationField("spin", a); err != nil {
+		t.Fatal(err)
+	}
+	stepOnce(t, w)
+	f := &w.Sim().Fluid
+	f.Omega = nil
+	if err := (systems.AnimationFields{S: w.Sim()}).Run(&ecs.Context{Time: 0.002, Dt: 0.002}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Omega) != f.Len() {
+		t.Fatalf("ω has %d entries for %d particles", len(f.Omega), f.Len())
+	}
+	in := 0
+	for i, x := range f.X {
+		want := mgl64.Vec3{}
+		if x.Len() < 0.1 {
+			want[2] = 0.5
+			in++
+		}
+		if f.Omega[i] != want {
+			t.Fatalf("particle %d at %v: ω %v, want %v", i, x, f.Omega[i], want)
+		}
+	}
+	if in == 0 {
+		t.Fatal("no particle inside the sphere")
+	}
+}

@@ -122,6 +122,13 @@ func (af AnimationFields) Run(ctx *ecs.Context) error {
 		if ctx.Time < a.Def.StartTime || ctx.Time > a.Def.EndTime {
 			continue
 		}
+		if n := s.Fluid.Len(); a.quantity == 1 && len(s.Fluid.Omega) != n {
+			// the microrotation may be left empty until a stage first uses it: give it the
+			// set's length, zeros beyond what it held (once, not per substep)
+			old := s.Fluid.Omega
+			s.Fluid.Omega = make([]physics.Vec3, n)
+			copy(s.Fluid.Omega, old)
+		}
 		st.cur = a
 		s.pool.For(s.Fluid.Len(), st.fn)
 	}
