@@ -501,6 +501,48 @@ func (w *World) AddEmitter(name string, mat components.Material, em components.E
 	return w.addBody(name, components.Fluid, mat, components.Particles{}, true, extras{em: &em})
 }
 
+// AddAnimationField adds an animation field (components.AnimationField; docs/animation.md):
+// from the next substep on, every fluid particle strictly inside its shape gets the field's
+// quantity overwritten by its expressions after each integration, while the substep's start
+// time lies in [startTime, endTime]. Fields act in the order they were added. Errors name the
+// field, the key and, for an expression, the position of the bad token.
+func (w *World) AddAnimationField(name string, def components.AnimationField) error {
+	path := fmt.Sprintf("animationFields[%q]", name)
+	if name == "" {
+		return fmt.Errorf("animation field name must not be empty")
+	}
+	for _, a := range w.sim.Anim.Fields {
+		if a.Name == name {
+			return fmt.Errorf("%s: an animation field of that name exists already", path)
+		}
+	}
+	a, err := systems.NewAnimField(name, path, def, w.sim.Settings.Dimensions)
+	if err != nil {
+		return err
+	}
+	w.sim.Anim.Fields = append(w.sim.Anim.Fields, a)
+	return nil
+}
+
+// RemoveAnimationField removes the animation field of that name; it reports whether there was one.
+func (w *World) RemoveAnimationField(name string) bool {
+	for i, a := range w.sim.Anim.Fields {
+		if a.Name == name {
+			w.sim.Anim.Fields = slices.Delete(w.sim.Anim.Fields, i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+// AnimationFields lists the animation fields' names and declarations, in the order they act.
+func (w *World) AnimationFields() (names []string, defs []components.AnimationField) {
+	for _, a := range w.sim.Anim.Fields {
+		names, defs = append(names, a.Name), append(defs, a.Def)
+	}
+	return names, defs
+}
+
 // Emitter returns a body's emitter (its settings and how much it has emitted), or nil.
 func (w *World) Emitter(e Entity) *components.Emitter {
 	_, _, _, _, em, _ := w.get(e)

@@ -40,6 +40,8 @@ type Scene struct {
 	// Reduced are model-reduced air domains (scene/reduced.go).
 	Reduced []ReducedDomain `json:"reducedDomains" doc:"model-reduced air domains (Gerszewski 2014 ch. 5) in a plane of the world, coupled with the planar rigid bodies in it that set reducedPanels"`
 	Wind    []WindBox       `json:"windBoxes" doc:"model-reduced 3D winds in boxes: a fan drives them, they push rigid bodies and drag fluid and goo particles"`
+	// Anim are the animation fields (scene/animation.go).
+	Anim []AnimationField `json:"animationFields" doc:"shapes inside which the fluid's velocity, microrotation or position is set every substep by math expressions of time and the particle's state"`
 	// Flip are FLIP liquids on their own grids (scene/flip.go).
 	Flip []FlipBody `json:"flipBodies" doc:"FLIP liquids (Gerszewski 2014, ch. 3): blocks of liquid on their own MAC grid, for large splashes"`
 	// Cloth are cloth sheets in the Projective Fluids solve (scene/cloth.go).
@@ -482,6 +484,9 @@ func (s *Scene) Validate() error {
 			return &params.Error{Path: path + ".bodyB", Msg: fmt.Sprintf("%q is not a rigid body of the scene (empty: the world)", j.BodyB)}
 		}
 	}
+	if err := s.validateAnim(); err != nil {
+		return err
+	}
 	return s.validateReduced()
 }
 
@@ -674,6 +679,10 @@ func (s *Scene) Build(workers int) (*sluice.World, error) {
 		w.Close()
 		return nil, err
 	}
+	if err := s.addAnim(w); err != nil {
+		w.Close()
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -780,7 +789,7 @@ func (s *Scene) planar() error {
 		{"flipBodies", len(s.Flip)}, {"clothBodies", len(s.Cloth)}, {"fluidMeshes", len(s.FluidMeshes)}, {"joints", len(s.Joints)},
 		{"reducedDomains", len(s.Reduced)}, {"windBoxes", len(s.Wind)}} {
 		if c.n > 0 {
-			return &params.Error{Path: c.key, Msg: fmt.Sprintf("%d given: a 2D scene (solver.dimensions 2) takes fluid blocks, fluid spheres, fluid models, emitters, elastic bodies, box walls and wall meshes only (docs/2d.md)", c.n)}
+			return &params.Error{Path: c.key, Msg: fmt.Sprintf("%d given: a 2D scene (solver.dimensions 2) takes fluid blocks, fluid spheres, fluid models, emitters, elastic bodies, box walls, wall meshes and animation fields only (docs/2d.md)", c.n)}
 		}
 	}
 	return nil

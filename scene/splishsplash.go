@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/params"
+	"github.com/sluicephysics/sluice/systems"
 )
 
 // Warning is one SPlisHSPlasH key that sluice does not honour, with the reason.
@@ -351,10 +354,8 @@ func importData(data []byte) (*Scene, []Warning, error) {
 			im.warn("Simulation."+k, "setting of the reference's rigid-body solver (PositionBasedDynamics); sluice's own contact solver steps the bodies with the fluid's substeps, ignored")
 		}
 	}
-	if v, ok := take(top, "AnimationFields"); ok {
-		if arr, isArr := v.([]any); !isArr || len(arr) > 0 {
-			return nil, im.warnings, &UnsupportedError{"AnimationFields", "animation fields are not supported"}
-		}
+	if err := eachObject(top, "AnimationFields", im.animationField); err != nil {
+		return nil, im.warnings, err
 	}
 	for _, k := range pbdKeys {
 		if v, ok := take(top, k); ok {
@@ -376,7 +377,7 @@ func importData(data []byte) (*Scene, []Warning, error) {
 		}
 	}
 	if len(sc.Fluids) == 0 && len(sc.Models) == 0 && len(sc.Emitters) == 0 && len(sc.FluidMeshes) == 0 && len(sc.Elastic) == 0 {
-		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter"}
+		return nil, im.warnings, &UnsupportedError{"FluidBlocks", "the scene has no fluid block, fluid model or emitter: nothing to simulate (docs/splishsplash.md, empty scenes)"}
 	}
 	if err := im.planar(); err != nil {
 		return nil, im.warnings, err
@@ -1301,7 +1302,13 @@ func (im *importer) rigidBody(b obj, i int) error {
 		dynamic = truthy(v)
 	}
 	if v, ok := take(b, "isAnimated"); ok && truthy(v) {
-		return &UnsupportedError{p + ".isAnimated", "animated rigid bodies are not supported yet"}
+		if dynamic {
+			return &UnsupportedError{p + ".isAnimated", "true with isDynamic: a body is either moved by a script or simulated, not both"}
+		}
+		// The reference moves an animated body from a Python script (Configuration.scriptFile),
+		// which sluice does not run; the body is the static wall it is at the start, and a Go
+		// program moves it with World.SetMotion (docs/splishsplash.md).
+		im.warn(p+".isAnimated", "true: the reference moves the body by a Python script that sluice does not run; imported as a static wall where placed (a Go program moves it with World.SetMotion)")
 	}
 	gf, _ := take(b, "geometryFile")
 	file, _ := gf.(string)
@@ -1496,4 +1503,83 @@ func LoadAny(path string) (*Scene, []Warning, error) {
 	}
 	s, err := Load(path)
 	return s, nil, err
+}
+
+// animationField maps an entry of AnimationFields to an animationFields entry
+// (components.AnimationField): particleField "velocity", "angular velocity" (the micropolar
+// microrotation) or "position"; shapeType 0 box (scale: its edge lengths), 1 sphere (radius
+// scale[0]), 2 cylinder (height scale[0] along the local x axis, radius scale[1]); the
+// placement keys; expression_x/_y/_z; startTime, endTime. In a 2D scene an expression of a
+// component the plane does not have is dropped with a warning.
+func (im *importer) animationField(o obj, i int) error {
+	p := fmt.Sprintf("AnimationFields[%d]", i)
+	a := AnimationField{Name: fmt.Sprintf("field%d", i), AnimationField: components.DefaultAnimationField()}
+	pf, _ := take(o, "particleField")
+	name, _ := pf.(string)
+	fields := map[string]string{"velocity": "velocity", "angular velocity": "angularVelocity", "position": "position"}
+	if a.Field = fields[name]; a.Field == "" {
+		return &UnsupportedError{p + ".particleField", fmt.Sprintf("%v: sluice animates velocity, angular velocity and position", pf)}
+	}
+	shape := 0.0
+	if err := im.takeNum(o, p, "shapeType", &shape); err != nil {
+		return err
+	}
+	shapes := map[float64]string{0: "box", 1: "sphere", 2: "cylinder"}
+	if a.Shape = shapes[shape]; a.Shape == "" {
+		return &UnsupportedError{p + ".shapeType", fmt.Sprintf("%v: the reference's shapes are 0 (box), 1 (sphere) and 2 (cylinder)", shape)}
+	}
+	a.Size = mgl64.Vec3{1, 1, 1} // the reference's defaults: unit scale, x axis, no turn
+	for _, kv := range []struct {
+		key string
+		d   *mgl64.Vec3
+	}{{"translation", &a.Center}, {"rotationAxis", &a.RotationAxis}, {"scale", &a.Size}} {
+		if err := im.takeVec(o, p, kv.key, kv.d); err != nil {
+			return err
+		}
+	}
+	for _, kv := range []struct {
+		key string
+		d   *float64
+	}{{"rotationAngle", &a.RotationAngle}, {"startTime", &a.StartTime}, {"endTime", &a.EndTime}} {
+		if err := im.takeNum(o, p, kv.key, kv.d); err != nil {
+			return err
+		}
+	}
+	for d, k := range []string{"x", "y", "z"} {
+		v, ok := take(o, "expression_"+k)
+		if !ok {
+			continue
+		}
+		src, isStr := v.(string)
+		if !isStr {
+			return fmt.Errorf("%s.expression_%s: expected a string, got %v", p, k, v)
+		}
+		planeless := a.Field == "angularVelocity" && d < 2 || a.Field != "angularVelocity" && d == 2
+		if im.sc.Solver.Dimensions == 2 && planeless && src != "" {
+			im.warn(p+".expression_"+k, "%q: a 2D scene has no %s component of %s, dropped", src, k, name)
+			continue
+		}
+		*[]*string{&a.X, &a.Y, &a.Z}[d] = src
+	}
+	im.leftovers(o, p)
+	if err := a.Validate(p, im.sc.Solver.Dimensions); err != nil {
+		// name the reference's key, not sluice's
+		var pe *params.Error
+		if errors.As(err, &pe) {
+			keys := map[string]string{"center": "translation", "size": "scale", "x": "expression_x", "y": "expression_y", "z": "expression_z"}
+			if k, ok := keys[strings.TrimPrefix(pe.Path, p+".")]; ok {
+				return &params.Error{Path: p + "." + k, Msg: pe.Msg}
+			}
+		}
+		return err
+	}
+	for d, k := range []string{"x", "y", "z"} {
+		if src := a.Expr(d); src != "" {
+			if _, err := systems.CompileExpr(src); err != nil {
+				return fmt.Errorf("%s.expression_%s: %w", p, k, err)
+			}
+		}
+	}
+	im.sc.Anim = append(im.sc.Anim, a)
+	return nil
 }

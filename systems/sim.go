@@ -106,11 +106,13 @@ type Sim struct {
 	gooInv     []int32
 	gooSrc     []int32
 	vd         vortDrag // the VorticityDrag stage (vortdrag.go)
-	bInv       []int32  // old → new boundary index after a boundary repack (nil: unchanged)
-	prevIDs    []uint32 // body IDs of the slots of the previous Gather
-	slotIDs    []uint32 // body IDs of the slots of this Gather
-	slotMap    []int32  // remapOwners: old body slot → new
-	queued     []queuedRemoval
+	// Anim holds the animation fields of the AnimationFields stage (animfield.go).
+	Anim    animState
+	bInv    []int32  // old → new boundary index after a boundary repack (nil: unchanged)
+	prevIDs []uint32 // body IDs of the slots of the previous Gather
+	slotIDs []uint32 // body IDs of the slots of this Gather
+	slotMap []int32  // remapOwners: old body slot → new
+	queued  []queuedRemoval
 
 	// viscImplicit: this substep's viscosity and wall drag are integrated by the implicit
 	// solve (ViscositySolve) instead of in AdvectionForces; NextDt decides it per substep.

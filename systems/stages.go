@@ -25,8 +25,8 @@ const (
 // DefaultSchedule fills sched with the stages of a substep: the five of IISPH, the implicit
 // viscosity solve right after advection (a no-op in substeps that integrate the viscosity
 // explicitly), the micropolar vorticity and air drag (vortdrag.go; a no-op without them) and, between advection and the pressure solve, the implicit elastic solve, the explicit elastoplastic
-// forces and the goo's velocity corrections, and after integration the FLIP liquids' step
-// (each a no-op without such bodies).
+// forces and the goo's velocity corrections, and after integration the animation fields
+// (animfield.go) and the FLIP liquids' step (each a no-op without such fields or bodies).
 func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 	for _, st := range []struct {
 		name string
@@ -42,6 +42,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},
+		{StageAnimationFields, AnimationFields{s}},
 		{StageFlipStep, FlipStep{s}},
 	} {
 		if err := sched.Add(st.name, st.sys); err != nil {

@@ -606,6 +606,7 @@ func cmdParams(stdout io.Writer) error {
 		{"joints[i].motorSchedule[k]", components.MotorKey{}},
 		{"reducedDomains[i] (model-reduced air, Gerszewski 2014 ch. 5)", scene.ReducedDomain{}},
 		{"windBoxes[i] (model-reduced 3D wind)", scene.WindBox{}},
+		{"animationFields[i] (math expressions set the fluid's velocity, microrotation or position in a shape)", scene.AnimationField{}},
 	} {
 		fmt.Fprintf(stdout, "\n`%s`\n\n| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n", sec.title)
 		for _, p := range params.Describe(sec.v) {
