@@ -2,6 +2,7 @@ package sluice_test
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -165,15 +166,53 @@ func TestLightBodiesAbsoluteDraft(t *testing.T) {
 	for _, mode := range []string{"mirror", "extrapolate"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			lightDrafts(t, mode)
+			lt := lightTank{r: 0.005, fill: 0.06, gap: 0.12, settle: 2.5, average: 1}
+			for _, rho := range []float64{50, 100, 200} {
+				lt.bodies = append(lt.bodies, lightBody{rho, mgl64.Vec3{0.1, 0.1, 0.1}})
+			}
+			for i, e := range lightDrafts(t, mode, lt) {
+				if math.Abs(e) > lightAbsDraftTol*lt.r {
+					t.Errorf("ρ = %g: draft off by %.2f mm (± %.2f mm)", lt.bodies[i].rho, 1e3*e, 1e3*lightAbsDraftTol*lt.r)
+				}
+			}
 		})
 	}
 }
 
-// lightDrafts runs TestLightBodiesAbsoluteDraft's tank with the given solver.wallPressure.
-func lightDrafts(t *testing.T, wallPressure string) {
-	const side, rhoW, fill, r = 0.1, 1000.0, 0.06, 0.005
-	const wide, deep = 0.66, 0.22
+// lightBody is one floating box of lightDrafts: density (kg/m³) and size (m).
+type lightBody struct {
+	rho  float64
+	size mgl64.Vec3
+}
+
+// lightTank is a set-up of lightDrafts: particle radius r, water depth fill, and the boxes,
+// placed side by side along x, each at its Archimedes draft, gap apart and gap/2 from the
+// tank's walls; the tank is as deep (z) as the widest box plus gap, as high as the water plus
+// the tallest box.
+type lightTank struct {
+	r, fill, gap float64
+	bodies       []lightBody
+	// settle, average (s): the run's length and the span at its end over which the drafts
+	// and the late bobbing are averaged; the early bobbing is the span before it
+	settle, average float64
+	// walls (m): 0 for a closed box tank as tall as the water plus the tallest body; above 0,
+	// a floor and four wall slabs standing this far above the water, open at the top, so a
+	// tall body's samples above the water are not matched by tall walls
+	walls float64
+}
+
+// lightDrafts runs a lightTank with the given solver.wallPressure and returns each body's
+// draft error (m, measured minus Archimedes), after checking that it stays upright and its
+// bobbing does not grow.
+func lightDrafts(t *testing.T, wallPressure string, lt lightTank) []float64 {
+	const rhoW = 1000.0
+	r, fill, gap := lt.r, lt.fill, lt.gap
+	wide, deep, tall := 0.0, 0.0, 0.0
+	for _, b := range lt.bodies {
+		wide += b.size[0] + gap
+		deep = max(deep, b.size[2]+gap)
+		tall = max(tall, fill+b.size[1])
+	}
 	s := components.DefaultSolver()
 	s.ParticleRadius = r
 	s.WallPressure = wallPressure
@@ -182,15 +221,26 @@ func lightDrafts(t *testing.T, wallPressure string) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	mustBox(t, w, "tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{wide, fill + side, deep}, true)
+	if lt.walls > 0 {
+		const th = 0.02 // the slabs' thickness (m)
+		hy := fill + lt.walls
+		mustBox(t, w, "floor", mgl64.Vec3{-th, -th, -th}, mgl64.Vec3{wide + th, 0, deep + th}, false)
+		mustBox(t, w, "wallx0", mgl64.Vec3{-th, 0, -th}, mgl64.Vec3{0, hy, deep + th}, false)
+		mustBox(t, w, "wallx1", mgl64.Vec3{wide, 0, -th}, mgl64.Vec3{wide + th, hy, deep + th}, false)
+		mustBox(t, w, "wallz0", mgl64.Vec3{0, 0, -th}, mgl64.Vec3{wide, hy, 0}, false)
+		mustBox(t, w, "wallz1", mgl64.Vec3{0, 0, deep}, mgl64.Vec3{wide, hy, deep + th}, false)
+	} else {
+		mustBox(t, w, "tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{wide, tall, deep}, true)
+	}
 	water := mustBlock(t, w, "water", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{wide, fill, deep})
-	rhos := []float64{50, 100, 200}
 	var cubes []sluice.Entity
-	for i, rho := range rhos {
+	x0 := gap / 2
+	for i, b := range lt.bodies {
 		d := components.DefaultRigidBody()
-		d.Size, d.Density = mgl64.Vec3{side, side, side}, rho
-		d.Position = mgl64.Vec3{wide * (float64(i) + 0.5) / 3, fill + side/2 - rho/rhoW*side, deep / 2}
-		cubes = append(cubes, mustRigid(t, w, "cube"+string(rune('0'+i)), d))
+		d.Size, d.Density = b.size, b.rho
+		d.Position = mgl64.Vec3{x0 + b.size[0]/2, fill + b.size[1]/2 - b.rho/rhoW*b.size[1], deep / 2}
+		x0 += b.size[0] + gap
+		cubes = append(cubes, mustRigid(t, w, "body"+string(rune('0'+i)), d))
 	}
 	sim := w.Sim()
 	var near []mgl64.Vec3 // the particles within reach of the surface
@@ -220,21 +270,24 @@ func lightDrafts(t *testing.T, wallPressure string) {
 		}
 		return (lo + hi) / 2
 	}
-	drafts, topGap := make([]float64, len(cubes)), make([]float64, len(cubes))
+	nb := len(cubes)
+	drafts, topGap := make([]float64, nb), make([]float64, nb)
+	early, late := make([][]float64, nb), make([][]float64, nb) // heights before and in the average
+	frames := int(math.Round(lt.settle * 60))
+	avgFrom := frames - int(math.Round(lt.average*60))
 	n := 0
-	var early, late [3][]float64 // the cubes' heights over 0.5–1.5 s and 1.5–2.5 s
-	for f := 1; f <= 150; f++ {
+	for f := 1; f <= frames; f++ {
 		if _, err := w.Step(1.0 / 60); err != nil {
 			t.Fatal(err)
 		}
 		for i, c := range cubes {
-			if y := w.RigidBody(c).State.X[1]; f > 90 {
+			if y := w.RigidBody(c).State.X[1]; f > avgFrom {
 				late[i] = append(late[i], y)
-			} else if f > 30 {
+			} else if f > 2*avgFrom-frames {
 				early[i] = append(early[i], y)
 			}
 		}
-		if f <= 90 || f%6 != 0 { // average over 1.5–2.5 s, every tenth of a second
+		if f <= avgFrom || f%6 != 0 { // the drafts every tenth of a second
 			continue
 		}
 		top := 0.0
@@ -249,13 +302,17 @@ func lightDrafts(t *testing.T, wallPressure string) {
 		}
 		for i, c := range cubes {
 			x := w.RigidBody(c).State.X
+			size := lt.bodies[i].size
 			ring = ring[:0]
-			a := side/2 + lightRingOffset
-			for u := -a; u < a-1e-9; u += 2 * r {
-				ring = append(ring, [2]float64{x[0] + u, x[2] - a}, [2]float64{x[0] + a, x[2] + u}, [2]float64{x[0] - u, x[2] + a}, [2]float64{x[0] - a, x[2] - u})
+			ax, az := size[0]/2+lightRingOffset, size[2]/2+lightRingOffset
+			for u := -ax; u < ax-1e-9; u += 2 * r {
+				ring = append(ring, [2]float64{x[0] + u, x[2] - az}, [2]float64{x[0] - u, x[2] + az})
+			}
+			for u := -az; u < az-1e-9; u += 2 * r {
+				ring = append(ring, [2]float64{x[0] + ax, x[2] + u}, [2]float64{x[0] - ax, x[2] - u})
 			}
 			lc := level(top-4*r, top+2*r)
-			drafts[i] += lc - (x[1] - side/2)
+			drafts[i] += lc - (x[1] - size[1]/2)
 			// the other common reading of the level: the highest particle over each probe
 			// (horizontally within 2r of it) plus r, for the log
 			tops, nt := 0.0, 0
@@ -274,20 +331,59 @@ func lightDrafts(t *testing.T, wallPressure string) {
 		}
 		n++
 	}
+	errs := make([]float64, nb)
 	for i, c := range cubes {
-		got, want := drafts[i]/float64(n), rhos[i]/rhoW*side
-		t.Logf("ρ = %g kg/m³: draft %.2f mm, Archimedes %.2f mm (%+.2f mm, %+.1f %%); the top particles' centres plus r read the level %+.2f mm off", rhos[i], 1e3*got, 1e3*want, 1e3*(got-want), 100*(got/want-1), -1e3*topGap[i]/float64(n))
-		if math.Abs(got-want) > lightAbsDraftTol*r {
-			t.Errorf("ρ = %g: draft %.2f mm, Archimedes %.2f mm (± %.2f mm)", rhos[i], 1e3*got, 1e3*want, 1e3*lightAbsDraftTol*r)
-		}
+		b := lt.bodies[i]
+		got, want := drafts[i]/float64(n), b.rho/rhoW*b.size[1]
+		errs[i] = got - want
+		t.Logf("ρ = %g kg/m³: draft %.2f mm, Archimedes %.2f mm (%+.2f mm, %+.2f %%); the top particles' centres plus r read the level %+.2f mm off", b.rho, 1e3*got, 1e3*want, 1e3*(got-want), 100*(got/want-1), -1e3*topGap[i]/float64(n))
 		if q := w.RigidBody(c).State.Q; math.Abs(q[0]) < math.Cos(math.Pi/36) {
-			t.Errorf("ρ = %g: tipped over (orientation %v)", rhos[i], q)
+			t.Errorf("ρ = %g: tipped over (orientation %v)", b.rho, q)
 		}
-		// the stability criterion of TestLightBodiesFloat over the 2.5 s this test runs
+		// the stability criterion of TestLightBodiesFloat over the run
 		e, l := rms(early[i]), rms(late[i])
-		t.Logf("ρ = %g kg/m³: height RMS %.2f mm at 0.5–1.5 s, %.2f mm at 1.5–2.5 s", rhos[i], 1e3*e, 1e3*l)
+		t.Logf("ρ = %g kg/m³: height RMS %.2f mm before the average, %.2f mm in it", b.rho, 1e3*e, 1e3*l)
 		if l > lightGrowth*e+lightJitter {
-			t.Errorf("ρ = %g: bobbing grew from %.2f mm to %.2f mm RMS", rhos[i], 1e3*e, 1e3*l)
+			t.Errorf("ρ = %g: bobbing grew from %.2f mm to %.2f mm RMS", b.rho, 1e3*e, 1e3*l)
 		}
+	}
+	return errs
+}
+
+// Light bodies at the 2 %. A floating box's draft is d = (ρ_b/ρ_w) H, and what the
+// particles resolve is an offset of a fraction of r (TestLightBodiesAbsoluteDraft: up to 0.2 r),
+// so 2 % of the draft needs d ≥ 6 r or so. Boxes of 50, 100 and 250 kg/m³, each as tall as
+// makes its draft 6 r = 30 mm at r = 0.5 cm (60, 30 and 12 cm), each in its own tank of water
+// 8 cm deep, float 9 s; the drafts are averaged over the last 2 s as in
+// TestLightBodiesAbsoluteDraft (water level from the colour field beside the body).
+//
+// The boxes are wide enough to float upright: a box of side W, height H and density ratio s
+// has the metacentric height W²/(12 s H) − (1 − s) H/2, positive for W > √(6 s (1 − s)) H
+// (0.32, 0.22 and 0.13 m); they are 0.36, 0.26 and 0.16 m wide. The water under them is 5 cm
+// (2.5 support radii) deep: with 3 cm (1.5 h, six particle layers between the floor and the
+// box) all three sank 2.2–2.8 mm (7–9 %) too deep (6 s, sleeping off, closed tanks): an
+// effect of the thin layer's resolution, not studied further here.
+//
+// Measured (mirror wall pressure, the default): +0.31, +0.25, +0.06 mm (+1.04, +0.83,
+// +0.19 %) for 50, 100, 250 kg/m³, bobbing RMS 0.06 → 0.12, 0.06 → 0.04, 0.04 → 0.03 mm
+// (5–7 s → 7–9 s). Run 6 s instead in a closed tank (average over 4–6 s, the widest tank's
+// water level still settling) the 50 kg/m³ box was +2.17 % off; 80 cm tall (draft 8 r),
+// +0.82 % at 6 s.
+const lightShareTol = 0.02 // the 2 % of the draft
+
+func TestLightBodiesDraftWithinTwoPercent(t *testing.T) {
+	t.Parallel() // a long validation: it runs beside the others (see docs/tests.md)
+	if testing.Short() || raceEnabled {
+		t.Skip("9 s of three tanks of 5–13k particles at r = 0.5 cm: skipped in -short and under -race")
+	}
+	for _, b := range []lightBody{{50, mgl64.Vec3{0.36, 0.6, 0.36}}, {100, mgl64.Vec3{0.26, 0.3, 0.26}}, {250, mgl64.Vec3{0.16, 0.12, 0.16}}} {
+		t.Run(strconv.FormatFloat(b.rho, 'g', -1, 64), func(t *testing.T) {
+			t.Parallel()
+			lt := lightTank{r: 0.005, fill: 0.08, gap: 0.1, settle: 9, average: 2, bodies: []lightBody{b}, walls: 0.04}
+			e := lightDrafts(t, "mirror", lt)[0]
+			if want := b.rho / 1000 * b.size[1]; math.Abs(e) > lightShareTol*want {
+				t.Errorf("ρ = %g kg/m³: draft off by %+.2f mm, %+.2f %% of Archimedes' %.1f mm (± %g %%)", b.rho, 1e3*e, 100*e/want, 1e3*want, 100*lightShareTol)
+			}
+		})
 	}
 }
