@@ -141,7 +141,7 @@ const (
 	// free surface is resolved only to a fraction of r: the top particles' centres plus r
 	// read it 0.5–0.9 mm off the colour-½ level in the same run (logged), and the cubes'
 	// errors are offsets of that order, not shares of the draft. Measured over 1.5–2.5 s:
-	// mirror −0.55, +0.17, +0.17 mm, extrapolate −0.20, −0.26, −0.03 mm for 50, 100,
+	// mirror −0.54, +0.17, +0.18 mm, extrapolate −0.19, −0.26, −0.02 mm for 50, 100,
 	// 200 kg/m³. The same set-up run 6 s and averaged over 4–6 s, when the water has
 	// settled (its level still sinks 0.3 mm between 1 and 3 s as the particles leave their
 	// lattice): mirror −0.58, 0.00, +0.24 mm, extrapolate −0.78, −0.57, −0.53 mm. So 2 % of
@@ -364,8 +364,8 @@ func lightDrafts(t *testing.T, wallPressure string, lt lightTank) []float64 {
 // box) all three sank 2.2–2.8 mm (7–9 %) too deep (6 s, sleeping off, closed tanks): an
 // effect of the thin layer's resolution, not studied further here.
 //
-// Measured (mirror wall pressure, the default): +0.31, +0.25, +0.06 mm (+1.04, +0.83,
-// +0.19 %) for 50, 100, 250 kg/m³, bobbing RMS 0.06 → 0.12, 0.06 → 0.04, 0.04 → 0.03 mm
+// Measured (mirror wall pressure, the default): +0.31, +0.24, +0.05 mm (+1.04, +0.81,
+// +0.17 %) for 50, 100, 250 kg/m³, bobbing RMS 0.06 → 0.12, 0.01 → 0.00, 0.00 → 0.00 mm
 // (5–7 s → 7–9 s). Run 6 s instead in a closed tank (average over 4–6 s, the widest tank's
 // water level still settling) the 50 kg/m³ box was +2.17 % off; 80 cm tall (draft 8 r),
 // +0.82 % at 6 s.

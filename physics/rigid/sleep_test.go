@@ -119,3 +119,29 @@ func TestRestingStackSleeps(t *testing.T) {
 		t.Error("with SleepTime 0 the stack sleeps")
 	}
 }
+
+// TestFloatingBodyStaysAwake: a box held up by the water alone (its fluid force balancing its
+// weight, no contact) is at rest but does not sleep, so it keeps following the water (a level
+// that settles by a millimetre moves it); the same box resting on the floor sleeps. Without the
+// held-island rule the floating box slept at t = 0.5 s.
+func TestFloatingBodyStaysAwake(t *testing.T) {
+	const dt = 1e-3
+	s := &Solver{Params: Params{Iterations: 10, Relax: 4, Radius: 0.01, Gravity: Vec3{0, -9.81, 0}, SleepTime: 0.5}}
+	s.Bodies = append(s.Bodies, box(Vec3{0.05, 0.05, 0.05}, 500, Vec3{0, 1, 0}, 0.02))
+	b := &s.Bodies[0]
+	for n := 1; n <= 2000; n++ {
+		b.FluidForce = Vec3{0, 9.81 * b.Mass, 0} // the buoyancy of its draft, set every step as the fluid does
+		s.Step(dt)
+		if b.Asleep {
+			t.Fatalf("the floating box fell asleep at t = %.3f s", float64(n)*dt)
+		}
+	}
+	floor := stack(0.5)
+	floor.Bodies = floor.Bodies[:1]
+	for n := 1; n <= 2000 && !floor.Bodies[0].Asleep; n++ {
+		floor.Step(dt)
+	}
+	if !floor.Bodies[0].Asleep {
+		t.Fatal("the box resting on the floor did not sleep in 2 s")
+	}
+}

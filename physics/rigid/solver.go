@@ -174,7 +174,8 @@ type Solver struct {
 	islandRows  int // when > 0, a lower bound than maxIslandRows (tests: the per-joint path)
 	sleepParent []int32
 	sleepMin    []float64
-	queries     int // signed-distance evaluations of the last contact search
+	sleepHeld   []bool // per body, then per island root: held by more than the water
+	queries     int    // signed-distance evaluations of the last contact search
 }
 
 type cached struct {
