@@ -266,7 +266,7 @@ func (s *Solver) impulse(v []Vec3, i, lo, blk int, wallV bool) Vec3 {
 	var ax, ay, az float64
 	fblk := &s.ff.Blocks[blk]
 	st := int(fblk.Start[i-lo])
-	js := fblk.J[fblk.Start[i-lo]:fblk.Start[i-lo+1]]
+	js, _ := fblk.Row(i - lo)
 	sf := s.sf[blk][st : st+len(js)]
 	for k, j := range js {
 		c := sf[k]
@@ -283,7 +283,7 @@ func (s *Solver) impulse(v []Vec3, i, lo, blk int, wallV bool) Vec3 {
 	if s.anyB {
 		bblk := &s.fb.Blocks[blk]
 		bst := int(bblk.Start[i-lo])
-		bs := bblk.J[bblk.Start[i-lo]:bblk.Start[i-lo+1]]
+		bs, _ := bblk.Row(i - lo)
 		sb := s.sb[blk][bst : bst+len(bs)]
 		b := s.b
 		for k, j := range bs {
