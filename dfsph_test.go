@@ -134,6 +134,7 @@ func measuredDivergence(t *testing.T, w *sluice.World, dt float64) (pos, abs flo
 	physics.Search(&fg, f.X, &fg, fg.SelfAdjacent(), kr, true, &ff, pool)
 	adj := make([]int32, 27*fg.NumCells())
 	fg.Adjacent(&bg, adj, pool)
+	fb.Weights = b.Vol
 	physics.Search(&fg, f.X, &bg, adj, kr, false, &fb, pool)
 	for blk := range ff.Blocks {
 		lo := blk * par.BlockSize

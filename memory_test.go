@@ -90,12 +90,13 @@ func TestBuildAllocations(t *testing.T) {
 // benchHeapPerParticleLimit (bytes) bounds the live heap per fluid particle of BenchmarkStep's
 // dam break at 10k (12,167 fluid particles, 21,276 wall samples) after 20 substeps: the fluid's
 // state, the walls, the grids, the solver's scratch and the pair lists (26 fluid pairs a
-// particle at 12 bytes stored plus their slices' headroom, about 30 % of the heap). Measured
-// 1,459 B per particle (1,785 B when a pair stored its gradient vector, 20 bytes). The limit
-// leaves 10 % for the pair counts' drift with the flow and the collector's timing; storing the
-// gradient vector again (26 × 8 B × the lists' 1.27 headroom ≈ 264 B a particle more) or the
-// pairs in float64 exceeds it.
-const benchHeapPerParticleLimit = 1600
+// particle at 8 bytes stored, index and gradient factor, plus their slices' headroom).
+// Measured 1,203 B per particle (1,459 B when a pair also stored its kernel value, the wall
+// grid kept its sort scratch and the viscosity's warm start was allocated unused; 1,785 B when
+// a pair stored its gradient vector). The limit leaves 10 % for the pair counts' drift with
+// the flow and the collector's timing; storing the kernel values again (26 × 4 B × the lists'
+// 1.27 headroom ≈ 132 B a particle more) exceeds it.
+const benchHeapPerParticleLimit = 1320
 
 // TestLiveHeapPerParticleOfTheBenchmarkDam: the heap the 10k benchmark dam break keeps between
 // substeps, per fluid particle, stays below benchHeapPerParticleLimit. Measured like

@@ -69,6 +69,15 @@ func (g *Grid) init() {
 	}
 }
 
+// ReleaseScratch frees the buffers only Build uses (the points' cell coordinates and keys, the
+// radix sort's scratch and the per-block bounds): 40 bytes a point. A grid that is built once
+// and then only searched, such as the boundary grid of a world whose walls do not move, calls
+// it after Build; a later Build grows the buffers again.
+func (g *Grid) ReleaseScratch() {
+	g.coord, g.key, g.tmpKey, g.tmpIdx, g.count = nil, nil, nil, nil, nil
+	g.bmin, g.bmax, g.bad = nil, nil, nil
+}
+
 // NumCells returns the number of occupied cells.
 func (g *Grid) NumCells() int { return len(g.cellKey) }
 

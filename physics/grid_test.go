@@ -74,6 +74,60 @@ func checkSearch(t *testing.T, name string, xq, xt []Vec3, h float64, same bool,
 			}
 		}
 	}
+	// The weighted kernel sums, and the same lists without kernel values (SkipW). The weights
+	// are distinct per target point, so a weight taken from the wrong point (the sorted index
+	// instead of the target's own) moves a sum by far more than the bound.
+	weights := make([]float64, len(xt))
+	for j := range weights {
+		weights[j] = 1 + float64(j%17)/16
+	}
+	var skip Neighbors
+	skip.SkipW, skip.Weights = true, weights
+	Search(&gq, xq, &gt, adj, &kr, same, &skip, pool)
+	for i := range xq {
+		js, _, gws := nb.Of(i)
+		sj, sw, sg := skip.Of(i)
+		if !slices.Equal(js, sj) || !slices.Equal(gws, sg) || sw != nil {
+			t.Fatalf("%s: point %d: the lists with SkipW differ from the full lists", name, i)
+		}
+		// the sums add the float32-rounded kernel values in float64, in list order: the same
+		// sum formed here in another order differs by round-off only
+		const sumTol = 1e-12
+		var unit, weighted float64
+		for _, j := range want[i] {
+			x := Vec3{xq[i][0] - xt[j][0], xq[i][1] - xt[j][1], xq[i][2] - xt[j][2]}
+			w := float64(float32(kr.W(Norm(x))))
+			unit += w
+			weighted += weights[j] * w
+		}
+		if math.Abs(nb.Sum[i]-unit) > sumTol*(1+unit) || math.Abs(skip.Sum[i]-weighted) > sumTol*(1+weighted) {
+			t.Fatalf("%s: point %d: sums %g, %g; brute force %g, %g", name, i, nb.Sum[i], skip.Sum[i], unit, weighted)
+		}
+	}
+	if !skip.SummedWith(weights) || skip.SummedWith(weights[1:]) || !nb.SummedWith(nil) || nb.SummedWith(weights) {
+		t.Fatalf("%s: SummedWith does not record the search's weights", name)
+	}
+}
+
+// TestRowWPanicsWithoutKernelValues: a stage reading W_ij from lists searched with SkipW
+// must stop, not read stale or missing values.
+func TestRowWPanicsWithoutKernelValues(t *testing.T) {
+	pool := par.NewPool(1)
+	defer pool.Close()
+	x := []Vec3{{0, 0, 0}, {0.05, 0, 0}}
+	kr := NewKernel(CubicSpline, 0.1)
+	var g Grid
+	if err := g.Build(x, kr.H, pool); err != nil {
+		t.Fatal(err)
+	}
+	nb := Neighbors{SkipW: true}
+	Search(&g, x, &g, g.SelfAdjacent(), &kr, true, &nb, pool)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("RowW on lists without kernel values did not panic")
+		}
+	}()
+	nb.Blocks[0].RowW(0)
 }
 
 func TestSearchMatchesBruteForce(t *testing.T) {

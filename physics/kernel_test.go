@@ -175,6 +175,7 @@ func TestViscosityEigenIsTheOperatorsSpectralRadius(t *testing.T) {
 		Search(&fg, f.X, &fg, fg.SelfAdjacent(), &kr, true, &ff, pool)
 		adj := make([]int32, 27*fg.NumCells())
 		fg.Adjacent(&bg, adj, pool)
+		fb.Weights = b.Vol
 		Search(&fg, f.X, &bg, adj, &kr, false, &fb, pool)
 		Density(&f, &b, &ff, &fb, &kr, pool)
 		rng := rand.New(rand.NewSource(1))

@@ -12,6 +12,23 @@ type Neighbors struct {
 	N      int // number of query points
 	Blocks []NeighborBlock
 
+	// SkipW, set before Search, leaves the kernel values W_ij out of the lists: a pair then
+	// takes 8 bytes (index, G) instead of 12. A world whose stages read W_ij only through the
+	// density sums (Sum) sets it; RowW then panics, and Of returns no kernel values.
+	SkipW bool
+	// Weights, set before Search, weighs each target point's kernel value in Sum (indexed by
+	// target point, as the target set's positions); nil weighs every target point 1.
+	Weights []float64
+	// Sum[i] = Σ_j ω_j W_ij over the neighbours j of query point i, with ω = Weights (1 when
+	// nil): the number density Σ_j W_ij of a fluid (Solenthaler & Pajarola 2008) or the
+	// boundary term Σ_b V_b W_ib of Akinci et al. 2012, summed where the search evaluates the
+	// kernel so that the density needs no kernel value stored per pair. Each W_ij is rounded
+	// to float32 before it is summed in float64, as the stored values are.
+	Sum []float64
+	// weightsLen and weights0 record the Weights the last search summed with (SummedWith).
+	weightsLen int
+	weights0   *float64
+
 	// arguments of the search in flight; the block loop is a method value made once
 	qg, tg   *Grid
 	xq       []Vec3
@@ -26,10 +43,11 @@ type NeighborBlock struct {
 	Lo    int
 	Start []int32 // pairs of point Lo+k are entries Start[k]:Start[k+1]
 	J     []int32
-	W     []float32 // W_ij
+	W     []float32 // W_ij; empty when the search ran with Neighbors.SkipW
 	G     []float32 // G_ij = W'(|x_ij|)/|x_ij|: ∇_i W_ij = G_ij x_ij
-	cand  []int32   // scratch: indices of the candidates one query point accepts
-	near  []int32   // scratch: sorted indices of the points in the 27 cells around a cell
+	skipW bool
+	cand  []int32 // scratch: indices of the candidates one query point accepts
+	near  []int32 // scratch: sorted indices of the points in the 27 cells around a cell
 }
 
 // Grad returns the kernel gradient ∇_i W(x_i − x_j) = G_ij (x_i − x_j) of a pair from its
@@ -47,12 +65,24 @@ func Grad(g float32, xi, xj *Vec3) Vec3 {
 	return Vec3{c * (xi[0] - xj[0]), c * (xi[1] - xj[1]), c * (xi[2] - xj[2])}
 }
 
-// Of returns the neighbour indices, kernel values and gradient factors of query point i.
+// Of returns the neighbour indices, kernel values and gradient factors of query point i. The
+// kernel values are nil when the lists were searched with SkipW.
 func (nb *Neighbors) Of(i int) ([]int32, []float32, []float32) {
 	b := &nb.Blocks[i/par.BlockSize]
 	k := i - b.Lo
 	s, e := b.Start[k], b.Start[k+1]
+	if b.skipW {
+		return b.J[s:e], nil, b.G[s:e]
+	}
 	return b.J[s:e], b.W[s:e], b.G[s:e]
+}
+
+// SummedWith reports whether the last search summed Sum with the weights w (the same slice).
+func (nb *Neighbors) SummedWith(w []float64) bool {
+	if len(w) == 0 {
+		return nb.weightsLen == 0
+	}
+	return nb.weightsLen == len(w) && nb.weights0 == &w[0]
 }
 
 // Row returns the neighbour indices and gradient factors of the k-th point of the block, for
@@ -62,8 +92,12 @@ func (b *NeighborBlock) Row(k int) ([]int32, []float32) {
 	return b.J[s:e], b.G[s:e]
 }
 
-// RowW is Row with the kernel values.
+// RowW is Row with the kernel values. It panics if the lists were searched with SkipW: a stage
+// that reads W_ij must be one the world's SkipW decision knows of.
 func (b *NeighborBlock) RowW(k int) ([]int32, []float32, []float32) {
+	if b.skipW {
+		panic("physics: RowW on neighbour lists searched with SkipW (their kernel values were not stored)")
+	}
 	s, e := b.Start[k], b.Start[k+1]
 	return b.J[s:e], b.W[s:e], b.G[s:e]
 }
@@ -77,15 +111,16 @@ func (nb *Neighbors) Pairs() int {
 	return n
 }
 
-// Bytes returns the memory the lists use (the J, W, G and Start entries in use) and the
-// memory their slices hold (capacities, including the search's per-block scratch).
+// Bytes returns the memory the lists use (the J, W, G and Start entries in use, and Sum) and
+// the memory their slices hold (capacities, including the search's per-block scratch).
 func (nb *Neighbors) Bytes() (used, held int) {
-	const pair = 4 + 4 + 4 // J int32, W float32, G float32
 	for b := range nb.Blocks {
 		blk := &nb.Blocks[b]
-		used += pair*len(blk.J) + 4*len(blk.Start)
+		used += 4*len(blk.J) + 4*len(blk.W) + 4*len(blk.G) + 4*len(blk.Start)
 		held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G) + 4*cap(blk.Start) + 4*cap(blk.cand) + 4*cap(blk.near)
 	}
+	used += 8 * len(nb.Sum)
+	held += 8 * cap(nb.Sum)
 	return used, held
 }
 
@@ -101,6 +136,9 @@ func (nb *Neighbors) Bytes() (used, held int) {
 // advances only when it lies inside the support), then the kernel is evaluated once per
 // accepted pair: a data-dependent branch per candidate would mispredict on about one candidate
 // in seven, and a loop per cell mispredicted at the end of most cells.
+//
+// It also fills out.Sum with each query point's weighted kernel sum (out.Weights), and stores
+// the kernel values per pair unless out.SkipW.
 func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool, out *Neighbors, pool *par.Pool) {
 	n := len(xq)
 	nb := par.Blocks(n)
@@ -113,6 +151,14 @@ func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool
 	out.Blocks = out.Blocks[:nb]
 	if out.fnSearch == nil {
 		out.fnSearch = out.searchBlock
+	}
+	if out.Weights != nil && len(out.Weights) != len(tg.Order) {
+		panic("physics: Search with Weights of another length than the target set")
+	}
+	out.Sum = grow(out.Sum, n)
+	out.weightsLen, out.weights0 = len(out.Weights), nil
+	if len(out.Weights) > 0 {
+		out.weights0 = &out.Weights[0]
 	}
 	out.qg, out.xq, out.tg, out.adj, out.kr, out.sameSet = qg, xq, tg, adj, kr, sameSet
 	pool.For(n, out.fnSearch)
@@ -127,6 +173,12 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	blk := &out.Blocks[b]
 	blk.Lo = lo
 	blk.Start = grow(blk.Start, hi-lo+1)
+	skipW, weights, sum := out.SkipW, out.Weights, out.Sum
+	blk.skipW = skipW
+	if skipW {
+		// the values of an earlier search with W are freed, not kept as dead capacity
+		blk.W = nil
+	}
 	blk.J, blk.W, blk.G = blk.J[:0], blk.W[:0], blk.G[:0]
 	cand, near := blk.cand[:0], blk.near[:0]
 	prev := -1
@@ -158,12 +210,18 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			want := need * (hi - lo) / (i - lo + 1)
 			want = max(need, want+want/8)
 			blk.J = growTo(blk.J, need, want)
-			blk.W = growTo(blk.W, need, want)
+			if !skipW {
+				blk.W = growTo(blk.W, need, want)
+			}
 			blk.G = growTo(blk.G, need, want)
 		} else {
-			blk.J, blk.W, blk.G = blk.J[:need], blk.W[:need], blk.G[:need]
+			blk.J, blk.G = blk.J[:need], blk.G[:need]
+			if !skipW {
+				blk.W = blk.W[:need]
+			}
 		}
 		m := base
+		ws := 0.0
 		for _, k := range cand {
 			j := tg.Order[k]
 			if sameSet && int(j) == i {
@@ -178,12 +236,24 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			} else {
 				w, g = kr.Eval(r)
 			}
+			w32 := float32(w)
+			if weights != nil {
+				ws += weights[j] * float64(w32)
+			} else {
+				ws += float64(w32)
+			}
 			blk.J[m] = j
-			blk.W[m] = float32(w)
+			if !skipW {
+				blk.W[m] = w32
+			}
 			blk.G[m] = float32(g)
 			m++
 		}
-		blk.J, blk.W, blk.G = blk.J[:m], blk.W[:m], blk.G[:m]
+		sum[i] = ws
+		blk.J, blk.G = blk.J[:m], blk.G[:m]
+		if !skipW {
+			blk.W = blk.W[:m]
+		}
 	}
 	blk.Start[hi-lo] = int32(len(blk.J))
 	blk.cand, blk.near = cand, near

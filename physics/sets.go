@@ -64,7 +64,7 @@ func (f *FluidSet) Len() int { return len(f.X) }
 func (f *FluidSet) Resize(n int) {
 	f.X, f.V, f.VStar, f.AP = resize(f.X, n), resize(f.V, n), resize(f.VStar, n), resize(f.AP, n)
 	f.M, f.Rho0, f.Visc = resize(f.M, n), resize(f.Rho0, n), resize(f.Visc, n)
-	f.Rho, f.P, f.VDiff = resize(f.Rho, n), resize(f.P, n), resize(f.VDiff, n)
+	f.Rho, f.P = resize(f.Rho, n), resize(f.P, n)
 	if f.VDiff != nil {
 		f.VDiff = resize(f.VDiff, n)
 	}
@@ -261,35 +261,54 @@ func BoundaryVolumes(b *BoundarySet, kr *Kernel, gamma float64, g *Grid, pool *p
 // Σ_j m_j W_ij; at an interface between bodies of different rest densities (a light elastic
 // body in water) it does not smear the density contrast, so neither side sees a spurious
 // compression or expansion. physics/iisph uses the matching continuity and pressure force.
+//
+// The two sums are the ones the searches formed (Neighbors.Sum): ff's with unit weights, fb's
+// with Weights = b.Vol, so this pass reads no pair. It panics if fb was searched with other
+// weights. Particles marked NotFluid add nothing: their kernel values, which the sum holds,
+// are evaluated again from the positions and taken out.
 func Density(f *FluidSet, b *BoundarySet, ff, fb *Neighbors, kr *Kernel, pool *par.Pool) {
 	f.init()
+	if !ff.SummedWith(nil) || len(ff.Sum) < f.Len() {
+		panic("physics.Density: the fluid lists were not searched with unit weights")
+	}
+	if (b.Len() > 0 && !fb.SummedWith(b.Vol)) || len(fb.Sum) < f.Len() {
+		panic("physics.Density: the boundary lists were not searched with Weights = the boundary volumes")
+	}
 	f.pass.b, f.pass.ff, f.pass.fb, f.pass.kr = b, ff, fb, kr
 	pool.For(f.Len(), f.pass.fnDensity)
 }
 
 func (f *FluidSet) densityBlock(lo, hi, blk int) {
-	b, nf := f.pass.b, f.NotFluid
-	w0 := f.pass.kr.W0()
-	fblk, bblk := &f.pass.ff.Blocks[blk], &f.pass.fb.Blocks[blk]
+	nf, kr := f.NotFluid, f.pass.kr
+	w0 := kr.W0()
+	sff, sfb := f.pass.ff.Sum, f.pass.fb.Sum
+	fblk := &f.pass.ff.Blocks[blk]
+	cubic := kr.Kind == CubicSpline
 	for i := lo; i < hi; i++ {
 		if nf != nil && nf[i] {
 			f.Rho[i] = f.Rho0[i] // not fluid (NotFluid): in no density constraint
 			continue
 		}
-		mi := f.M[i]
-		rho := mi * w0
-		js, ws, _ := fblk.RowW(i - lo)
-		for k, j := range js {
-			if nf == nil || !nf[j] {
-				rho += mi * float64(ws[k])
+		d := w0 + sff[i]
+		if nf != nil {
+			xi := &f.X[i]
+			js, _ := fblk.Row(i - lo)
+			for _, j := range js {
+				if !nf[j] {
+					continue
+				}
+				xj := &f.X[j]
+				dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+				var w float64
+				if r := sqrt(dx*dx + dy*dy + dz*dz); cubic {
+					w, _ = kr.cubic(r)
+				} else {
+					w, _ = kr.Eval(r)
+				}
+				d -= float64(float32(w))
 			}
 		}
-		bs, wb, _ := bblk.RowW(i - lo)
-		vb := 0.0
-		for k, j := range bs {
-			vb += b.Vol[j] * float64(wb[k])
-		}
-		f.Rho[i] = rho + f.Rho0[i]*vb
+		f.Rho[i] = f.M[i]*d + f.Rho0[i]*sfb[i]
 	}
 }
 
@@ -332,8 +351,15 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 		xi, vi := f.X[i], f.V[i]
 		ax, ay, az := gravity[0], gravity[1], gravity[2]
 		var sx, sy, sz float64
-		js, ws, gws := fblk.RowW(i - lo)
-		ws, gws = ws[:len(js)], gws[:len(js)]
+		var js []int32
+		var ws, gws []float32
+		if xsph != 0 {
+			js, ws, gws = fblk.RowW(i - lo)
+			ws = ws[:len(js)]
+		} else {
+			js, gws = fblk.Row(i - lo)
+		}
+		gws = gws[:len(js)]
 		nui := f.Visc[i]
 		inviscid := f.pass.inviscid
 		for k, j := range js {

@@ -240,8 +240,8 @@ func (s *Sim) elastoplasticDt() float64 {
 // fluid→fluid lists of this substep (NeighborSearch, at the same positions the stage reads):
 // the neighbours of each particle that belong to the same body. They are the pairs the body's
 // own search would find (all of its particles within h), so the body does not search again.
-// W is the cubic spline's, which the zero-mode damping weighs with: the world's W when the
-// world's kernel is the cubic spline, else evaluated here. The body's particles are split
+// W is the cubic spline's, which the zero-mode damping weighs with, evaluated here from the
+// pair's distance (the world's lists need not store kernel values). The body's particles are split
 // into the fixed blocks of physics/par, each filled on its own, so the lists do not depend on
 // the number of workers.
 func (s *Sim) bodyPairs(st *ElastoplasticBody) {
@@ -260,7 +260,6 @@ func (s *Sim) bodyPairs(st *ElastoplasticBody) {
 // bodyPairsBlock is bodyPairs for the body's particles [lo, hi).
 func (s *Sim) bodyPairsBlock(st *ElastoplasticBody, lo, hi, b int) {
 	slot := int32(st.slot)
-	cubic := s.Kernel.Kind == physics.CubicSpline
 	kr := physics.NewKernel(physics.CubicSpline, s.Kernel.H)
 	blk := &st.nb.Blocks[b]
 	blk.Lo = lo
@@ -270,16 +269,13 @@ func (s *Sim) bodyPairsBlock(st *ElastoplasticBody, lo, hi, b int) {
 	for i := lo; i < hi; i++ {
 		pk := st.idx[i]
 		blk.Start[i-lo] = int32(len(blk.J))
-		js, ws, _ := s.FF.Of(int(pk))
-		for k, j := range js {
+		js, _, _ := s.FF.Of(int(pk))
+		for _, j := range js {
 			if s.owner[j] != slot {
 				continue
 			}
-			w := ws[k]
-			if !cubic {
-				d0, d1, d2 := x[pk][0]-x[j][0], x[pk][1]-x[j][1], x[pk][2]-x[j][2]
-				w = float32(kr.W(math.Sqrt(d0*d0 + d1*d1 + d2*d2)))
-			}
+			d0, d1, d2 := x[pk][0]-x[j][0], x[pk][1]-x[j][1], x[pk][2]-x[j][2]
+			w := float32(kr.W(math.Sqrt(d0*d0 + d1*d1 + d2*d2)))
 			blk.J = append(blk.J, s.origin[j])
 			blk.W = append(blk.W, w)
 		}

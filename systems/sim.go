@@ -763,7 +763,13 @@ func (s *Sim) packBoundary() error {
 		k += n
 	}
 	if b.Len() > 0 {
-		return s.boundGrid.Build(b.X, s.Kernel.H, s.pool)
+		if err := s.boundGrid.Build(b.X, s.Kernel.H, s.pool); err != nil {
+			return err
+		}
+		// Until the walls change this grid is only searched; where bodies or animated walls
+		// move, NeighborSearch rebuilds it every substep and the scratch grows back once.
+		s.boundGrid.ReleaseScratch()
+		return nil
 	}
 	s.boundGrid = physics.Grid{NoSelf: true}
 	return nil

@@ -46,6 +46,7 @@ func (c *chainScene) step(t testing.TB, s *Solver, dt, damp float64, pool *par.P
 	physics.Search(&c.fg, c.f.X, &c.fg, c.fg.SelfAdjacent(), &c.kr, true, &c.ff, pool)
 	c.adj = par.Grow(c.adj, 27*c.fg.NumCells())
 	c.fg.Adjacent(&c.bg, c.adj, pool)
+	c.fb.Weights = c.b.Vol
 	physics.Search(&c.fg, c.f.X, &c.bg, c.adj, &c.kr, false, &c.fb, pool)
 	physics.Density(c.f, c.b, &c.ff, &c.fb, &c.kr, pool)
 	for i := range c.f.V {

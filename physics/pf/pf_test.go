@@ -63,6 +63,7 @@ func (sc *scene) search(t testing.TB, pool *par.Pool) {
 	physics.Search(&sc.fg, sc.f.X, &sc.fg, sc.fg.SelfAdjacent(), &sc.kr, true, &sc.ff, pool)
 	adj := make([]int32, 27*sc.fg.NumCells())
 	sc.fg.Adjacent(&sc.bg, adj, pool)
+	sc.fb.Weights = sc.b.Vol
 	physics.Search(&sc.fg, sc.f.X, &sc.bg, adj, &sc.kr, false, &sc.fb, pool)
 }
 

@@ -75,6 +75,7 @@ func (fx *fixture) search(t testing.TB) {
 	physics.Search(&fx.fg, fx.f.X, &fx.fg, fx.fg.SelfAdjacent(), &fx.kr, true, &fx.ff, fx.pool)
 	adj := make([]int32, 27*fx.fg.NumCells())
 	fx.fg.Adjacent(&fx.bg, adj, fx.pool)
+	fx.fb.Weights = fx.b.Vol
 	physics.Search(&fx.fg, fx.f.X, &fx.bg, adj, &fx.kr, false, &fx.fb, fx.pool)
 }
 

@@ -67,6 +67,7 @@ func (sc *scene) search(t testing.TB, pool *par.Pool) {
 	}
 	adj := make([]int32, 27*sc.fg.NumCells())
 	sc.fg.Adjacent(&sc.bg, adj, pool)
+	sc.fb.Weights = sc.b.Vol
 	physics.Search(&sc.fg, sc.f.X, &sc.bg, adj, &sc.kr, false, &sc.fb, pool)
 	physics.Density(sc.f, sc.b, &sc.ff, &sc.fb, &sc.kr, pool)
 	copy(sc.f.VStar, sc.f.V)

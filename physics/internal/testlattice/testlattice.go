@@ -53,6 +53,7 @@ func Setup(t testing.TB, pool *par.Pool, squeeze float64) (*physics.FluidSet, *p
 		physics.Search(&fg, f.X, &fg, fg.SelfAdjacent(), &kr, true, &ff, pool)
 		adj := make([]int32, 27*fg.NumCells())
 		fg.Adjacent(&bg, adj, pool)
+		fb.Weights = b.Vol
 		physics.Search(&fg, f.X, &bg, adj, &kr, false, &fb, pool)
 		return &ff, &fb
 	}
