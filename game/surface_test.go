@@ -259,7 +259,7 @@ func TestRenderSurfaceSmooth(t *testing.T) {
 // BenchmarkSurfacePasses renders a still block of 10k and of 100k water particles (r = 1 cm)
 // at 1280×720 in the surface look and as marbles for 6 + b.N frames (the physics paused) and
 // reports the mean milliseconds per frame (view sync, render, swap) and, for the surface, per
-// pass, over the last b.N frames. Under Xvfb it measures Mesa's software renderer (llvmpipe).
+// pass, over the last b.N frames, and the pixels the block covers. Under Xvfb it measures Mesa's software renderer (llvmpipe).
 //
 //	CGO_ENABLED=1 xvfb-run -a -s "-screen 0 1280x720x24" go test -tags g3n -run '^$' -bench SurfacePasses -benchtime 10x ./game/
 func BenchmarkSurfacePasses(b *testing.B) {
@@ -294,6 +294,17 @@ func BenchmarkSurfacePasses(b *testing.B) {
 					b.Fatalf("%d frames profiled, want %d", shot.Profiled, b.N)
 				}
 				b.ReportMetric(float64(moving), "particles")
+				// The pixels the body covers (not background, outside the HUD) in the last frame:
+				// what the screen passes' cost scales with.
+				covered := 0
+				for y := shot.Image.Rect.Min.Y; y < shot.Image.Rect.Max.Y; y++ {
+					for x := shot.Image.Rect.Min.X; x < shot.Image.Rect.Max.X; x++ {
+						if !isBackground(shot.Image, x, y) && !inAny(image.Pt(x, y), shot.Overlays) {
+							covered++
+						}
+					}
+				}
+				b.ReportMetric(float64(covered), "covered-px")
 				b.ReportMetric(shot.FrameMs, "ms/frame")
 				b.ReportMetric(1000/shot.FrameMs, "fps")
 				if look == LookSurface {
