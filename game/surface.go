@@ -87,6 +87,11 @@ func registerSurfaceShaders(r *renderer.Renderer) {
 	r.AddProgram(surfSolidProgram, surfQuadVertName, surfSolidFragName)
 	r.AddShader(surfResampleFragName, surfResampleFragment)
 	r.AddProgram(surfResampleProgram, surfQuadVertName, surfResampleFragName)
+	r.AddShader(surfEllipsoidVertName, surfEllipsoidVertex)
+	r.AddShader(surfEllipsoidDepthFragName, surfEllipsoidDepthFragment)
+	r.AddShader(surfEllipsoidThickFragName, surfEllipsoidThicknessFragment)
+	r.AddProgram(surfEllipsoidDepthProgram, surfEllipsoidVertName, surfEllipsoidDepthFragName)
+	r.AddProgram(surfEllipsoidThicknessProgram, surfEllipsoidVertName, surfEllipsoidThickFragName)
 }
 
 func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
@@ -283,13 +288,17 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 		gs.BindFramebuffer(s.thickFBO)
 		gs.ClearColor(0, 0, 0, 0)
 		gs.Clear(gls.COLOR_BUFFER_BIT)
-		if err := rend.Render(v.thickNode, cam); err != nil {
+		thickNode, depthNode := v.thickNode, v.depthNode
+		if v.Anisotropic() {
+			thickNode, depthNode = v.athickNode, v.adepthNode
+		}
+		if err := rend.Render(thickNode, cam); err != nil {
 			return err
 		}
 		s.mark(PassThickness)
 		gs.BindFramebuffer(s.depthFBO)
 		gs.Clear(gls.COLOR_BUFFER_BIT)
-		if err := rend.Render(v.depthNode, cam); err != nil {
+		if err := rend.Render(depthNode, cam); err != nil {
 			return err
 		}
 		s.mark(PassDepth)
