@@ -58,7 +58,7 @@ type surface struct {
 	vao                                                   uint32
 
 	uFDepth, uFStep, uFRadius, uFPixels, uFFalloff, uFGap, uFClose gls.Uniform
-	uFMaxRadius, uRSource, uRGuide, uRUp, uRFalloff                gls.Uniform
+	uFMaxRadius, uFMaxSamples, uRSource, uRGuide, uRUp, uRFalloff  gls.Uniform
 	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight    gls.Uniform
 	uCAbsorb, uCRefract, uCZenith, uCHorizon, uCThickScale         gls.Uniform
 	uBSource, uBDepth, uBStep, uBRadius, uBPixels, uBMax, uBDown   gls.Uniform
@@ -103,7 +103,7 @@ func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
 	}{
 		{&s.uFDepth, "Depth"}, {&s.uFStep, "Step"}, {&s.uFRadius, "WorldRadius"},
 		{&s.uFPixels, "PixelsPerUnit"}, {&s.uFFalloff, "DepthFalloff"}, {&s.uFGap, "GapWidth"}, {&s.uFClose, "Close"},
-		{&s.uFMaxRadius, "MaxRadius"}, {&s.uRSource, "Source"}, {&s.uRGuide, "Guide"}, {&s.uRUp, "Up"},
+		{&s.uFMaxRadius, "MaxRadius"}, {&s.uFMaxSamples, "MaxSamples"}, {&s.uRSource, "Source"}, {&s.uRGuide, "Guide"}, {&s.uRUp, "Up"},
 		{&s.uRFalloff, "DepthFalloff"},
 		{&s.uCScene, "SceneColor"}, {&s.uCDepth, "Depth"}, {&s.uCThick, "Thickness"},
 		{&s.uCTexel, "Texel"}, {&s.uCProj, "ProjScale"}, {&s.uCView, "ViewToWorld"},
@@ -485,6 +485,7 @@ func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w
 	gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
 	gs.Uniform1f(s.uFPixels.Location(gs), pixels)
 	gs.Uniform1f(s.uFMaxRadius.Location(gs), filterMaxRadius)
+	gs.Uniform1i(s.uFMaxSamples.Location(gs), filterMaxSamples)
 	gs.Uniform1f(s.uFFalloff.Location(gs), falloff)
 	gs.Uniform1f(s.uFGap.Location(gs), 2*v.radius)
 	fbs, texs, cur := [2]uint32{s.depthFBO, s.tmpFBO}, [2]uint32{s.depthTex, s.tmpTex}, 0
@@ -520,6 +521,7 @@ func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w
 	gs.Viewport(0, 0, int32(hw), int32(hh))
 	gs.Uniform1f(s.uFPixels.Location(gs), pixels/2)
 	gs.Uniform1f(s.uFMaxRadius.Location(gs), filterMaxRadius/2)
+	gs.Uniform1i(s.uFMaxSamples.Location(gs), filterMaxSamples/2)
 	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfResampleProgram, ShaderUnique: true}); err != nil {
 		return 0, err
 	}
@@ -554,9 +556,12 @@ func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w
 	return s.depthTex, nil
 }
 
-// filterMaxRadius caps the depth filter's kernel radius in window pixels (halved at half
-// resolution): 24 pixels, up to 16 taps a side.
-const filterMaxRadius = 24
+// filterMaxRadius caps the depth filter's kernel radius in window pixels and filterMaxSamples
+// its taps a side (both halved at half resolution).
+const (
+	filterMaxRadius  = 24
+	filterMaxSamples = 16
+)
 
 // solid draws one elastic or elastoplastic body as an opaque surface into the scene target: its
 // particles' sphere depth into the depth target (tested against, and written to, the scene's

@@ -104,7 +104,9 @@ void main() {
 // smoothed alike; pixels without fluid (depth 0) take no part and stay empty. A closing sweep
 // before the filter fills gaps narrower than the particle spacing. At a reduced resolution
 // (SurfaceStyle.FilterScale 2) PixelsPerUnit and MaxRadius are the reduced target's, so the
-// kernel keeps its world-space size with a quarter of the pixels and half the taps.
+// kernel keeps its world-space size with a quarter of the pixels, and MaxSamples is 8 instead
+// of 16: at the cap, σ = 6 half-resolution pixels sampled every 1.5, four taps a σ, as the
+// thickness blur's.
 const surfFilterFragment = `
 in vec2 UV;
 
@@ -116,10 +118,10 @@ uniform float DepthFalloff;  // depth difference (m) at which a sample's weight 
 uniform float GapWidth;      // widest gap closed (m): the particle spacing 2r
 uniform int Close;           // 1: the closing sweep instead of a filter sweep
 uniform float MaxRadius;     // the kernel's radius cap (pixels of this target)
+uniform int MaxSamples;      // taps per side at most; wider kernels space their taps apart
 
 out vec4 FragColor;
 
-const int maxSamples = 16;    // per side; wider kernels space their samples apart
 const int maxGap = 4;
 
 void main() {
@@ -177,7 +179,7 @@ void main() {
     }
     float radius = min(WorldRadius * PixelsPerUnit / d, MaxRadius);
     float sigma = max(radius / 2.0, 0.5);
-    int taps = min(int(ceil(radius)), maxSamples);
+    int taps = min(int(ceil(radius)), MaxSamples);
     float spacing = max(radius / float(taps), 1.0);
     float sum = 0.0;
     float wsum = 0.0;
