@@ -44,7 +44,7 @@ const (
 )
 
 // anisotropy computes the ellipsoids of a set of particles (Yu and Turk 2013, above) on a
-// uniform grid of cells R wide, in parallel over fixed blocks of particles: every particle
+// uniform grid of cells R/2 wide, in parallel over fixed blocks of particles: every particle
 // writes only its own axes, so the result is the same for any number of workers. Its slices
 // are kept between calls, so after the first call with the largest n it allocates nothing.
 type anisotropy struct {
@@ -86,8 +86,10 @@ func (a *anisotropy) Compute(pos []float32, stride, n int, r float64) {
 	if n == 0 {
 		return
 	}
-	// The grid over the particles' bounding box, cells R wide (widened when the box would need
-	// more than 4n cells: a few far-flung splashes must not make the grid huge).
+	// The grid over the particles' bounding box, cells R/2 wide, so the 5³ cells around a
+	// particle hold about 2.2 times the particles within R where cells R wide would hold 6.4
+	// times (widened when the box would need more than 4n cells: a few far-flung splashes must
+	// not make the grid huge).
 	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for i := 0; i < n; i++ {
@@ -96,7 +98,7 @@ func (a *anisotropy) Compute(pos []float32, stride, n int, r float64) {
 			lo[c], hi[c] = math.Min(lo[c], x), math.Max(hi[c], x)
 		}
 	}
-	w := a.R
+	w := a.R / 2
 	for {
 		cells := 1
 		for c := 0; c < 3; c++ {
@@ -145,12 +147,13 @@ func (a *anisotropy) cellOf(p []float32) int {
 	return (k[2]*a.dim[1]+k[1])*a.dim[0] + k[0]
 }
 
-// compute fills the axes of particles [lo, hi): two passes over the neighbours in the cells
-// around each (the weighted mean, then the covariance about it), the eigen decomposition, the
-// clamping and the volume-keeping scale.
+// compute fills the axes of particles [lo, hi): one pass over the neighbours in the cells
+// around each, summing Σw, Σw d and Σw d dᵀ of the offsets d = x_j − x_i (offsets keep the
+// sums' precision), whence x̄ − x_i = Σw d/Σw and C = Σw d dᵀ/Σw − (x̄ − x_i)(x̄ − x_i)ᵀ; then the
+// eigen decomposition, the clamping and the volume-keeping scale.
 func (a *anisotropy) compute(lo, hi, _ int) {
 	pos, stride, R := a.pos, a.stride, a.R
-	R2 := R * R
+	R2, invR := R*R, 1/R
 	for i := lo; i < hi; i++ {
 		xi := [3]float64{float64(pos[i*stride]), float64(pos[i*stride+1]), float64(pos[i*stride+2])}
 		var k0, k1 [3]int
@@ -158,28 +161,33 @@ func (a *anisotropy) compute(lo, hi, _ int) {
 			k0[c] = min(max(int((xi[c]-R-a.lo[c])*a.inv), 0), a.dim[c]-1)
 			k1[c] = min(max(int((xi[c]+R-a.lo[c])*a.inv), 0), a.dim[c]-1)
 		}
-		// Pass 1: Σw, Σw x (relative to x_i, for precision) and the neighbour count.
 		var wsum float64
 		var mean [3]float64
-		neighbors := 0
+		var cov [9]float64
+		neighbors := -1 // i itself is counted below
 		for kz := k0[2]; kz <= k1[2]; kz++ {
 			for ky := k0[1]; ky <= k1[1]; ky++ {
 				row := (kz*a.dim[1] + ky) * a.dim[0]
 				for _, j := range a.order[a.start[row+k0[0]]:a.start[row+k1[0]+1]] {
-					d := [3]float64{float64(pos[int(j)*stride]) - xi[0], float64(pos[int(j)*stride+1]) - xi[1], float64(pos[int(j)*stride+2]) - xi[2]}
-					d2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
-					if d2 >= R2 {
+					p := pos[int(j)*stride : int(j)*stride+3]
+					d0, d1, d2 := float64(p[0])-xi[0], float64(p[1])-xi[1], float64(p[2])-xi[2]
+					dd := d0*d0 + d1*d1 + d2*d2
+					if dd >= R2 {
 						continue
 					}
-					q := math.Sqrt(d2) / R
+					q := math.Sqrt(dd) * invR
 					w := 1 - q*q*q
 					wsum += w
-					mean[0] += w * d[0]
-					mean[1] += w * d[1]
-					mean[2] += w * d[2]
-					if int(j) != i {
-						neighbors++
-					}
+					mean[0] += w * d0
+					mean[1] += w * d1
+					mean[2] += w * d2
+					cov[0] += w * d0 * d0
+					cov[1] += w * d0 * d1
+					cov[2] += w * d0 * d2
+					cov[4] += w * d1 * d1
+					cov[5] += w * d1 * d2
+					cov[8] += w * d2 * d2
+					neighbors++
 				}
 			}
 		}
@@ -191,33 +199,12 @@ func (a *anisotropy) compute(lo, hi, _ int) {
 		for c := 0; c < 3; c++ {
 			mean[c] /= wsum
 		}
-		// Pass 2: the covariance about the weighted mean (row-major, symmetric).
-		var cov [9]float64
-		for kz := k0[2]; kz <= k1[2]; kz++ {
-			for ky := k0[1]; ky <= k1[1]; ky++ {
-				row := (kz*a.dim[1] + ky) * a.dim[0]
-				for _, j := range a.order[a.start[row+k0[0]]:a.start[row+k1[0]+1]] {
-					d := [3]float64{float64(pos[int(j)*stride]) - xi[0], float64(pos[int(j)*stride+1]) - xi[1], float64(pos[int(j)*stride+2]) - xi[2]}
-					d2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
-					if d2 >= R2 {
-						continue
-					}
-					q := math.Sqrt(d2) / R
-					w := 1 - q*q*q
-					e0, e1, e2 := d[0]-mean[0], d[1]-mean[1], d[2]-mean[2]
-					cov[0] += w * e0 * e0
-					cov[1] += w * e0 * e1
-					cov[2] += w * e0 * e2
-					cov[4] += w * e1 * e1
-					cov[5] += w * e1 * e2
-					cov[8] += w * e2 * e2
-				}
+		for r := 0; r < 3; r++ {
+			for c := r; c < 3; c++ {
+				cov[3*r+c] = cov[3*r+c]/wsum - mean[r]*mean[c]
 			}
 		}
 		cov[3], cov[6], cov[7] = cov[1], cov[2], cov[5]
-		for k := range cov {
-			cov[k] /= wsum
-		}
 		lambda, q := physics.SymEigen3(&cov)
 		// Sort the eigenpairs by decreasing σ.
 		idx := [3]int{0, 1, 2}
