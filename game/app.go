@@ -46,6 +46,10 @@ type Options struct {
 	// elastoplastic bodies as opaque surfaces ("surface", default), or all of them as shaded
 	// spheres ("marbles"); key F switches.
 	Look string
+	// Anisotropic draws the liquids of a 3D world in the surface look as ellipsoids shaped by
+	// their neighbours (Yu and Turk 2013; docs/view.md) instead of spheres: flatter surfaces for
+	// a CPU pass over the liquid particles each frame; key A switches.
+	Anisotropic bool
 	// Surface is the surface look's parameters (nil: DefaultSurfaceStyle).
 	Surface *SurfaceStyle
 	// Profile times the frames (Shot.FrameMs) and the surface's passes (Shot.PassMs; waiting
@@ -213,7 +217,8 @@ func openWindow(o *Options) (*window.GlfwWindow, error) {
 // N (or .) single-steps, + and − double and halve the speed, 0 restores real time, C cycles the
 // colouring, F switches liquids between the fluid surface and marbles (Options.Look), B
 // switches rigid bodies between meshes and their boundary samples, W the static walls between
-// faces and samples (Options.WallSamples), R reloads the
+// faces and samples (Options.WallSamples), A the liquids between spheres and anisotropic
+// ellipsoids (Options.Anisotropic), R reloads the
 // materials of Options.ScenePath (which is also reloaded whenever the file changes), the mouse
 // and the arrow keys orbit, Esc quits. A game hooks in through Options.Setup (once, with the
 // scene graph, camera and window), Options.OnFrame (every frame, before the physics) and
@@ -248,6 +253,8 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 	if err := view.SetLook(o.Look); err != nil {
 		return nil, err
 	}
+	view.SetAnisotropic(o.Anisotropic)
+	defer view.Close()
 	var watch *FileWatch
 	if o.ScenePath != "" {
 		if watch, err = NewFileWatch(o.ScenePath); err != nil {
@@ -376,6 +383,8 @@ func Run(w *sluice.World, o Options) (*Shot, error) {
 			if err := view.SetLook(look); err != nil {
 				note("fluid look: %v", err)
 			}
+		case window.KeyA:
+			view.SetAnisotropic(!view.anisoOn)
 		case window.KeyR:
 			if o.ScenePath == "" {
 				note("no scene file to reload materials from")

@@ -16,7 +16,7 @@ import (
 )
 
 // hudKeys is the key help line of the HUD.
-const hudKeys = "space pause · N step · +/− speed · 0 real time · C colour · F fluid look · B body samples · W wall samples · R reload · mouse/arrows orbit · Esc quit"
+const hudKeys = "space pause · N step · +/− speed · 0 real time · C colour · F fluid look · B body samples · W wall samples · A ellipsoids · R reload · mouse/arrows orbit · Esc quit"
 
 // legendSwatches is the number of colour samples in the field legend's bar.
 const legendSwatches = 48

@@ -20,7 +20,7 @@ const (
 	PassThickness        // fluid spheres' chords, additively
 	PassDepth            // fluid spheres' nearest eye depth
 	PassClose            // closing sweep of the depth's narrow gaps
-	PassFilter           // bilateral filter of the depth, FilterIterations × 2 sweeps
+	PassFilter           // bilateral filter of the depth, FilterIterations × 2 sweeps (at 1/FilterScale resolution, with the down- and upsampling)
 	PassBlur             // blur of the thickness, 2 sweeps
 	PassComposite        // shading over the scene into the window
 	// PassSolids: the elastic and elastoplastic bodies, after the scene: each body's depth,
@@ -39,7 +39,8 @@ var PassNames = [NumPasses]string{"scene", "thickness", "depth", "close", "filte
 //	scene     RGBA8 colour + depth/stencil renderbuffer: the rest of the scene
 //	thickness RGBA32F (colour·chord, chord), sharing the scene's depth: tested, not written
 //	depth     R32F eye depth, sharing the scene's depth: spheres tested against the scene
-//	tmp       R32F, the filter's ping-pong partner
+//	tmp       R32F, the closing sweep's output, the guide of the upsampling
+//	half      2 × R32F at half the size: the filter's ping-pong pair (FilterScale 2)
 //
 // The particle passes go through g3n's renderer (graphics sharing the View's vertex buffer,
 // with their own materials); the full-screen passes use programs registered with the
@@ -52,12 +53,15 @@ type surface struct {
 	w, h                                                  int
 	sceneFBO, thickFBO, depthFBO, tmpFBO, thick2FBO       uint32
 	sceneTex, thickTex, depthTex, tmpTex, thick2Tex, zbuf uint32
+	halfFBO, halfTex, halfThickFBO, halfThickTex          [2]uint32
+	halfDepth                                             uint32 // the last filterDepth's half-resolution result (0: filtered at full resolution)
 	vao                                                   uint32
 
 	uFDepth, uFStep, uFRadius, uFPixels, uFFalloff, uFGap, uFClose gls.Uniform
+	uFMaxRadius, uFMaxSamples, uRSource, uRGuide, uRUp, uRFalloff  gls.Uniform
 	uCScene, uCDepth, uCThick, uCTexel, uCProj, uCView, uCLight    gls.Uniform
 	uCAbsorb, uCRefract, uCZenith, uCHorizon, uCThickScale         gls.Uniform
-	uBSource, uBDepth, uBStep, uBRadius, uBPixels                  gls.Uniform
+	uBSource, uBDepth, uBStep, uBRadius, uBPixels, uBMax, uBDown   gls.Uniform
 	uSDepth, uSTexel, uSProj, uSDepthCoef, uSLight, uSColor        gls.Uniform
 	profile                                                        bool
 	times                                                          [NumPasses]float64 // ms of the last frame's passes (profile)
@@ -81,6 +85,13 @@ func registerSurfaceShaders(r *renderer.Renderer) {
 	r.AddProgram(surfBlurProgram, surfQuadVertName, surfBlurFragName)
 	r.AddShader(surfSolidFragName, surfSolidFragment)
 	r.AddProgram(surfSolidProgram, surfQuadVertName, surfSolidFragName)
+	r.AddShader(surfResampleFragName, surfResampleFragment)
+	r.AddProgram(surfResampleProgram, surfQuadVertName, surfResampleFragName)
+	r.AddShader(surfEllipsoidVertName, surfEllipsoidVertex)
+	r.AddShader(surfEllipsoidDepthFragName, surfEllipsoidDepthFragment)
+	r.AddShader(surfEllipsoidThickFragName, surfEllipsoidThicknessFragment)
+	r.AddProgram(surfEllipsoidDepthProgram, surfEllipsoidVertName, surfEllipsoidDepthFragName)
+	r.AddProgram(surfEllipsoidThicknessProgram, surfEllipsoidVertName, surfEllipsoidThickFragName)
 }
 
 func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
@@ -92,12 +103,14 @@ func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
 	}{
 		{&s.uFDepth, "Depth"}, {&s.uFStep, "Step"}, {&s.uFRadius, "WorldRadius"},
 		{&s.uFPixels, "PixelsPerUnit"}, {&s.uFFalloff, "DepthFalloff"}, {&s.uFGap, "GapWidth"}, {&s.uFClose, "Close"},
+		{&s.uFMaxRadius, "MaxRadius"}, {&s.uFMaxSamples, "MaxSamples"}, {&s.uRSource, "Source"}, {&s.uRGuide, "Guide"}, {&s.uRUp, "Up"},
+		{&s.uRFalloff, "DepthFalloff"},
 		{&s.uCScene, "SceneColor"}, {&s.uCDepth, "Depth"}, {&s.uCThick, "Thickness"},
 		{&s.uCTexel, "Texel"}, {&s.uCProj, "ProjScale"}, {&s.uCView, "ViewToWorld"},
 		{&s.uCLight, "LightDir"}, {&s.uCAbsorb, "AbsorptionDepth"}, {&s.uCRefract, "Refraction"},
 		{&s.uCZenith, "SkyZenith"}, {&s.uCHorizon, "SkyHorizon"}, {&s.uCThickScale, "ThicknessScale"},
 		{&s.uBSource, "Source"}, {&s.uBDepth, "Depth"}, {&s.uBStep, "Step"},
-		{&s.uBRadius, "WorldRadius"}, {&s.uBPixels, "PixelsPerUnit"},
+		{&s.uBRadius, "WorldRadius"}, {&s.uBPixels, "PixelsPerUnit"}, {&s.uBMax, "MaxRadius"}, {&s.uBDown, "Down"},
 		{&s.uSDepth, "Depth"}, {&s.uSTexel, "Texel"}, {&s.uSProj, "ProjScale"},
 		{&s.uSDepthCoef, "DepthCoef"}, {&s.uSLight, "LightDir"}, {&s.uSColor, "BodyColor"},
 	} {
@@ -108,11 +121,11 @@ func newSurface(gs *gls.GLS, rend *renderer.Renderer) *surface {
 }
 
 // texture makes a w×h texture of the given formats, nearest-sampled unless linear.
-func (s *surface) texture(iformat int32, format, typ uint32, linear bool) uint32 {
+func (s *surface) texture(w, h int, iformat int32, format, typ uint32, linear bool) uint32 {
 	gs := s.gs
 	t := gs.GenTexture()
 	gs.BindTexture(gls.TEXTURE_2D, t)
-	gs.TexImage2D(gls.TEXTURE_2D, 0, iformat, int32(s.w), int32(s.h), format, typ, nil)
+	gs.TexImage2D(gls.TEXTURE_2D, 0, iformat, int32(w), int32(h), format, typ, nil)
 	filter := int32(gls.NEAREST)
 	if linear {
 		filter = gls.LINEAR
@@ -160,11 +173,16 @@ func (s *surface) resize(w, h int) error {
 	gs.BindRenderbuffer(s.zbuf)
 	gs.RenderbufferStorage(gls.DEPTH24_STENCIL8, w, h)
 	gs.BindRenderbuffer(0)
-	s.sceneTex = s.texture(gls.RGBA8, gls.RGBA, gls.UNSIGNED_BYTE, true)
-	s.thickTex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
-	s.depthTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
-	s.tmpTex = s.texture(gls.R32F, gls.RED, gls.FLOAT, true)
-	s.thick2Tex = s.texture(gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	s.sceneTex = s.texture(w, h, gls.RGBA8, gls.RGBA, gls.UNSIGNED_BYTE, true)
+	s.thickTex = s.texture(w, h, gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	s.depthTex = s.texture(w, h, gls.R32F, gls.RED, gls.FLOAT, true)
+	s.tmpTex = s.texture(w, h, gls.R32F, gls.RED, gls.FLOAT, true)
+	s.thick2Tex = s.texture(w, h, gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	hw, hh := halfSize(w, h)
+	for i := range s.halfTex {
+		s.halfTex[i] = s.texture(hw, hh, gls.R32F, gls.RED, gls.FLOAT, true)
+		s.halfThickTex[i] = s.texture(hw, hh, gls.RGBA32F, gls.RGBA, gls.FLOAT, true)
+	}
 	for _, t := range []struct {
 		fb    *uint32
 		tex   uint32
@@ -172,6 +190,8 @@ func (s *surface) resize(w, h int) error {
 	}{
 		{&s.sceneFBO, s.sceneTex, true}, {&s.thickFBO, s.thickTex, true}, {&s.depthFBO, s.depthTex, true},
 		{&s.tmpFBO, s.tmpTex, false}, {&s.thick2FBO, s.thick2Tex, false},
+		{&s.halfFBO[0], s.halfTex[0], false}, {&s.halfFBO[1], s.halfTex[1], false},
+		{&s.halfThickFBO[0], s.halfThickTex[0], false}, {&s.halfThickFBO[1], s.halfThickTex[1], false},
 	} {
 		if err := s.framebuffer(t.fb, t.tex, t.depth); err != nil {
 			return err
@@ -183,7 +203,7 @@ func (s *surface) resize(w, h int) error {
 // freeTextures deletes the target textures.
 func (s *surface) freeTextures() {
 	var tex []uint32
-	for _, t := range []*uint32{&s.sceneTex, &s.thickTex, &s.depthTex, &s.tmpTex, &s.thick2Tex} {
+	for _, t := range []*uint32{&s.sceneTex, &s.thickTex, &s.depthTex, &s.tmpTex, &s.thick2Tex, &s.halfTex[0], &s.halfTex[1], &s.halfThickTex[0], &s.halfThickTex[1]} {
 		if *t != 0 {
 			tex = append(tex, *t)
 			*t = 0
@@ -262,19 +282,23 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	s.mark(PassSolids)
 
 	// The liquids: skipped, with an empty depth, when there are none (only solid surfaces).
-	depth := s.depthTex
+	depth, thick := s.depthTex, s.thickTex
 	if v.nLiquid > 0 {
 		// Thickness (depth-tested against the scene, not written), then the nearest depth.
 		gs.BindFramebuffer(s.thickFBO)
 		gs.ClearColor(0, 0, 0, 0)
 		gs.Clear(gls.COLOR_BUFFER_BIT)
-		if err := rend.Render(v.thickNode, cam); err != nil {
+		thickNode, depthNode := v.thickNode, v.depthNode
+		if v.Anisotropic() {
+			thickNode, depthNode = v.athickNode, v.adepthNode
+		}
+		if err := rend.Render(thickNode, cam); err != nil {
 			return err
 		}
 		s.mark(PassThickness)
 		gs.BindFramebuffer(s.depthFBO)
 		gs.Clear(gls.COLOR_BUFFER_BIT)
-		if err := rend.Render(v.depthNode, cam); err != nil {
+		if err := rend.Render(depthNode, cam); err != nil {
 			return err
 		}
 		s.mark(PassDepth)
@@ -284,31 +308,8 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 			return err
 		}
 		s.mark(PassFilter)
-		if st.FilterRadius > 0 {
-			// The thickness blur, with the filtered depth's radius: one horizontal and one
-			// vertical sweep, thick → thick2 → thick.
-			if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfBlurProgram, ShaderUnique: true}); err != nil {
-				return err
-			}
-			gs.Uniform1i(s.uBSource.Location(gs), 0)
-			gs.Uniform1i(s.uBDepth.Location(gs), 1)
-			gs.Uniform1f(s.uBRadius.Location(gs), float32(st.FilterRadius)*v.radius)
-			gs.Uniform1f(s.uBPixels.Location(gs), float32(h)*proj[5]/2)
-			gs.ActiveTexture(gls.TEXTURE1)
-			gs.BindTexture(gls.TEXTURE_2D, depth)
-			gs.ActiveTexture(gls.TEXTURE0)
-			for _, sweep := range [2]struct {
-				fb, src uint32
-				dx, dy  float32
-			}{{s.thick2FBO, s.thickTex, 1 / float32(w), 0}, {s.thickFBO, s.thick2Tex, 0, 1 / float32(h)}} {
-				gs.BindFramebuffer(sweep.fb)
-				gs.BindTexture(gls.TEXTURE_2D, sweep.src)
-				gs.Uniform2f(s.uBStep.Location(gs), sweep.dx, sweep.dy)
-				gs.DrawArrays(gls.TRIANGLES, 0, 3)
-			}
-			gs.ActiveTexture(gls.TEXTURE1)
-			gs.BindTexture(gls.TEXTURE_2D, 0)
-			gs.ActiveTexture(gls.TEXTURE0)
+		if thick, err = s.blurThickness(v, st, &proj, depth, w, h); err != nil {
+			return err
 		}
 		s.mark(PassBlur)
 	} else {
@@ -331,7 +332,7 @@ func (s *surface) render(v *View, scene, overlay core.INode, cam *camera.Camera,
 	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfCompositeProgram, ShaderUnique: true}); err != nil {
 		return err
 	}
-	for i, t := range [3]uint32{s.sceneTex, depth, s.thickTex} {
+	for i, t := range [3]uint32{s.sceneTex, depth, thick} {
 		gs.ActiveTexture(gls.TEXTURE0 + uint32(i))
 		gs.BindTexture(gls.TEXTURE_2D, t)
 	}
@@ -398,10 +399,73 @@ func newSurfaceMaterial(program string, thickness bool) material.IMaterial {
 	return m
 }
 
-// filterDepth runs the closing sweep and the bilateral filter (FilterIterations × 2 sweeps) on
-// the depth target, ping-ponging with tmp, and returns the texture holding the result; it leaves
-// depth testing, depth writes, blending and culling off and the quad's vertex array bound. With
-// profile it marks PassClose.
+// blurThickness blurs the thickness target with the filtered depth's radius (surfBlurFragment):
+// one horizontal and one vertical sweep, at full resolution thick → thick2 → thick, or, when
+// the depth was filtered at half resolution, after reducing thick into the half pair, there,
+// with the half-resolution filtered depth. It returns the texture holding the result (thick
+// itself when the filter is off).
+func (s *surface) blurThickness(v *View, st *SurfaceStyle, proj *math32.Matrix4, depth uint32, w, h int) (uint32, error) {
+	if st.FilterRadius <= 0 {
+		return s.thickTex, nil
+	}
+	gs := s.gs
+	if _, err := s.rend.SetProgram(&renderer.ShaderSpecs{Name: surfBlurProgram, ShaderUnique: true}); err != nil {
+		return 0, err
+	}
+	gs.Uniform1i(s.uBSource.Location(gs), 0)
+	gs.Uniform1i(s.uBDepth.Location(gs), 1)
+	gs.Uniform1f(s.uBRadius.Location(gs), float32(st.FilterRadius)*v.radius)
+	pixels := float32(h) * proj[5] / 2
+	type sweep struct {
+		fb, src uint32
+		dx, dy  float32
+	}
+	sweeps := [2]sweep{{s.thick2FBO, s.thickTex, 1 / float32(w), 0}, {s.thickFBO, s.thick2Tex, 0, 1 / float32(h)}}
+	result := s.thickTex
+	if s.halfDepth != 0 {
+		hw, hh := halfSize(w, h)
+		gs.Viewport(0, 0, int32(hw), int32(hh))
+		gs.Uniform1i(s.uBDown.Location(gs), 1)
+		gs.BindFramebuffer(s.halfThickFBO[0])
+		gs.ActiveTexture(gls.TEXTURE0)
+		gs.BindTexture(gls.TEXTURE_2D, s.thickTex)
+		gs.DrawArrays(gls.TRIANGLES, 0, 3)
+		depth, pixels = s.halfDepth, pixels/2
+		gs.Uniform1f(s.uBMax.Location(gs), filterMaxRadius/2)
+		sweeps = [2]sweep{{s.halfThickFBO[1], s.halfThickTex[0], 1 / float32(hw), 0}, {s.halfThickFBO[0], s.halfThickTex[1], 0, 1 / float32(hh)}}
+		result = s.halfThickTex[0]
+	} else {
+		gs.Uniform1f(s.uBMax.Location(gs), filterMaxRadius)
+	}
+	gs.Uniform1i(s.uBDown.Location(gs), 0)
+	gs.Uniform1f(s.uBPixels.Location(gs), pixels)
+	gs.ActiveTexture(gls.TEXTURE1)
+	gs.BindTexture(gls.TEXTURE_2D, depth)
+	gs.ActiveTexture(gls.TEXTURE0)
+	for _, sw := range sweeps {
+		gs.BindFramebuffer(sw.fb)
+		gs.BindTexture(gls.TEXTURE_2D, sw.src)
+		gs.Uniform2f(s.uBStep.Location(gs), sw.dx, sw.dy)
+		gs.DrawArrays(gls.TRIANGLES, 0, 3)
+	}
+	gs.ActiveTexture(gls.TEXTURE1)
+	gs.BindTexture(gls.TEXTURE_2D, 0)
+	gs.ActiveTexture(gls.TEXTURE0)
+	gs.Viewport(0, 0, int32(w), int32(h))
+	return result, nil
+}
+
+// halfSize is the size of the half-resolution filter targets for a w×h window: every window
+// pixel lies in one of their texels' 2×2 blocks.
+func halfSize(w, h int) (int, int) { return (w + 1) / 2, (h + 1) / 2 }
+
+// filterDepth runs the closing sweep on the depth target into tmp, then the bilateral filter
+// (FilterIterations × 2 sweeps): at FilterScale 1 ping-ponging between tmp and depth at the
+// window's resolution; at FilterScale 2 on the closed depth reduced to the half-resolution pair
+// (surfResampleFragment), ping-ponging there, and upsampled into depth guided by the closed
+// depth in tmp. It returns the texture holding the result and leaves depth testing, depth
+// writes, blending and culling off, the viewport the window's and the quad's vertex array
+// bound. With profile it marks PassClose.
 func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w, h int, profile bool) (uint32, error) {
 	gs, rend := s.gs, s.rend
 	// The full-screen passes: no depth test, no blending, no culling.
@@ -415,10 +479,14 @@ func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w
 	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
 		return 0, err
 	}
+	pixels := float32(h) * proj[5] / 2 // pixels a unit at depth 1 spans
+	falloff := float32(st.DepthFalloff) * v.radius
 	gs.Uniform1i(s.uFDepth.Location(gs), 0)
 	gs.Uniform1f(s.uFRadius.Location(gs), float32(st.FilterRadius)*v.radius)
-	gs.Uniform1f(s.uFPixels.Location(gs), float32(h)*proj[5]/2)
-	gs.Uniform1f(s.uFFalloff.Location(gs), float32(st.DepthFalloff)*v.radius)
+	gs.Uniform1f(s.uFPixels.Location(gs), pixels)
+	gs.Uniform1f(s.uFMaxRadius.Location(gs), filterMaxRadius)
+	gs.Uniform1i(s.uFMaxSamples.Location(gs), filterMaxSamples)
+	gs.Uniform1f(s.uFFalloff.Location(gs), falloff)
 	gs.Uniform1f(s.uFGap.Location(gs), 2*v.radius)
 	fbs, texs, cur := [2]uint32{s.depthFBO, s.tmpFBO}, [2]uint32{s.depthTex, s.tmpTex}, 0
 	sweep := func(dx, dy float32) {
@@ -434,14 +502,66 @@ func (s *surface) filterDepth(v *View, st *SurfaceStyle, proj *math32.Matrix4, w
 	if profile {
 		s.mark(PassClose)
 	}
-	if st.FilterRadius > 0 {
+	s.halfDepth = 0
+	if st.FilterRadius <= 0 || st.FilterIterations <= 0 {
+		return texs[cur], nil
+	}
+	if st.FilterScale < 2 {
 		for it := 0; it < st.FilterIterations; it++ {
 			sweep(1/float32(w), 0)
 			sweep(0, 1/float32(h))
 		}
+		return texs[cur], nil
 	}
-	return texs[cur], nil
+
+	// Half resolution: the closed depth (in tmp) down into half[0]; the filter's sweeps between
+	// the half pair, with the kernel's pixel scale and cap halved; up into depth.
+	closed := texs[cur]
+	hw, hh := halfSize(w, h)
+	gs.Viewport(0, 0, int32(hw), int32(hh))
+	gs.Uniform1f(s.uFPixels.Location(gs), pixels/2)
+	gs.Uniform1f(s.uFMaxRadius.Location(gs), filterMaxRadius/2)
+	gs.Uniform1i(s.uFMaxSamples.Location(gs), filterMaxSamples/2)
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfResampleProgram, ShaderUnique: true}); err != nil {
+		return 0, err
+	}
+	gs.Uniform1i(s.uRSource.Location(gs), 0)
+	gs.Uniform1i(s.uRGuide.Location(gs), 1)
+	gs.Uniform1f(s.uRFalloff.Location(gs), falloff)
+	gs.Uniform1i(s.uRUp.Location(gs), 0)
+	gs.BindFramebuffer(s.halfFBO[0])
+	gs.BindTexture(gls.TEXTURE_2D, closed)
+	gs.DrawArrays(gls.TRIANGLES, 0, 3)
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfFilterProgram, ShaderUnique: true}); err != nil {
+		return 0, err
+	}
+	fbs, texs, cur = s.halfFBO, s.halfTex, 0
+	for it := 0; it < st.FilterIterations; it++ {
+		sweep(1/float32(hw), 0)
+		sweep(0, 1/float32(hh))
+	}
+	s.halfDepth = texs[cur]
+	gs.Viewport(0, 0, int32(w), int32(h))
+	if _, err := rend.SetProgram(&renderer.ShaderSpecs{Name: surfResampleProgram, ShaderUnique: true}); err != nil {
+		return 0, err
+	}
+	gs.Uniform1i(s.uRUp.Location(gs), 1)
+	gs.BindFramebuffer(s.depthFBO)
+	gs.BindTexture(gls.TEXTURE_2D, texs[cur])
+	gs.ActiveTexture(gls.TEXTURE1)
+	gs.BindTexture(gls.TEXTURE_2D, closed)
+	gs.DrawArrays(gls.TRIANGLES, 0, 3)
+	gs.BindTexture(gls.TEXTURE_2D, 0)
+	gs.ActiveTexture(gls.TEXTURE0)
+	return s.depthTex, nil
 }
+
+// filterMaxRadius caps the depth filter's kernel radius in window pixels and filterMaxSamples
+// its taps a side (both halved at half resolution).
+const (
+	filterMaxRadius  = 24
+	filterMaxSamples = 16
+)
 
 // solid draws one elastic or elastoplastic body as an opaque surface into the scene target: its
 // particles' sphere depth into the depth target (tested against, and written to, the scene's

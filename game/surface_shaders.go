@@ -16,6 +16,7 @@ const (
 	surfCompositeProgram = "sluice_surface_composite"
 	surfBlurProgram      = "sluice_surface_blur"
 	surfSolidProgram     = "sluice_surface_solid"
+	surfResampleProgram  = "sluice_surface_resample"
 
 	surfDepthFragName     = "sluice_surface_depth_fragment"
 	surfThicknessFragName = "sluice_surface_thickness_fragment"
@@ -24,6 +25,7 @@ const (
 	surfCompositeFragName = "sluice_surface_composite_fragment"
 	surfBlurFragName      = "sluice_surface_blur_fragment"
 	surfSolidFragName     = "sluice_surface_solid_fragment"
+	surfResampleFragName  = "sluice_surface_resample_fragment"
 )
 
 // surfDepthFragment writes the eye-space distance −z of the sphere's front surface (van der
@@ -100,7 +102,11 @@ void main() {
 // van der Laan et al. 2009 §5 discuss it as the alternative to curvature flow). The kernel's
 // radius is a world-space length projected at the pixel's depth, so near and far fluid are
 // smoothed alike; pixels without fluid (depth 0) take no part and stay empty. A closing sweep
-// before the filter fills gaps narrower than the particle spacing.
+// before the filter fills gaps narrower than the particle spacing. At a reduced resolution
+// (SurfaceStyle.FilterScale 2) PixelsPerUnit and MaxRadius are the reduced target's, so the
+// kernel keeps its world-space size with a quarter of the pixels, and MaxSamples is 8 instead
+// of 16: at the cap, σ = 6 half-resolution pixels sampled every 1.5, four taps a σ, as the
+// thickness blur's.
 const surfFilterFragment = `
 in vec2 UV;
 
@@ -111,11 +117,11 @@ uniform float PixelsPerUnit; // pixels a unit at depth 1 spans
 uniform float DepthFalloff;  // depth difference (m) at which a sample's weight is e^(-1/2)
 uniform float GapWidth;      // widest gap closed (m): the particle spacing 2r
 uniform int Close;           // 1: the closing sweep instead of a filter sweep
+uniform float MaxRadius;     // the kernel's radius cap (pixels of this target)
+uniform int MaxSamples;      // taps per side at most; wider kernels space their taps apart
 
 out vec4 FragColor;
 
-const float maxRadius = 24.0; // pixels
-const int maxSamples = 16;    // per side; wider kernels space their samples apart
 const int maxGap = 4;
 
 void main() {
@@ -129,12 +135,17 @@ void main() {
         // fluid of about one depth at most maxGap pixels and less than the particle spacing
         // apart along a row, a column or a diagonal (a regular lattice seen along its rows
         // shows such channels through a block of fluid; the fluid has none), takes the depth
-        // interpolated between the two. Pixels away from fluid leave after four reads.
+        // interpolated between the two. Pixels with fluid leave after one read, pixels away
+        // from fluid after five.
+        if (d > 0.0) {
+            FragColor = vec4(d, 0.0, 0.0, 1.0);
+            return;
+        }
         bool near = texelFetch(Depth, px + ivec2(1, 0), 0).r > 0.0 ||
             texelFetch(Depth, px - ivec2(1, 0), 0).r > 0.0 ||
             texelFetch(Depth, px + ivec2(0, 1), 0).r > 0.0 ||
             texelFetch(Depth, px - ivec2(0, 1), 0).r > 0.0;
-        if (d <= 0.0 && near) {
+        if (near) {
             ivec2 dirs[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(1, 1), ivec2(1, -1));
             for (int k = 0; k < 4; k++) {
                 float dl = 0.0, dr = 0.0;
@@ -166,9 +177,9 @@ void main() {
         FragColor = vec4(0.0);
         return;
     }
-    float radius = min(WorldRadius * PixelsPerUnit / d, maxRadius);
+    float radius = min(WorldRadius * PixelsPerUnit / d, MaxRadius);
     float sigma = max(radius / 2.0, 0.5);
-    int taps = min(int(ceil(radius)), maxSamples);
+    int taps = min(int(ceil(radius)), MaxSamples);
     float spacing = max(radius / float(taps), 1.0);
     float sum = 0.0;
     float wsum = 0.0;
@@ -192,7 +203,13 @@ void main() {
 // 2010 blurs the thickness too): summed chords of spheres on a lattice seen along its rows
 // vary from one sphere's full chord to nothing between two, a pattern of the particles, not of
 // the fluid. The radius is the depth filter's, at the filtered depth at the pixel (so the gaps
-// the depth filter closed receive thickness too).
+// the depth filter closed receive thickness too). Its taps lie up to 3 pixels apart, sampled
+// linearly: at the 24-pixel cap σ = 12 pixels, four taps a σ, and the thickness carries no
+// edges to keep, so 8 taps a side do what 16 did. With the depth filtered at half resolution
+// (SurfaceStyle.FilterScale 2) the thickness is reduced to half resolution too (Down: the mean
+// of each 2×2 block), blurred there with the half-resolution filtered depth and the kernel's
+// pixel scale and cap halved, and the composite's linear lookup upsamples it: it carries no
+// edges to keep.
 const surfBlurFragment = `
 in vec2 UV;
 
@@ -201,20 +218,27 @@ uniform sampler2D Depth;
 uniform vec2 Step;
 uniform float WorldRadius;
 uniform float PixelsPerUnit;
+uniform float MaxRadius;     // the kernel's radius cap (pixels of this target)
+uniform int Down;            // 1: reduce the full-resolution thickness to half resolution
 
 out vec4 FragColor;
 
-const float maxRadius = 24.0; // pixels
-const int maxSamples = 16;    // per side; wider kernels space their samples apart
+const int maxSamples = 8;     // per side
 
 void main() {
+    if (Down == 1) {
+        // At a half-resolution pixel's centre the linear lookup is the mean of the 2×2
+        // full-resolution texels it covers.
+        FragColor = texture(Source, UV);
+        return;
+    }
     float d = texelFetch(Depth, ivec2(gl_FragCoord.xy), 0).r;
     vec4 c = texelFetch(Source, ivec2(gl_FragCoord.xy), 0);
     if (d <= 0.0) {
         FragColor = c;
         return;
     }
-    float radius = min(WorldRadius * PixelsPerUnit / d, maxRadius);
+    float radius = min(WorldRadius * PixelsPerUnit / d, MaxRadius);
     float sigma = max(radius / 2.0, 0.5);
     int taps = min(int(ceil(radius)), maxSamples);
     float spacing = max(radius / float(taps), 1.0);
@@ -364,5 +388,78 @@ void main() {
     float specular = pow(max(dot(n, h), 0.0), 60.0);
     vec3 c = mix(transmitted, sky, fresnel) + vec3(0.5 * specular);
     FragColor = vec4(min(c, vec3(1.0)), 1.0);
+}
+`
+
+// surfResampleFragment moves the eye depth between the window's resolution and the half
+// resolution the filter runs at (SurfaceStyle.FilterScale 2). Down: each half-resolution texel
+// takes the mean of its 2×2 full-resolution texels that hold fluid within DepthFalloff of the
+// nearest of them (a silhouette's block keeps the front surface instead of a depth between it
+// and what lies behind). Up: a joint bilateral upsampling (Kopf, Cohen, Lischinski and
+// Uyttendaele 2007, "Joint Bilateral Upsampling", SIGGRAPH), guided by the closed
+// full-resolution depth d: a pixel without fluid stays empty, so the silhouette keeps the full
+// resolution; a pixel with fluid takes the mean of its four nearest half-resolution texels
+// with fluid, weighted bilinearly and by the filter's range Gaussian exp(−(s − d)²/2σ²),
+// σ = DepthFalloff. A channel narrower than the 2×2 block between the spheres of a lattice seen
+// along its rows, showing fluid further back, was replaced by the surface around it in the
+// reduction and takes that surface's depth again (its own depth would leave a streak of
+// sphere-cap normals), while a pixel of fluid far behind a silhouette (many σ) keeps the
+// texels of its own depth. When every weight underflows, the texel nearest its depth.
+const surfResampleFragment = `
+uniform sampler2D Source;    // down: the closed depth; up: the filtered half-resolution depth
+uniform sampler2D Guide;     // up: the closed full-resolution depth
+uniform int Up;
+uniform float DepthFalloff;  // m
+
+out vec4 FragColor;
+
+void main() {
+    ivec2 px = ivec2(gl_FragCoord.xy);
+    ivec2 last = textureSize(Source, 0) - 1;
+    if (Up == 0) {
+        float s[4];
+        float near = 0.0;
+        for (int k = 0; k < 4; k++) {
+            s[k] = texelFetch(Source, min(2 * px + ivec2(k & 1, k >> 1), last), 0).r;
+            if (s[k] > 0.0 && (near <= 0.0 || s[k] < near)) {
+                near = s[k];
+            }
+        }
+        float sum = 0.0, n = 0.0;
+        for (int k = 0; k < 4; k++) {
+            if (s[k] > 0.0 && s[k] - near < DepthFalloff) {
+                sum += s[k];
+                n += 1.0;
+            }
+        }
+        FragColor = vec4(n > 0.0 ? sum / n : 0.0, 0.0, 0.0, 1.0);
+        return;
+    }
+    float d = texelFetch(Guide, px, 0).r;
+    if (d <= 0.0) {
+        FragColor = vec4(0.0);
+        return;
+    }
+    // The pixel's centre in half-resolution texel coordinates, between four texel centres.
+    vec2 hp = (vec2(px) + 0.5) * 0.5 - 0.5;
+    ivec2 i0 = ivec2(floor(hp));
+    vec2 f = hp - vec2(i0);
+    float sum = 0.0, wsum = 0.0, nearest = d, gap = -1.0;
+    for (int k = 0; k < 4; k++) {
+        ivec2 o = ivec2(k & 1, k >> 1);
+        float s = texelFetch(Source, clamp(i0 + o, ivec2(0), last), 0).r;
+        float w = (o.x == 1 ? f.x : 1.0 - f.x) * (o.y == 1 ? f.y : 1.0 - f.y);
+        if (s > 0.0) {
+            float dz = (s - d) / DepthFalloff;
+            w *= exp(-0.5 * dz * dz);
+            sum += w * s;
+            wsum += w;
+        }
+        if (s > 0.0 && (gap < 0.0 || abs(s - d) < gap)) {
+            nearest = s;
+            gap = abs(s - d);
+        }
+    }
+    FragColor = vec4(wsum > 1e-6 ? sum / wsum : nearest, 0.0, 0.0, 1.0);
 }
 `

@@ -13,8 +13,8 @@ func TestSurfaceStyleChecks(t *testing.T) {
 	if err := st.Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
-	if st.FilterRadius != 4 || st.FilterIterations != 3 || st.DepthFalloff != 4 || st.AbsorptionDepth != 0.05 || st.Refraction != 0.08 {
-		t.Fatalf("defaults %+v, want the declared 4 r, 3 iterations, 4 r, 0.05 m, 0.08 /m", st)
+	if st.FilterRadius != 4 || st.FilterIterations != 3 || st.FilterScale != 2 || st.DepthFalloff != 4 || st.AbsorptionDepth != 0.05 || st.Refraction != 0.08 {
+		t.Fatalf("defaults %+v, want the declared 4 r, 3 iterations, scale 2, 4 r, 0.05 m, 0.08 /m", st)
 	}
 	for _, c := range []struct {
 		set  func(s *SurfaceStyle)
@@ -22,6 +22,8 @@ func TestSurfaceStyleChecks(t *testing.T) {
 	}{
 		{func(s *SurfaceStyle) { s.FilterRadius = -1 }, "surface.filterRadius"},
 		{func(s *SurfaceStyle) { s.FilterIterations = 9 }, "surface.filterIterations"},
+		{func(s *SurfaceStyle) { s.FilterScale = 3 }, "surface.filterScale"},
+		{func(s *SurfaceStyle) { s.FilterScale = 0 }, "surface.filterScale"},
 		{func(s *SurfaceStyle) { s.DepthFalloff = 0 }, "surface.depthFalloff"},
 		{func(s *SurfaceStyle) { s.AbsorptionDepth = 0 }, "surface.absorptionDepth"},
 		{func(s *SurfaceStyle) { s.Refraction = 2 }, "surface.refraction"},

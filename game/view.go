@@ -100,6 +100,18 @@ type View struct {
 	// shaded opaque in its colour, one body at a time (surface.go), instead of as impostors.
 	solids []solidBody
 	nSolid int // vertices drawn as solid surfaces
+	// Anisotropic particles (aniso.go, Yu and Turk 2013): in the surface look of a 3D world,
+	// with anisoOn, the liquid particles are drawn as ellipsoids by two graphics of a buffer of
+	// their own (abuf: centre, colour and three semi-axes, anisoStride floats a particle),
+	// rewritten every Sync from buf's liquid ranges, instead of as spheres by depthGr and
+	// thickGr.
+	anisoOn                bool
+	aniso                  *anisotropy
+	abuf                   []float32
+	avbo                   *gls.VBO
+	adepthGr, athickGr     *ellipsoidGraphic
+	adepthNode, athickNode *core.Node
+	liquidRanges           [][2]int // first vertex and count of each liquid range of buf
 
 	mode    int       // 0: colour by phase; i > 0: by Fields()[i-1]
 	values  []float32 // field values of the moving particles (scratch, kept)
@@ -261,6 +273,15 @@ func NewView(w *sluice.World, d *Driver) (*View, error) {
 	v.depthNode, v.thickNode = core.NewNode(), core.NewNode()
 	v.depthNode.Add(v.depthGr)
 	v.thickNode.Add(v.thickGr)
+	v.avbo = ellipsoidVBO()
+	ageom := geometry.NewGeometry()
+	ageom.AddVBO(v.avbo)
+	v.adepthGr, v.athickGr = newEllipsoidGraphic(ageom), newEllipsoidGraphic(ageom)
+	v.adepthGr.AddMaterial(v.adepthGr, newSurfaceMaterial(surfEllipsoidDepthProgram, false), 0, 0)
+	v.athickGr.AddMaterial(v.athickGr, newSurfaceMaterial(surfEllipsoidThicknessProgram, true), 0, 0)
+	v.adepthNode, v.athickNode = core.NewNode(), core.NewNode()
+	v.adepthNode.Add(v.adepthGr)
+	v.athickNode.Add(v.athickGr)
 
 	v.svbo = particleVBO(gls.STATIC_DRAW)
 	sgeom := geometry.NewGeometry()
@@ -382,6 +403,7 @@ func (v *View) assignRanges() {
 	v.thickGr.ClearMaterials()
 	v.nLiquid, v.nSolid = 0, 0
 	v.solids = v.solids[:0]
+	v.liquidRanges = v.liquidRanges[:0]
 	surface := v.look == LookSurface
 	const (
 		impostor = iota
@@ -398,6 +420,7 @@ func (v *View) assignRanges() {
 			v.depthGr.AddMaterial(v.depthGr, v.depthMat, start, end-start)
 			v.thickGr.AddMaterial(v.thickGr, v.thickMat, start, end-start)
 			v.nLiquid += end - start
+			v.liquidRanges = append(v.liquidRanges, [2]int{start, end - start})
 		case impostor:
 			v.gr.AddMaterial(v.gr, v.opaque, start, end-start)
 		}
@@ -442,6 +465,7 @@ func (v *View) assignRanges() {
 		v.sgr.AddMaterial(v.sgr, v.translucent, start, end-start)
 	}
 	v.sgr.SetVisible(len(v.sgr.Materials()) > 0)
+	v.layoutEllipsoids()
 }
 
 // layoutWalls finds the static walls that are boxes (WallBox) or were made from a triangle mesh
@@ -663,6 +687,10 @@ func (v *View) Sync() {
 	shadows := v.syncRigid()
 	v.vbo.Update()
 	v.frameUploads = len(v.buf) + shadows
+	if v.Anisotropic() {
+		v.syncEllipsoids()
+		v.frameUploads += len(v.abuf)
+	}
 	v.syncDiffuse()
 }
 

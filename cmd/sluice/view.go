@@ -26,6 +26,7 @@ type viewArgs struct {
 	samples     bool
 	wallSamples bool
 	look        string
+	anisotropic bool
 }
 
 // viewNeedsG3N is the error of sluice view in a build without the window.
@@ -48,6 +49,7 @@ func parseViewArgs(args []string, stderr io.Writer) (viewArgs, error) {
 	fs.IntVar(&a.workers, "workers", 0, "worker threads (0: all cores)")
 	fs.BoolVar(&a.samples, "rigid-samples", false, "draw rigid bodies as their boundary samples instead of meshes (key B)")
 	fs.BoolVar(&a.wallSamples, "wall-samples", false, "draw static walls as their boundary samples instead of box faces (key W)")
+	fs.BoolVar(&a.anisotropic, "anisotropic", false, "draw liquids in the surface look as anisotropic ellipsoids (Yu & Turk 2013) instead of spheres (key A)")
 	fs.StringVar(&a.look, "look", game.LookSurface, "liquid bodies as a fluid surface or as shaded spheres (key F): "+strings.Join(game.Looks(), ", "))
 	// splitArgs pairs every flag with the next argument; after a bool flag that may be the
 	// scene, where Parse stops: take it and parse on.

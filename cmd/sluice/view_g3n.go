@@ -36,7 +36,7 @@ func cmdView(args []string, stdout, stderr io.Writer) error {
 	shot, err := game.Run(w, game.Options{
 		Title: "sluice — " + a.scene, Width: a.width, Height: a.height, Rate: a.rate,
 		Color: a.color, ScenePath: a.scene, Frames: a.frames, Screenshot: a.screenshot, Log: stderr,
-		RigidSamples: a.samples, WallSamples: a.wallSamples, Look: a.look,
+		RigidSamples: a.samples, WallSamples: a.wallSamples, Look: a.look, Anisotropic: a.anisotropic,
 	})
 	if err != nil {
 		return err

@@ -26,6 +26,9 @@ func TestViewArgs(t *testing.T) {
 	if a, err := parseViewArgs([]string{"--wall-samples", "s.json"}, io.Discard); err != nil || a.scene != "s.json" || !a.wallSamples || a.samples {
 		t.Fatalf("view --wall-samples s.json: parsed %+v, error %v; want s.json and wall samples only", a, err)
 	}
+	if a, err := parseViewArgs([]string{"--anisotropic", "s.json"}, io.Discard); err != nil || a.scene != "s.json" || !a.anisotropic || a.wallSamples {
+		t.Fatalf("view --anisotropic s.json: parsed %+v, error %v; want s.json and anisotropic only", a, err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
