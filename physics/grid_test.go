@@ -107,6 +107,17 @@ func checkSearch(t *testing.T, name string, xq, xt []Vec3, h float64, same bool,
 	if !skip.SummedWith(weights) || skip.SummedWith(weights[1:]) || !nb.SummedWith(nil) || nb.SummedWith(weights) {
 		t.Fatalf("%s: SummedWith does not record the search's weights", name)
 	}
+	// A world that gains a reader of W (a goo body added) searches the same lists with the
+	// kernel values again: they must come back whole, as from a fresh search.
+	skip.SkipW, skip.Weights = false, nil
+	Search(&gq, xq, &gt, adj, &kr, same, &skip, pool)
+	for i := range xq {
+		js, ws, gws := nb.Of(i)
+		sj, sw, sg := skip.Of(i)
+		if !slices.Equal(js, sj) || !slices.Equal(ws, sw) || !slices.Equal(gws, sg) {
+			t.Fatalf("%s: point %d: the lists searched with W after SkipW differ from a fresh search", name, i)
+		}
+	}
 }
 
 // TestRowWPanicsWithoutKernelValues: a stage reading W_ij from lists searched with SkipW

@@ -201,7 +201,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		cand = resize(cand, len(near))
 		cand = cand[:screen(cand, near, tg.Sorted, xi[0], xi[1], xi[2], h2)]
 		base := len(blk.J)
-		if need := base + len(cand); need > cap(blk.J) {
+		if need := base + len(cand); need > cap(blk.J) || (!skipW && need > cap(blk.W)) {
 			// Grow to the block's projected total (the pairs so far per point, times the
 			// block's points) rather than by a fixed factor: the first search of a large set
 			// then reallocates a block's lists a few times instead of dozens, which on the
