@@ -283,7 +283,6 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 	w0 := kr.W0()
 	sff, sfb := f.pass.ff.Sum, f.pass.fb.Sum
 	fblk := &f.pass.ff.Blocks[blk]
-	cubic := kr.Kind == CubicSpline
 	for i := lo; i < hi; i++ {
 		if nf != nil && nf[i] {
 			f.Rho[i] = f.Rho0[i] // not fluid (NotFluid): in no density constraint
@@ -299,13 +298,8 @@ func (f *FluidSet) densityBlock(lo, hi, blk int) {
 				}
 				xj := &f.X[j]
 				dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-				var w float64
-				if r := sqrt(dx*dx + dy*dy + dz*dz); cubic {
-					w, _ = kr.cubic(r)
-				} else {
-					w, _ = kr.Eval(r)
-				}
-				d -= float64(float32(w))
+				// kr.W rounds to the float32 the search summed (TestSearchMatchesBruteForce)
+				d -= float64(float32(kr.W(sqrt(dx*dx + dy*dy + dz*dz))))
 			}
 		}
 		f.Rho[i] = f.M[i]*d + f.Rho0[i]*sfb[i]
