@@ -61,11 +61,22 @@ type Grid struct {
 	adjOther                *Grid
 	adjOut                  []int32
 	fnCoords, fnKeys, fnAdj func(lo, hi, block int)
+
+	// The chunked sort's and cell pass's state (see radixSort): points, chunks, the digit's
+	// shift, the pass's index and key arrays, and each chunk's cell count, then first cell.
+	n, chunks                                     int
+	sortShift                                     uint
+	sortSrc, sortDst                              []int32
+	sortKeys, sortKeyBuf                          []uint64
+	chunkCells                                    []int32
+	fnCount, fnScatter, fnCellsCount, fnCellsFill func(lo, hi, block int)
 }
 
 func (g *Grid) init() {
 	if g.fnCoords == nil {
 		g.fnCoords, g.fnKeys, g.fnAdj = g.coordsBlock, g.keysBlock, g.adjacentBlock
+		g.fnCount, g.fnScatter = g.countChunk, g.scatterChunk
+		g.fnCellsCount, g.fnCellsFill = g.cellsCountChunk, g.cellsFillChunk
 	}
 }
 
@@ -97,7 +108,7 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	g.bmax = grow(g.bmax, nb)
 	g.bad = grow(g.bad, nb)
 	g.init()
-	g.x, g.inv = x, 1/h
+	g.x, g.inv, g.n = x, 1/h, n
 	pool.For(n, g.fnCoords)
 	for b := 0; b < nb; b++ {
 		if g.bad[b] >= 0 {
@@ -125,42 +136,39 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	}
 	pool.For(n, g.fnKeys)
 	keyBits := bits.Len64(morton(uint32(g.extent[0]), uint32(g.extent[1]), uint32(g.extent[2])))
-	g.radixSort(n, keyBits)
+	g.radixSort(n, keyBits, pool)
 
-	// Runs of equal keys are cells.
-	g.cellStart = g.cellStart[:0]
-	g.cellKey = g.cellKey[:0]
-	g.cellCoord = g.cellCoord[:0]
+	// Runs of equal keys are cells: counted per chunk, numbered in chunk order, then written.
+	chunks := g.chunksFor(n)
+	g.chunkCells = grow(g.chunkCells, chunks)
 	g.Sorted = grow(g.Sorted, n)
-	for k := 0; k < n; k++ {
-		i := g.Order[k]
-		if k == 0 || g.key[i] != g.cellKey[len(g.cellKey)-1] {
-			g.cellStart = append(g.cellStart, int32(k))
-			g.cellKey = append(g.cellKey, g.key[i])
-			g.cellCoord = append(g.cellCoord, g.coord[i])
-		}
-		g.cellOf[i] = int32(len(g.cellKey) - 1)
-		g.Sorted[k] = x[i]
+	g.forChunks(chunks, g.fnCellsCount, pool)
+	nc := int32(0)
+	for c := range g.chunkCells[:chunks] {
+		nc, g.chunkCells[c] = nc+g.chunkCells[c], nc
 	}
-	g.cellStart = append(g.cellStart, int32(n))
+	g.cellStart = grow(g.cellStart, int(nc)+1)
+	g.cellKey = grow(g.cellKey, int(nc))
+	g.cellCoord = grow(g.cellCoord, int(nc))
+	g.forChunks(chunks, g.fnCellsFill, pool)
+	g.cellStart[nc] = int32(n)
 
-	nc := len(g.cellKey)
 	box := (int64(g.extent[0]) + 1) * (int64(g.extent[1]) + 1) * (int64(g.extent[2]) + 1)
 	if box <= denseFactor*int64(n)+denseMin {
 		g.dense = grow(g.dense, int(box))
 		for i := range g.dense {
 			g.dense[i] = -1
 		}
-		for c := 0; c < nc; c++ {
+		for c := range g.cellCoord {
 			g.dense[g.denseIndex(g.cellCoord[c])] = int32(c)
 		}
 		g.table = g.table[:0]
 	} else {
 		g.dense = g.dense[:0]
-		g.buildTable(nc)
+		g.buildTable(int(nc))
 	}
 	if !g.NoSelf {
-		g.self = grow(g.self, 27*nc)
+		g.self = grow(g.self, 27*int(nc))
 		g.Adjacent(g, g.self, pool)
 	}
 	g.x = nil
@@ -322,44 +330,145 @@ func (g *Grid) coordsBlock(lo, hi, b int) {
 	g.bmin[b], g.bmax[b] = mn, mx
 }
 
+// sortChunks is the number of contiguous chunks of the sort's input that count their digits
+// and scatter their keys in parallel (and of the cell pass after it). A stable sort's result
+// does not depend on how its input is chunked, so the sorted order, the cells and everything
+// searched from them are the same for any chunking and any number of workers
+// (TestParallelSortMatchesSerial); the chunk count only bounds the per-chunk digit counts'
+// memory (sortChunks × 2¹¹ counters).
+const sortChunks = 8
+
+// parallelSortMin is the number of points from which Build sorts in chunks: below it one chunk
+// is cheaper than dispatching eight.
+const parallelSortMin = 1 << 14
+
+// sortDigit is the radix sort's digit width in bits.
+const sortDigit = 11
+
 // radixSort fills Order with the point indices sorted by key (LSD radix, 11-bit digits,
-// stable: equal keys keep index order).
-func (g *Grid) radixSort(n, keyBits int) {
-	const digit = 11
-	const buckets = 1 << digit
+// stable: equal keys keep index order). Each pass counts the digits per chunk, lays out every
+// (digit, chunk) run in digit-major, chunk-minor order and lets each chunk scatter its own
+// keys into its runs, so the passes run in parallel and stay stable.
+func (g *Grid) radixSort(n, keyBits int, pool *par.Pool) {
+	const buckets = 1 << sortDigit
 	g.Order = grow(g.Order, n)
 	g.tmpIdx = grow(g.tmpIdx, n)
 	g.tmpKey = grow(g.tmpKey, 2*n)
-	g.count = grow(g.count, buckets)
-	src, dst := g.Order, g.tmpIdx
-	keys, keyBuf := g.tmpKey[:n], g.tmpKey[n:2*n]
-	for i := range src {
-		src[i] = int32(i)
+	chunks := g.chunksFor(n)
+	g.count = grow(g.count, chunks*buckets)
+	g.sortSrc, g.sortDst = g.Order, g.tmpIdx
+	g.sortKeys, g.sortKeyBuf = g.tmpKey[:n], g.tmpKey[n:2*n]
+	for i := range g.sortSrc {
+		g.sortSrc[i] = int32(i)
 	}
-	copy(keys, g.key[:n])
-	for shift := 0; shift < keyBits; shift += digit {
-		cnt := g.count
-		clear(cnt)
-		for k := 0; k < n; k++ {
-			cnt[(keys[k]>>shift)&(buckets-1)]++
-		}
+	copy(g.sortKeys, g.key[:n])
+	for shift := 0; shift < keyBits; shift += sortDigit {
+		g.sortShift = uint(shift)
+		g.forChunks(chunks, g.fnCount, pool)
 		sum := int32(0)
-		for b, c := range cnt {
-			cnt[b] = sum
-			sum += c
+		for d := 0; d < buckets; d++ {
+			for c := 0; c < chunks; c++ {
+				k := c*buckets + d
+				cnt := g.count[k]
+				g.count[k] = sum
+				sum += cnt
+			}
 		}
-		for k := 0; k < n; k++ {
-			d := (keys[k] >> shift) & (buckets - 1)
-			p := cnt[d]
-			cnt[d]++
-			dst[p] = src[k]
-			keyBuf[p] = keys[k]
-		}
-		src, dst = dst, src
-		keys, keyBuf = keyBuf, keys
+		g.forChunks(chunks, g.fnScatter, pool)
+		g.sortSrc, g.sortDst = g.sortDst, g.sortSrc
+		g.sortKeys, g.sortKeyBuf = g.sortKeyBuf, g.sortKeys
 	}
-	if n > 0 && &src[0] != &g.Order[0] {
-		copy(g.Order, src)
+	if n > 0 && &g.sortSrc[0] != &g.Order[0] {
+		copy(g.Order, g.sortSrc)
+	}
+	g.sortSrc, g.sortDst, g.sortKeys, g.sortKeyBuf = nil, nil, nil, nil
+}
+
+// chunksFor returns the number of chunks Build's sort and cell pass split n points into.
+func (g *Grid) chunksFor(n int) int {
+	if n < parallelSortMin {
+		return 1
+	}
+	return sortChunks
+}
+
+// chunkRange returns the points [lo, hi) of chunk c of chunks over g.n points.
+func chunkRange(n, chunks, c int) (int, int) {
+	return c * n / chunks, (c + 1) * n / chunks
+}
+
+// forChunks runs fn(c) for every chunk c < chunks: through the pool, one work block per chunk,
+// when there are several.
+func (g *Grid) forChunks(chunks int, fn func(lo, hi, block int), pool *par.Pool) {
+	g.chunks = chunks
+	if chunks == 1 {
+		fn(0, par.BlockSize, 0)
+		return
+	}
+	pool.For(chunks*par.BlockSize, fn)
+}
+
+// countChunk counts the current digit of chunk c's keys into its row of g.count.
+func (g *Grid) countChunk(_, _, c int) {
+	const buckets = 1 << sortDigit
+	lo, hi := chunkRange(g.n, g.chunks, c)
+	cnt := g.count[c*buckets : (c+1)*buckets]
+	clear(cnt)
+	shift := g.sortShift
+	for _, k := range g.sortKeys[lo:hi] {
+		cnt[(k>>shift)&(buckets-1)]++
+	}
+}
+
+// scatterChunk moves chunk c's indices and keys to their places for the current digit, in
+// chunk order within each digit's run (stable).
+func (g *Grid) scatterChunk(_, _, c int) {
+	const buckets = 1 << sortDigit
+	lo, hi := chunkRange(g.n, g.chunks, c)
+	cnt := g.count[c*buckets : (c+1)*buckets]
+	shift := g.sortShift
+	src, dst, keys, keyBuf := g.sortSrc, g.sortDst, g.sortKeys, g.sortKeyBuf
+	for k := lo; k < hi; k++ {
+		key := keys[k]
+		d := (key >> shift) & (buckets - 1)
+		p := cnt[d]
+		cnt[d]++
+		dst[p] = src[k]
+		keyBuf[p] = key
+	}
+}
+
+// cellsCountChunk fills Sorted over chunk c and counts the cells that start in it (a point
+// whose key differs from the point before it in the sorted order starts a cell).
+func (g *Grid) cellsCountChunk(_, _, c int) {
+	lo, hi := chunkRange(g.n, g.chunks, c)
+	order, key, x := g.Order, g.key, g.x
+	starts := int32(0)
+	for k := lo; k < hi; k++ {
+		i := order[k]
+		g.Sorted[k] = x[i]
+		if k == 0 || key[i] != key[order[k-1]] {
+			starts++
+		}
+	}
+	g.chunkCells[c] = starts
+}
+
+// cellsFillChunk writes the cells that start in chunk c, from its first cell index
+// g.chunkCells[c], and each of its points' cell.
+func (g *Grid) cellsFillChunk(_, _, c int) {
+	lo, hi := chunkRange(g.n, g.chunks, c)
+	order, key := g.Order, g.key
+	cell := g.chunkCells[c] - 1 // the cell the chunk's first point belongs to if it starts none
+	for k := lo; k < hi; k++ {
+		i := order[k]
+		if k == 0 || key[i] != key[order[k-1]] {
+			cell++
+			g.cellStart[cell] = int32(k)
+			g.cellKey[cell] = key[i]
+			g.cellCoord[cell] = g.coord[i]
+		}
+		g.cellOf[i] = cell
 	}
 }
 

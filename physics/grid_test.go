@@ -252,6 +252,18 @@ func BenchmarkGridSearch(b *testing.B) {
 		}
 		reportCPU(b, cpu0, len(x))
 	})
+	// the same build on two workers (wall time per point; the sort and the cell pass run in
+	// chunks, in parallel)
+	b.Run("build-2workers", func(b *testing.B) {
+		pool2 := par.NewPool(2)
+		defer pool2.Close()
+		for i := 0; i < b.N; i++ {
+			if err := g.Build(x, h, pool2); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(x)), "ns/particle")
+	})
 	b.Run("search", func(b *testing.B) {
 		cpu0 := cpuNanos()
 		for i := 0; i < b.N; i++ {
@@ -426,5 +438,66 @@ func TestAdjacentEqualsLookups(t *testing.T) {
 	}
 	if fast == 0 {
 		t.Fatal("no cell took the dense offsets")
+	}
+}
+
+// TestChunkedSortMatchesStableSort builds the grid of 40,000 points in random order (above
+// parallelSortMin, so the sort and the cell pass run in sortChunks chunks), many of them
+// sharing a cell, on 1 and 3 workers, and compares the order, the cells and each point's
+// cell with a plain stable sort of the keys: the chunked passes must be stable and must
+// number the cells exactly as one serial pass does, whatever the chunking or the workers.
+func TestChunkedSortMatchesStableSort(t *testing.T) {
+	const n, h = 40000, 0.1
+	rng := rand.New(rand.NewPCG(7, 11))
+	x := make([]Vec3, n)
+	for i := range x {
+		// a 2 m × 1 m × 1 m box: about 20 points a cell, cells split across chunk borders
+		x[i] = Vec3{2 * rng.Float64(), rng.Float64(), rng.Float64()}
+	}
+	if n < parallelSortMin || sortChunks < 2 {
+		t.Fatalf("the test needs a chunked build: %d points, %d chunks", n, sortChunks)
+	}
+	for _, workers := range []int{1, 3} {
+		pool := par.NewPool(workers)
+		var g Grid
+		if err := g.Build(x, h, pool); err != nil {
+			t.Fatal(err)
+		}
+		pool.Close()
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		slices.SortStableFunc(want, func(a, b int32) int {
+			ka, kb := g.key[a], g.key[b]
+			switch {
+			case ka < kb:
+				return -1
+			case ka > kb:
+				return 1
+			}
+			return 0
+		})
+		if !slices.Equal(g.Order, want) {
+			t.Fatalf("%d workers: the chunked sort's order differs from a stable sort", workers)
+		}
+		cells := 0
+		for k, i := range want {
+			if k == 0 || g.key[i] != g.key[want[k-1]] {
+				if g.cellStart[cells] != int32(k) || g.cellKey[cells] != g.key[i] || g.cellCoord[cells] != g.coord[i] {
+					t.Fatalf("%d workers: cell %d starts at %d with key %d, want %d and %d", workers, cells, g.cellStart[cells], g.cellKey[cells], k, g.key[i])
+				}
+				cells++
+			}
+			if g.cellOf[i] != int32(cells-1) {
+				t.Fatalf("%d workers: point %d in cell %d, want %d", workers, i, g.cellOf[i], cells-1)
+			}
+			if g.Sorted[k] != x[i] {
+				t.Fatalf("%d workers: Sorted[%d] is not point %d", workers, k, i)
+			}
+		}
+		if g.NumCells() != cells || g.cellStart[cells] != n {
+			t.Fatalf("%d workers: %d cells ending at %d, want %d ending at %d", workers, g.NumCells(), g.cellStart[g.NumCells()], cells, n)
+		}
 	}
 }
