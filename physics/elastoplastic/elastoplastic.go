@@ -182,17 +182,19 @@ type Body struct {
 	nb   physics.Neighbors // the body's own search (Step); StepWith takes the caller's
 	kr   physics.Kernel
 	// The step's pairs in one compressed row list, each row sorted by neighbour index (see
-	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, kernel value pW, and
-	// pT the entry of the same pair in row pJ (the transposed entry, (j, i)).
+	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
+	// the same pair in row pJ (the transposed entry, (j, i)).
 	pStart, pJ, pT, cursor []int32
-	pW                     []float32
 	// ps holds, per entry, the scalar s_ij = W'(|u|)/|u| of the Solenthaler kernel at
 	// u = F_i⁻¹(y_i − y_j) (0 outside the support), computed once per ordered pair for the
-	// gradient correction and particle i's term of Eq. 4.10; pa holds that term,
-	// M_i ∇W(F_i⁻¹(y_i − y_j)), which pass 2 reads for both particles of the pair.
-	ps   []float64
-	pa   []Vec3
-	pq   []float64    // per pair (j > i), the zero-mode damping's scalar q_ij (dampBlock)
+	// gradient correction and particle i's term of Eq. 4.10; pa holds first u (pairScalars)
+	// and then that term, M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 reads for both
+	// particles of the pair.
+	ps []float64
+	pa []Vec3
+	// pq holds the zero-mode damping's scalar q_ij of each pair in both of its entries
+	// (dampBlock computes it once, for j > i).
+	pq   []float64
 	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
 	pmin []float64
 	pmax []float64
@@ -277,6 +279,7 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 	if err := b.grid.Build(x, b.h, pool); err != nil {
 		return Stats{}, fmt.Errorf("elastoplastic: %w", err)
 	}
+	b.nb.SkipW = true // the zero-mode damping evaluates W_ij itself (dampBlock)
 	physics.Search(&b.grid, x, &b.grid, b.grid.SelfAdjacent(), &b.kr, true, &b.nb, pool)
 	return b.StepWith(x, v, dt, &b.nb, pool)
 }
@@ -284,9 +287,9 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 // StepWith is Step with the caller's neighbour lists instead of the body's own search, so a
 // world that has already searched its particles does not search the body's again. nb must
 // hold, for every particle i of the body (rows Lo+k of its blocks, in the body's indices),
-// every other particle of the body within the support radius h of x_i, with W the value of
-// the cubic spline of support h at their distance (the zero-mode damping's weight); the
-// order within a row does not matter. Lists that are not symmetric are an error.
+// every other particle of the body within the support radius h of x_i; the order within a row
+// does not matter, and kernel values are not read (the lists may be searched with SkipW).
+// Lists that are not symmetric are an error.
 func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *par.Pool) (Stats, error) {
 	if len(x) != b.n || len(v) != b.n {
 		return Stats{}, fmt.Errorf("elastoplastic: %d positions and %d velocities for %d particles", len(x), len(v), b.n)
@@ -317,7 +320,7 @@ func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *pa
 	return st, nil
 }
 
-// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ/pW, each row
+// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ, each row
 // sorted by neighbour index, and finds every entry's transposed entry pT, so that pass 2 reads
 // a pair's other term instead of evaluating it again. Both are one serial sweep over the
 // pairs, and deterministic: row i's length is its count in nb; then, for i in increasing
@@ -341,7 +344,7 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 		start[i+1] += start[i]
 	}
 	total := int(start[b.n])
-	b.pJ, b.pT, b.pW = par.Grow(b.pJ, total), par.Grow(b.pT, total), par.Grow(b.pW, total)
+	b.pJ, b.pT = par.Grow(b.pJ, total), par.Grow(b.pT, total)
 	b.ps, b.pa, b.pq = par.Grow(b.ps, total), par.Grow(b.pa, total), par.Grow(b.pq, total)
 	cur := b.cursor
 	clear(cur)
@@ -361,7 +364,7 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 				if p >= start[j+1] {
 					return asym(i, j)
 				}
-				b.pJ[p], b.pW[p] = i, blk.W[e]
+				b.pJ[p] = i
 				cur[j]++
 			}
 		}
@@ -507,13 +510,13 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
 		ps := b.ps[e0:e1]
-		c := b.pairScalars(i, nbr, ps)
+		c := b.pairScalars(i, nbr, ps, b.pa[e0:e1])
 		if detached {
 			b.m[i] = mat3{}
 		} else if !b.noCorrection {
 			b.correct(i, &c)
 		}
-		b.pairTerms(i, nbr, ps, b.pa[e0:e1])
+		b.pairTerms(i, ps, b.pa[e0:e1])
 		smin = min(smin, s.S[2])
 		smax = max(smax, s.S[0])
 	}
@@ -528,11 +531,11 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 	return [3]float64{2*mu*(s[0]-1) + tr, 2*mu*(s[1]-1) + tr, 2*mu*(s[2]-1) + tr}
 }
 
-// pairScalars fills ps[n] with s_ij = W'(|u|)/|u|, u = F_i⁻¹(y_i − y_j), for the neighbours
-// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u, and
-// returns the gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see
+// pairScalars fills ps[n] with s_ij = W'(|u|)/|u| and pu[n] with u = F_i⁻¹(y_i − y_j), for
+// the neighbours j = nbr[n] of particle i (s_ij = 0 where u is outside the support or zero), so
+// ∇W(u) = s_ij u (pairTerms reads u instead of forming it again), and returns the gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see
 // correct), summed in the same sweep over the pairs.
-func (b *Body) pairScalars(i int, nbr []int32, ps []float64) (c mat3) {
+func (b *Body) pairScalars(i int, nbr []int32, ps []float64, pu []Vec3) (c mat3) {
 	x := b.x
 	a := &b.finv[i]
 	for n, j := range nbr {
@@ -540,6 +543,7 @@ func (b *Body) pairScalars(i int, nbr []int32, ps []float64) (c mat3) {
 		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
 		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
 		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
+		pu[n] = Vec3{u0, u1, u2}
 		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
 		ps[n] = 0
 		if rho < b.h && rho != 0 {
@@ -558,25 +562,20 @@ func (b *Body) pairScalars(i int, nbr []int32, ps []float64) (c mat3) {
 	return c
 }
 
-// pairTerms fills pa[n] with particle i's term of Eq. 4.10 for its neighbour j = nbr[n],
-// M_i ∇W(F_i⁻¹(y_i − y_j)) = M_i (s_ij F_i⁻¹(y_i − y_j)) with the scalars ps of pairScalars
-// and M_i as corrected (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
+// pairTerms replaces pa[n], u = F_i⁻¹(y_i − y_j) as pairScalars left it, with particle i's
+// term of Eq. 4.10 for its neighbour j = nbr[n], M_i ∇W(u) = M_i (s_ij u) with the scalars ps of
+// pairScalars and M_i as corrected (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
 // W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), has dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h))
 // for 0 ≤ ρ < h (evaluated by cosQuarter), and ∇W(q) = W'(|q|) q/|q|.
-func (b *Body) pairTerms(i int, nbr []int32, ps []float64, pa []Vec3) {
-	x := b.x
-	xi := x[i]
-	mi, ai := &b.m[i], &b.finv[i]
-	for n, j := range nbr {
-		sq := ps[n]
+func (b *Body) pairTerms(i int, ps []float64, pa []Vec3) {
+	mi := &b.m[i]
+	for n, sq := range ps {
 		if sq == 0 {
 			pa[n] = Vec3{}
 			continue
 		}
-		r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-		q0 := sq * (ai[0]*r0 + ai[1]*r1 + ai[2]*r2)
-		q1 := sq * (ai[3]*r0 + ai[4]*r1 + ai[5]*r2)
-		q2 := sq * (ai[6]*r0 + ai[7]*r1 + ai[8]*r2)
+		u := &pa[n]
+		q0, q1, q2 := sq*u[0], sq*u[1], sq*u[2]
 		pa[n] = Vec3{mi[0]*q0 + mi[1]*q1 + mi[2]*q2, mi[3]*q0 + mi[4]*q1 + mi[5]*q2, mi[6]*q0 + mi[7]*q1 + mi[8]*q2}
 	}
 }
@@ -611,9 +610,6 @@ func (b *Body) forceBlock(lo, hi, blk int) {
 			for e := e0; e < e1; e++ {
 				j := b.pJ[e]
 				q := b.pq[e]
-				if int(j) < i {
-					q = b.pq[pt[e]]
-				}
 				d0 += q * (xi[0] - x[j][0])
 				d1 += q * (xi[1] - x[j][1])
 				d2 += q * (xi[2] - x[j][2])
@@ -641,9 +637,12 @@ func (b *Body) dampFactor() float64 {
 // passes of Step: for each pair (i, j) with j > i it stores in pq the pair's scalar
 // q_ij = W_ij (h_ij·r_ij)/|r_ij|², with r_ij = y_i − y_j and h_ij = y_j − y_i −
 // ½(F_i + F_j)(x_j − x_i) the non-affine residual of the step's motion of the pair (see
-// Material.ZeroModeDamping). Swapping i and j negates both h and r, so q_ji = q_ij: each
-// pair's scalar is computed once and forceBlock adds q_ij r_ij to particle i and
-// q_ij r_ji = −q_ij r_ij to j, equal and opposite along the pair.
+// Material.ZeroModeDamping) and W_ij the cubic spline of support h at |r_ij|, rounded to
+// float32 as a neighbour search stores it. Swapping i and j negates both h and r, so
+// q_ji = q_ij: each pair's scalar is computed once, here and not per ordered pair in the
+// caller's lists, and stored in both of the pair's entries (the transposed one, pT, lies in
+// row j and no other pair writes it), so forceBlock reads its row's scalars in order and adds
+// q_ij r_ij to particle i and q_ij r_ji = −q_ij r_ij to j, equal and opposite along the pair.
 func (b *Body) dampBlock(lo, hi, blk int) {
 	x, xp := b.x, b.xPrev
 	for i := lo; i < hi; i++ {
@@ -664,7 +663,10 @@ func (b *Body) dampBlock(lo, hi, blk int) {
 			h0 := -r0 - (g[0]*s0 + g[1]*s1 + g[2]*s2)
 			h1 := -r1 - (g[3]*s0 + g[4]*s1 + g[5]*s2)
 			h2 := -r2 - (g[6]*s0 + g[7]*s1 + g[8]*s2)
-			b.pq[e] = float64(b.pW[e]) * (h0*r0 + h1*r1 + h2*r2) / (r0*r0 + r1*r1 + r2*r2)
+			rr := r0*r0 + r1*r1 + r2*r2
+			w := float32(b.kr.W(math.Sqrt(rr)))
+			q := float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
+			b.pq[e], b.pq[b.pT[e]] = q, q
 		}
 	}
 }
