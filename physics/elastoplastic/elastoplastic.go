@@ -185,12 +185,14 @@ type Body struct {
 	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
 	// the same pair in row pJ (the transposed entry, (j, i)).
 	pStart, pJ, pT, cursor []int32
-	// ps holds, per entry, the scalar s_ij = W'(|u|)/|u| of the Solenthaler kernel at
-	// u = F_i⁻¹(y_i − y_j) (0 outside the support), computed once per ordered pair for the
-	// gradient correction and particle i's term of Eq. 4.10; pa holds first u (pairScalars)
+	// ps[blk] holds, for the row of the particle that block blk is working on, the scalar
+	// s_ij = W'(|u|)/|u| of the Solenthaler kernel at u = F_i⁻¹(y_i − y_j) (0 outside the
+	// support), computed once per ordered pair for the gradient correction and particle i's
+	// term of Eq. 4.10 (a row's scratch, not a list over all pairs: it is read only while
+	// row i is worked on, so it stays in cache); pa holds, per entry, first u (pairScalars)
 	// and then that term, M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 reads for both
 	// particles of the pair.
-	ps []float64
+	ps [][]float64
 	pa []Vec3
 	// pq holds the zero-mode damping's scalar q_ij of each pair in both of its entries
 	// (dampBlock computes it once, for j > i).
@@ -234,6 +236,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.finc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
+	b.ps = make([][]float64, nb)
 	b.pStart, b.cursor = make([]int32, n+1), make([]int32, n)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
 	b.kr = physics.NewKernel(physics.CubicSpline, h)
@@ -345,7 +348,7 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 	}
 	total := int(start[b.n])
 	b.pJ, b.pT = par.Grow(b.pJ, total), par.Grow(b.pT, total)
-	b.ps, b.pa, b.pq = par.Grow(b.ps, total), par.Grow(b.pa, total), par.Grow(b.pq, total)
+	b.pa, b.pq = par.Grow(b.pa, total), par.Grow(b.pq, total)
 	cur := b.cursor
 	clear(cur)
 	asym := func(i, j int32) error {
@@ -509,7 +512,8 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
-		ps := b.ps[e0:e1]
+		ps := par.Grow(b.ps[blk], int(e1-e0))
+		b.ps[blk] = ps
 		c := b.pairScalars(i, nbr, ps, b.pa[e0:e1])
 		if detached {
 			b.m[i] = mat3{}
@@ -593,26 +597,32 @@ func (b *Body) pairTerms(i int, ps []float64, pa []Vec3) {
 // correction applied (correct), which makes the sum of the torques vanish too.
 func (b *Body) forceBlock(lo, hi, blk int) {
 	x, v := b.x, b.v
-	pa, pt := b.pa, b.pT
+	pa, pt, pj, pq := b.pa, b.pT, b.pJ, b.pq
 	k := b.vol * b.vol * b.dt / b.mass
 	damp := b.dampFactor()
 	for i := lo; i < hi; i++ {
 		e0, e1 := b.pStart[i], b.pStart[i+1]
 		var f0, f1, f2, d0, d1, d2 float64
-		for e := e0; e < e1; e++ {
-			a, c := &pa[e], &pa[pt[e]]
-			f0 += a[0] - c[0]
-			f1 += a[1] - c[1]
-			f2 += a[2] - c[2]
-		}
 		if damp != 0 {
+			// The force and the damping in one sweep over the row (two separate sums).
 			xi := x[i]
 			for e := e0; e < e1; e++ {
-				j := b.pJ[e]
-				q := b.pq[e]
+				a, c := &pa[e], &pa[pt[e]]
+				f0 += a[0] - c[0]
+				f1 += a[1] - c[1]
+				f2 += a[2] - c[2]
+				j := pj[e]
+				q := pq[e]
 				d0 += q * (xi[0] - x[j][0])
 				d1 += q * (xi[1] - x[j][1])
 				d2 += q * (xi[2] - x[j][2])
+			}
+		} else {
+			for e := e0; e < e1; e++ {
+				a, c := &pa[e], &pa[pt[e]]
+				f0 += a[0] - c[0]
+				f1 += a[1] - c[1]
+				f2 += a[2] - c[2]
 			}
 		}
 		v[i][0] += k*f0 + damp*d0
