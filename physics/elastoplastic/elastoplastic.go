@@ -159,7 +159,7 @@ type Body struct {
 	vol  float64 // particle rest volume v (m³), Eq. 4.10
 	mat  Material
 	solC float64 // c of Eq. 4.13
-	piH  float64 // π/(2h): the kernel's derivative is −c·cos(ρ·piH) (cosQuarter)
+	piH2 float64 // (π/(2h))²: the kernel's derivative is −c·cos(ρπ/(2h)) = −c·cosQuarterSq(ρ²·piH2)
 	// noCorrection leaves out the gradient correction (correct): the ablation that shows
 	// what it is for.
 	noCorrection bool
@@ -224,7 +224,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	}
 	b := &Body{n: n, h: h, mass: mass, vol: vol, mat: mat}
 	b.solC = math.Pi / (8 * h * h * h * h * (math.Pi/3 - 8/math.Pi + 16/(math.Pi*math.Pi)))
-	b.piH = math.Pi / (2 * h)
+	b.piH2 = (math.Pi / (2 * h)) * (math.Pi / (2 * h))
 	b.f = make([]mat3, n)
 	b.alpha = make([]float64, n)
 	for i := range b.f {
@@ -396,7 +396,10 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 // ill-conditioned XXᵀ.
 func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason int) {
 	h2 := h * h
-	var a, c mat3 // a = XXᵀ, c = YXᵀ
+	// a = XXᵀ and c = YXᵀ, summed in scalars (which the compiler keeps in registers, unlike
+	// the elements of an array) and gathered into the matrices after the loop.
+	var a0, a1, a2, a4, a5, a8 float64
+	var c0, c1, c2, c3, c4, c5, c6, c7, c8 float64
 	xi, yi := x[i], y[i]
 	cnt := 0
 	for _, j := range nbr {
@@ -409,27 +412,28 @@ func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason in
 		w := q * q * q
 		w2 := w * w
 		dy0, dy1, dy2 := y[j][0]-yi[0], y[j][1]-yi[1], y[j][2]-yi[2]
-		a[0] += w2 * dx0 * dx0
-		a[1] += w2 * dx0 * dx1
-		a[2] += w2 * dx0 * dx2
-		a[4] += w2 * dx1 * dx1
-		a[5] += w2 * dx1 * dx2
-		a[8] += w2 * dx2 * dx2
-		c[0] += w2 * dy0 * dx0
-		c[1] += w2 * dy0 * dx1
-		c[2] += w2 * dy0 * dx2
-		c[3] += w2 * dy1 * dx0
-		c[4] += w2 * dy1 * dx1
-		c[5] += w2 * dy1 * dx2
-		c[6] += w2 * dy2 * dx0
-		c[7] += w2 * dy2 * dx1
-		c[8] += w2 * dy2 * dx2
+		a0 += w2 * dx0 * dx0
+		a1 += w2 * dx0 * dx1
+		a2 += w2 * dx0 * dx2
+		a4 += w2 * dx1 * dx1
+		a5 += w2 * dx1 * dx2
+		a8 += w2 * dx2 * dx2
+		c0 += w2 * dy0 * dx0
+		c1 += w2 * dy0 * dx1
+		c2 += w2 * dy0 * dx2
+		c3 += w2 * dy1 * dx0
+		c4 += w2 * dy1 * dx1
+		c5 += w2 * dy1 * dx2
+		c6 += w2 * dy2 * dx0
+		c7 += w2 * dy2 * dx1
+		c8 += w2 * dy2 * dx2
 		cnt++
 	}
 	if cnt < MinNeighbors {
 		return f, false, 0
 	}
-	a[3], a[6], a[7] = a[1], a[2], a[5]
+	a := mat3{a0, a1, a2, a1, a4, a5, a2, a5, a8}
+	c := mat3{c0, c1, c2, c3, c4, c5, c6, c7, c8}
 	inv, ok := symInverse(&a, MinMomentRatio)
 	if !ok {
 		lam, v := physics.SymEigen3(&a)
@@ -537,33 +541,37 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 
 // pairScalars fills ps[n] with s_ij = W'(|u|)/|u| and pu[n] with u = F_i⁻¹(y_i − y_j), for
 // the neighbours j = nbr[n] of particle i (s_ij = 0 where u is outside the support or zero), so
-// ∇W(u) = s_ij u (pairTerms reads u instead of forming it again), and returns the gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see
-// correct), summed in the same sweep over the pairs.
-func (b *Body) pairScalars(i int, nbr []int32, ps []float64, pu []Vec3) (c mat3) {
+// ∇W(u) = s_ij u (pairTerms reads u instead of forming it again), and returns the gradient
+// correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see correct), summed in the same
+// sweep over the pairs.
+func (b *Body) pairScalars(i int, nbr []int32, ps []float64, pu []Vec3) mat3 {
 	x := b.x
+	xi := x[i]
 	a := &b.finv[i]
+	h, solC, piH2, vol := b.h, b.solC, b.piH2, b.vol
+	var c0, c1, c2, c4, c5, c8 float64 // C_i's upper triangle, in registers (see fit)
 	for n, j := range nbr {
-		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
+		r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
 		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
 		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
 		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
 		pu[n] = Vec3{u0, u1, u2}
-		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
+		rho2 := u0*u0 + u1*u1 + u2*u2
+		rho := math.Sqrt(rho2)
 		ps[n] = 0
-		if rho < b.h && rho != 0 {
-			sq := -b.solC * cosQuarter(rho*b.piH) / rho
+		if rho < h && rho != 0 {
+			sq := -solC * cosQuarterSq(rho2*piH2) / rho
 			ps[n] = sq
-			w := -b.vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
-			c[0] += w * u0 * u0
-			c[1] += w * u0 * u1
-			c[2] += w * u0 * u2
-			c[4] += w * u1 * u1
-			c[5] += w * u1 * u2
-			c[8] += w * u2 * u2
+			w := -vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
+			c0 += w * u0 * u0
+			c1 += w * u0 * u1
+			c2 += w * u0 * u2
+			c4 += w * u1 * u1
+			c5 += w * u1 * u2
+			c8 += w * u2 * u2
 		}
 	}
-	c[3], c[6], c[7] = c[1], c[2], c[5]
-	return c
+	return mat3{c0, c1, c2, c1, c4, c5, c2, c5, c8}
 }
 
 // pairTerms replaces pa[n], u = F_i⁻¹(y_i − y_j) as pairScalars left it, with particle i's
@@ -654,29 +662,28 @@ func (b *Body) dampFactor() float64 {
 // row j and no other pair writes it), so forceBlock reads its row's scalars in order and adds
 // q_ij r_ij to particle i and q_ij r_ji = −q_ij r_ij to j, equal and opposite along the pair.
 func (b *Body) dampBlock(lo, hi, blk int) {
-	x, xp := b.x, b.xPrev
+	x, xp, fc := b.x, b.xPrev, b.finc
+	start, pj, pt, pq := b.pStart, b.pJ, b.pT, b.pq
+	kr := &b.kr
 	for i := lo; i < hi; i++ {
 		xi, xpi := x[i], xp[i]
-		fi := &b.finc[i]
-		for e := b.pStart[i]; e < b.pStart[i+1]; e++ {
-			j := b.pJ[e]
+		fi := &fc[i]
+		for e := start[i]; e < start[i+1]; e++ {
+			j := pj[e]
 			if int(j) < i {
 				continue
 			}
 			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-			fj := &b.finc[j]
+			fj := &fc[j]
 			s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
-			var g mat3
-			for q := range g {
-				g[q] = 0.5 * (fi[q] + fj[q])
-			}
-			h0 := -r0 - (g[0]*s0 + g[1]*s1 + g[2]*s2)
-			h1 := -r1 - (g[3]*s0 + g[4]*s1 + g[5]*s2)
-			h2 := -r2 - (g[6]*s0 + g[7]*s1 + g[8]*s2)
+			// h = −r − ½(F_i + F_j) s, the matrix's elements formed where they are used.
+			h0 := -r0 - (0.5*(fi[0]+fj[0])*s0 + 0.5*(fi[1]+fj[1])*s1 + 0.5*(fi[2]+fj[2])*s2)
+			h1 := -r1 - (0.5*(fi[3]+fj[3])*s0 + 0.5*(fi[4]+fj[4])*s1 + 0.5*(fi[5]+fj[5])*s2)
+			h2 := -r2 - (0.5*(fi[6]+fj[6])*s0 + 0.5*(fi[7]+fj[7])*s1 + 0.5*(fi[8]+fj[8])*s2)
 			rr := r0*r0 + r1*r1 + r2*r2
-			w := float32(b.kr.W(math.Sqrt(rr)))
+			w := float32(kr.W(math.Sqrt(rr)))
 			q := float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
-			b.pq[e], b.pq[b.pT[e]] = q, q
+			pq[e], pq[pt[e]] = q, q
 		}
 	}
 }
