@@ -190,23 +190,20 @@ type Body struct {
 	// support), computed once per ordered pair for the gradient correction and particle i's
 	// term of Eq. 4.10 (a row's scratch, not a list over all pairs: it is read only while
 	// row i is worked on, so it stays in cache); pa holds, per entry, first u (pairScalars)
-	// and then that term, M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 reads for both
-	// particles of the pair.
-	ps [][]float64
-	pa []Vec3
-	// pq holds the zero-mode damping's scalar q_ij of each pair in both of its entries
-	// (dampBlock computes it once, for j > i).
-	pq   []float64
+	// and then that term, M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 (pairBlock)
+	// reads for both particles of the pair and replaces by the pair's velocity changes, which
+	// pass 3 (sumBlock) adds up.
+	ps   [][]float64
+	pa   []Vec3
 	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
 	pmin []float64
 	pmax []float64
 
 	// Arguments of the block loops in flight (method values made once: a Step allocates
 	// nothing).
-	x, v              []Vec3
-	dt                float64
-	fnDeform, fnForce func(lo, hi, blk int)
-	fnDamp            func(lo, hi, blk int)
+	x, v                    []Vec3
+	dt                      float64
+	fnDeform, fnPair, fnSum func(lo, hi, blk int)
 }
 
 // New makes a body of n particles of mass `mass` (kg) and rest volume vol (m³) each, with
@@ -240,7 +237,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.pStart, b.cursor = make([]int32, n+1), make([]int32, n)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
 	b.kr = physics.NewKernel(physics.CubicSpline, h)
-	b.fnDeform, b.fnForce, b.fnDamp = b.deformBlock, b.forceBlock, b.dampBlock
+	b.fnDeform, b.fnPair, b.fnSum = b.deformBlock, b.pairBlock, b.sumBlock
 	return b, nil
 }
 
@@ -265,12 +262,14 @@ func (b *Body) SetMaterial(mat Material) error {
 func (b *Body) F(i int) [9]float64 { return b.f[i] }
 
 // Step advances the elastic state to the positions x and adds the elastic accelerations to
-// v: v_i += Δt f_i/m. It runs the two passes of the method:
+// v: v_i += Δt f_i/m. It runs three passes:
 //
 //  1. (deformBlock) the fit of the motion since the last Step into F (Eq. 4.1-4.8) with the
 //     guards of §4.4, the SVD, plastic flow and the diagonal stress (Eq. 4.9), and each
 //     ordered pair's term of Eq. 4.10;
-//  2. (forceBlock) the averaged pair forces of Eq. 4.10-4.13 from those terms.
+//  2. (pairBlock) per pair, the averaged force of Eq. 4.10-4.13 from those terms and the
+//     zero-mode damping, as the two particles' velocity changes;
+//  3. (sumBlock) per particle, the sum of its pairs' velocity changes.
 //
 // The neighbours are all particles of the body within h of the present positions (its own
 // search), so the pairs are symmetric. The first Step has no previous positions: F stays as
@@ -282,7 +281,7 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 	if err := b.grid.Build(x, b.h, pool); err != nil {
 		return Stats{}, fmt.Errorf("elastoplastic: %w", err)
 	}
-	b.nb.SkipW = true // the zero-mode damping evaluates W_ij itself (dampBlock)
+	b.nb.SkipW = true // the zero-mode damping evaluates W_ij itself (pairBlock)
 	physics.Search(&b.grid, x, &b.grid, b.grid.SelfAdjacent(), &b.kr, true, &b.nb, pool)
 	return b.StepWith(x, v, dt, &b.nb, pool)
 }
@@ -302,10 +301,8 @@ func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *pa
 	}
 	b.x, b.v, b.dt = x, v, dt
 	pool.For(b.n, b.fnDeform)
-	if b.dampFactor() != 0 {
-		pool.For(b.n, b.fnDamp)
-	}
-	pool.For(b.n, b.fnForce)
+	pool.For(b.n, b.fnPair)
+	pool.For(b.n, b.fnSum)
 	b.x, b.v = nil, nil
 	copy(b.xPrev, x)
 	b.hasPrev = true
@@ -348,7 +345,7 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 	}
 	total := int(start[b.n])
 	b.pJ, b.pT = par.Grow(b.pJ, total), par.Grow(b.pT, total)
-	b.pa, b.pq = par.Grow(b.pa, total), par.Grow(b.pq, total)
+	b.pa = par.Grow(b.pa, total)
 	cur := b.cursor
 	clear(cur)
 	asym := func(i, j int32) error {
@@ -592,53 +589,6 @@ func (b *Body) pairTerms(i int, ps []float64, pa []Vec3) {
 	}
 }
 
-// forceBlock is pass 2 of Step for particles [lo, hi). Eq. 4.10-4.11 give the force particle
-// i exerts on j as f_ij = −2 v_i v_j U_i F̂_i P̂_i V_iᵀ d_ij with d_ij the kernel gradient at
-// the offset between the two taken back to i's reference space by F_i⁻¹. (Eq. 4.11 as
-// printed reads F⁻¹(y_i − y_i); it is read as d_ij = ∇W(F_i⁻¹(y_i − y_j)), the sign under
-// which a stretched body contracts.) The chapter averages f_ij and f_ji into equal and
-// opposite forces: particle i receives ½(f_ji − f_ij) =
-// v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))]. Pass 1 stored each ordered
-// pair's term (pa); particle i reads its own entry and the transposed one (pT), particle j the
-// same two with the roles swapped, so its term is the exact negation and the sum of all
-// forces vanishes to round-off of the accumulation. M_i is stored with the gradient
-// correction applied (correct), which makes the sum of the torques vanish too.
-func (b *Body) forceBlock(lo, hi, blk int) {
-	x, v := b.x, b.v
-	pa, pt, pj, pq := b.pa, b.pT, b.pJ, b.pq
-	k := b.vol * b.vol * b.dt / b.mass
-	damp := b.dampFactor()
-	for i := lo; i < hi; i++ {
-		e0, e1 := b.pStart[i], b.pStart[i+1]
-		var f0, f1, f2, d0, d1, d2 float64
-		if damp != 0 {
-			// The force and the damping in one sweep over the row (two separate sums).
-			xi := x[i]
-			for e := e0; e < e1; e++ {
-				a, c := &pa[e], &pa[pt[e]]
-				f0 += a[0] - c[0]
-				f1 += a[1] - c[1]
-				f2 += a[2] - c[2]
-				j := pj[e]
-				q := pq[e]
-				d0 += q * (xi[0] - x[j][0])
-				d1 += q * (xi[1] - x[j][1])
-				d2 += q * (xi[2] - x[j][2])
-			}
-		} else {
-			for e := e0; e < e1; e++ {
-				a, c := &pa[e], &pa[pt[e]]
-				f0 += a[0] - c[0]
-				f1 += a[1] - c[1]
-				f2 += a[2] - c[2]
-			}
-		}
-		v[i][0] += k*f0 + damp*d0
-		v[i][1] += k*f1 + damp*d1
-		v[i][2] += k*f2 + damp*d2
-	}
-}
-
 // dampFactor returns ε v/Δt_prev, the factor of the zero-mode damping's velocity change, or
 // 0 when it is off or there is no previous step. The residual r_ij is the motion over the
 // interval since xPrev, so r/dtPrev is a velocity; dividing by the present Δt instead would
@@ -651,20 +601,36 @@ func (b *Body) dampFactor() float64 {
 	return 0
 }
 
-// dampBlock is the zero-mode damping's pair pass for particles [lo, hi), between the two
-// passes of Step: for each pair (i, j) with j > i it stores in pq the pair's scalar
-// q_ij = W_ij (h_ij·r_ij)/|r_ij|², with r_ij = y_i − y_j and h_ij = y_j − y_i −
+// pairBlock is pass 2 of Step for the pairs (i, j), j > i, of the particles i in [lo, hi): it
+// replaces the two stored terms of each pair (pass 1's pa, in the entry e of (i, j) and its
+// transposed entry pT[e] of (j, i)) by the pair's velocity changes, g_ij for i in e and
+// g_ji = −g_ij for j in pT[e]. Each pair's two entries are read and written by this pair
+// alone, so the blocks work side by side; sumBlock then adds each row up.
+//
+// The force: Eq. 4.10-4.11 give the force particle i exerts on j as
+// f_ij = −2 v_i v_j U_i F̂_i P̂_i V_iᵀ d_ij with d_ij the kernel gradient at the offset between
+// the two taken back to i's reference space by F_i⁻¹. (Eq. 4.11 as printed reads
+// F⁻¹(y_i − y_i); it is read as d_ij = ∇W(F_i⁻¹(y_i − y_j)), the sign under which a stretched
+// body contracts.) The chapter averages f_ij and f_ji into equal and opposite forces: particle
+// i receives ½(f_ji − f_ij) = v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))],
+// the difference of the two stored terms, times Δt/m for the velocity. M_i is stored with the
+// gradient correction applied (correct), which makes the sum of the torques vanish.
+//
+// The zero-mode damping (when on, dampFactor ≠ 0) adds ε v/Δt_prev · q_ij r_ij with the pair's
+// scalar q_ij = W_ij (h_ij·r_ij)/|r_ij|², r_ij = y_i − y_j and h_ij = y_j − y_i −
 // ½(F_i + F_j)(x_j − x_i) the non-affine residual of the step's motion of the pair (see
-// Material.ZeroModeDamping) and W_ij the cubic spline of support h at |r_ij|, rounded to
+// Material.ZeroModeDamping), and W_ij the cubic spline of support h at |r_ij|, rounded to
 // float32 as a neighbour search stores it. Swapping i and j negates both h and r, so
-// q_ji = q_ij: each pair's scalar is computed once, here and not per ordered pair in the
-// caller's lists, and stored in both of the pair's entries (the transposed one, pT, lies in
-// row j and no other pair writes it), so forceBlock reads its row's scalars in order and adds
-// q_ij r_ij to particle i and q_ij r_ji = −q_ij r_ij to j, equal and opposite along the pair.
-func (b *Body) dampBlock(lo, hi, blk int) {
+// q_ji = q_ij and the term is along the pair, equal and opposite.
+//
+// g_ji is the exact negation of g_ij, so the sum of all velocity changes, times m, vanishes to
+// the round-off of the accumulation per particle (linear momentum), whatever the order.
+func (b *Body) pairBlock(lo, hi, blk int) {
 	x, xp, fc := b.x, b.xPrev, b.finc
-	start, pj, pt, pq := b.pStart, b.pJ, b.pT, b.pq
+	start, pj, pt, pa := b.pStart, b.pJ, b.pT, b.pa
 	kr := &b.kr
+	k := b.vol * b.vol * b.dt / b.mass
+	damp := b.dampFactor()
 	for i := lo; i < hi; i++ {
 		xi, xpi := x[i], xp[i]
 		fi := &fc[i]
@@ -673,18 +639,43 @@ func (b *Body) dampBlock(lo, hi, blk int) {
 			if int(j) < i {
 				continue
 			}
-			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-			fj := &fc[j]
-			s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
-			// h = −r − ½(F_i + F_j) s, the matrix's elements formed where they are used.
-			h0 := -r0 - (0.5*(fi[0]+fj[0])*s0 + 0.5*(fi[1]+fj[1])*s1 + 0.5*(fi[2]+fj[2])*s2)
-			h1 := -r1 - (0.5*(fi[3]+fj[3])*s0 + 0.5*(fi[4]+fj[4])*s1 + 0.5*(fi[5]+fj[5])*s2)
-			h2 := -r2 - (0.5*(fi[6]+fj[6])*s0 + 0.5*(fi[7]+fj[7])*s1 + 0.5*(fi[8]+fj[8])*s2)
-			rr := r0*r0 + r1*r1 + r2*r2
-			w := float32(kr.W(math.Sqrt(rr)))
-			q := float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
-			pq[e], pq[pt[e]] = q, q
+			p := pt[e]
+			a, c := &pa[e], &pa[p]
+			g0, g1, g2 := k*(a[0]-c[0]), k*(a[1]-c[1]), k*(a[2]-c[2])
+			if damp != 0 {
+				r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
+				fj := &fc[j]
+				s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
+				// h = −r − ½(F_i + F_j) s, the matrix's elements formed where they are used.
+				h0 := -r0 - (0.5*(fi[0]+fj[0])*s0 + 0.5*(fi[1]+fj[1])*s1 + 0.5*(fi[2]+fj[2])*s2)
+				h1 := -r1 - (0.5*(fi[3]+fj[3])*s0 + 0.5*(fi[4]+fj[4])*s1 + 0.5*(fi[5]+fj[5])*s2)
+				h2 := -r2 - (0.5*(fi[6]+fj[6])*s0 + 0.5*(fi[7]+fj[7])*s1 + 0.5*(fi[8]+fj[8])*s2)
+				rr := r0*r0 + r1*r1 + r2*r2
+				w := float32(kr.W(math.Sqrt(rr)))
+				q := damp * float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
+				g0 += q * r0
+				g1 += q * r1
+				g2 += q * r2
+			}
+			pa[e], pa[p] = Vec3{g0, g1, g2}, Vec3{-g0, -g1, -g2}
 		}
+	}
+}
+
+// sumBlock is pass 3 of Step for particles [lo, hi): v_i += Σ_j g_ij over row i (pairBlock),
+// in the row's order (by neighbour index), so the result does not depend on the workers.
+func (b *Body) sumBlock(lo, hi, blk int) {
+	v, start, pa := b.v, b.pStart, b.pa
+	for i := lo; i < hi; i++ {
+		var g0, g1, g2 float64
+		for _, g := range pa[start[i]:start[i+1]] {
+			g0 += g[0]
+			g1 += g[1]
+			g2 += g[2]
+		}
+		v[i][0] += g0
+		v[i][1] += g1
+		v[i][2] += g2
 	}
 }
 
