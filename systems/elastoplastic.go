@@ -240,8 +240,8 @@ func (s *Sim) elastoplasticDt() float64 {
 // fluid→fluid lists of this substep (NeighborSearch, at the same positions the stage reads):
 // the neighbours of each particle that belong to the same body. They are the pairs the body's
 // own search would find (all of its particles within h), so the body does not search again.
-// W is the cubic spline's, which the zero-mode damping weighs with, evaluated here from the
-// pair's distance (the world's lists need not store kernel values). The body's particles are split
+// No kernel values are copied: the body evaluates the zero-mode damping's W_ij itself, once
+// per pair. The body's particles are split
 // into the fixed blocks of physics/par, each filled on its own, so the lists do not depend on
 // the number of workers.
 func (s *Sim) bodyPairs(st *ElastoplasticBody) {
@@ -260,12 +260,10 @@ func (s *Sim) bodyPairs(st *ElastoplasticBody) {
 // bodyPairsBlock is bodyPairs for the body's particles [lo, hi).
 func (s *Sim) bodyPairsBlock(st *ElastoplasticBody, lo, hi, b int) {
 	slot := int32(st.slot)
-	kr := physics.NewKernel(physics.CubicSpline, s.Kernel.H)
 	blk := &st.nb.Blocks[b]
 	blk.Lo = lo
 	blk.Start = par.Grow(blk.Start, hi-lo+1)
-	blk.J, blk.W = blk.J[:0], blk.W[:0]
-	x := s.Fluid.X
+	blk.J = blk.J[:0]
 	for i := lo; i < hi; i++ {
 		pk := st.idx[i]
 		blk.Start[i-lo] = int32(len(blk.J))
@@ -274,10 +272,7 @@ func (s *Sim) bodyPairsBlock(st *ElastoplasticBody, lo, hi, b int) {
 			if s.owner[j] != slot {
 				continue
 			}
-			d0, d1, d2 := x[pk][0]-x[j][0], x[pk][1]-x[j][1], x[pk][2]-x[j][2]
-			w := float32(kr.W(math.Sqrt(d0*d0 + d1*d1 + d2*d2)))
 			blk.J = append(blk.J, s.origin[j])
-			blk.W = append(blk.W, w)
 		}
 	}
 	blk.Start[hi-lo] = int32(len(blk.J))

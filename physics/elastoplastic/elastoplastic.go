@@ -159,7 +159,7 @@ type Body struct {
 	vol  float64 // particle rest volume v (m³), Eq. 4.10
 	mat  Material
 	solC float64 // c of Eq. 4.13
-	piH  float64 // π/(2h): the kernel's derivative is −c·cos(ρ·piH) (cosQuarter)
+	piH2 float64 // (π/(2h))²: the kernel's derivative is −c·cos(ρπ/(2h)) = −c·cosQuarterSq(ρ²·piH2)
 	// noCorrection leaves out the gradient correction (correct): the ablation that shows
 	// what it is for.
 	noCorrection bool
@@ -182,27 +182,28 @@ type Body struct {
 	nb   physics.Neighbors // the body's own search (Step); StepWith takes the caller's
 	kr   physics.Kernel
 	// The step's pairs in one compressed row list, each row sorted by neighbour index (see
-	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, kernel value pW, and
-	// pT the entry of the same pair in row pJ (the transposed entry, (j, i)).
+	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
+	// the same pair in row pJ (the transposed entry, (j, i)).
 	pStart, pJ, pT, cursor []int32
-	pW                     []float32
-	// ps holds, per entry, the scalar s_ij = W'(|u|)/|u| of the Solenthaler kernel at
-	// u = F_i⁻¹(y_i − y_j) (0 outside the support), computed once per ordered pair for the
-	// gradient correction and particle i's term of Eq. 4.10; pa holds that term,
-	// M_i ∇W(F_i⁻¹(y_i − y_j)), which pass 2 reads for both particles of the pair.
-	ps   []float64
+	// ps[blk] holds, for the row of the particle that block blk is working on, the scalar
+	// s_ij = W'(|u|)/|u| of the Solenthaler kernel at u = F_i⁻¹(y_i − y_j) (0 outside the
+	// support), computed once per ordered pair for the gradient correction and particle i's
+	// term of Eq. 4.10 (a row's scratch, not a list over all pairs: it is read only while
+	// row i is worked on, so it stays in cache); pa holds, per entry, first u (pairScalars)
+	// and then that term, M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 (pairBlock)
+	// reads for both particles of the pair and replaces by the pair's velocity changes, which
+	// pass 3 (sumBlock) adds up.
+	ps   [][]float64
 	pa   []Vec3
-	pq   []float64    // per pair (j > i), the zero-mode damping's scalar q_ij (dampBlock)
 	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
 	pmin []float64
 	pmax []float64
 
 	// Arguments of the block loops in flight (method values made once: a Step allocates
 	// nothing).
-	x, v              []Vec3
-	dt                float64
-	fnDeform, fnForce func(lo, hi, blk int)
-	fnDamp            func(lo, hi, blk int)
+	x, v                    []Vec3
+	dt                      float64
+	fnDeform, fnPair, fnSum func(lo, hi, blk int)
 }
 
 // New makes a body of n particles of mass `mass` (kg) and rest volume vol (m³) each, with
@@ -220,7 +221,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	}
 	b := &Body{n: n, h: h, mass: mass, vol: vol, mat: mat}
 	b.solC = math.Pi / (8 * h * h * h * h * (math.Pi/3 - 8/math.Pi + 16/(math.Pi*math.Pi)))
-	b.piH = math.Pi / (2 * h)
+	b.piH2 = (math.Pi / (2 * h)) * (math.Pi / (2 * h))
 	b.f = make([]mat3, n)
 	b.alpha = make([]float64, n)
 	for i := range b.f {
@@ -232,10 +233,11 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.finc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
+	b.ps = make([][]float64, nb)
 	b.pStart, b.cursor = make([]int32, n+1), make([]int32, n)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
 	b.kr = physics.NewKernel(physics.CubicSpline, h)
-	b.fnDeform, b.fnForce, b.fnDamp = b.deformBlock, b.forceBlock, b.dampBlock
+	b.fnDeform, b.fnPair, b.fnSum = b.deformBlock, b.pairBlock, b.sumBlock
 	return b, nil
 }
 
@@ -260,12 +262,14 @@ func (b *Body) SetMaterial(mat Material) error {
 func (b *Body) F(i int) [9]float64 { return b.f[i] }
 
 // Step advances the elastic state to the positions x and adds the elastic accelerations to
-// v: v_i += Δt f_i/m. It runs the two passes of the method:
+// v: v_i += Δt f_i/m. It runs three passes:
 //
 //  1. (deformBlock) the fit of the motion since the last Step into F (Eq. 4.1-4.8) with the
 //     guards of §4.4, the SVD, plastic flow and the diagonal stress (Eq. 4.9), and each
 //     ordered pair's term of Eq. 4.10;
-//  2. (forceBlock) the averaged pair forces of Eq. 4.10-4.13 from those terms.
+//  2. (pairBlock) per pair, the averaged force of Eq. 4.10-4.13 from those terms and the
+//     zero-mode damping, as the two particles' velocity changes;
+//  3. (sumBlock) per particle, the sum of its pairs' velocity changes.
 //
 // The neighbours are all particles of the body within h of the present positions (its own
 // search), so the pairs are symmetric. The first Step has no previous positions: F stays as
@@ -277,6 +281,7 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 	if err := b.grid.Build(x, b.h, pool); err != nil {
 		return Stats{}, fmt.Errorf("elastoplastic: %w", err)
 	}
+	b.nb.SkipW = true // the zero-mode damping evaluates W_ij itself (pairBlock)
 	physics.Search(&b.grid, x, &b.grid, b.grid.SelfAdjacent(), &b.kr, true, &b.nb, pool)
 	return b.StepWith(x, v, dt, &b.nb, pool)
 }
@@ -284,9 +289,9 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 // StepWith is Step with the caller's neighbour lists instead of the body's own search, so a
 // world that has already searched its particles does not search the body's again. nb must
 // hold, for every particle i of the body (rows Lo+k of its blocks, in the body's indices),
-// every other particle of the body within the support radius h of x_i, with W the value of
-// the cubic spline of support h at their distance (the zero-mode damping's weight); the
-// order within a row does not matter. Lists that are not symmetric are an error.
+// every other particle of the body within the support radius h of x_i; the order within a row
+// does not matter, and kernel values are not read (the lists may be searched with SkipW).
+// Lists that are not symmetric are an error.
 func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *par.Pool) (Stats, error) {
 	if len(x) != b.n || len(v) != b.n {
 		return Stats{}, fmt.Errorf("elastoplastic: %d positions and %d velocities for %d particles", len(x), len(v), b.n)
@@ -296,10 +301,8 @@ func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *pa
 	}
 	b.x, b.v, b.dt = x, v, dt
 	pool.For(b.n, b.fnDeform)
-	if b.dampFactor() != 0 {
-		pool.For(b.n, b.fnDamp)
-	}
-	pool.For(b.n, b.fnForce)
+	pool.For(b.n, b.fnPair)
+	pool.For(b.n, b.fnSum)
 	b.x, b.v = nil, nil
 	copy(b.xPrev, x)
 	b.hasPrev = true
@@ -317,7 +320,7 @@ func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *pa
 	return st, nil
 }
 
-// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ/pW, each row
+// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ, each row
 // sorted by neighbour index, and finds every entry's transposed entry pT, so that pass 2 reads
 // a pair's other term instead of evaluating it again. Both are one serial sweep over the
 // pairs, and deterministic: row i's length is its count in nb; then, for i in increasing
@@ -341,8 +344,8 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 		start[i+1] += start[i]
 	}
 	total := int(start[b.n])
-	b.pJ, b.pT, b.pW = par.Grow(b.pJ, total), par.Grow(b.pT, total), par.Grow(b.pW, total)
-	b.ps, b.pa, b.pq = par.Grow(b.ps, total), par.Grow(b.pa, total), par.Grow(b.pq, total)
+	b.pJ, b.pT = par.Grow(b.pJ, total), par.Grow(b.pT, total)
+	b.pa = par.Grow(b.pa, total)
 	cur := b.cursor
 	clear(cur)
 	asym := func(i, j int32) error {
@@ -361,7 +364,7 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 				if p >= start[j+1] {
 					return asym(i, j)
 				}
-				b.pJ[p], b.pW[p] = i, blk.W[e]
+				b.pJ[p] = i
 				cur[j]++
 			}
 		}
@@ -390,7 +393,10 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 // ill-conditioned XXᵀ.
 func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason int) {
 	h2 := h * h
-	var a, c mat3 // a = XXᵀ, c = YXᵀ
+	// a = XXᵀ and c = YXᵀ, summed in scalars (which the compiler keeps in registers, unlike
+	// the elements of an array) and gathered into the matrices after the loop.
+	var a0, a1, a2, a4, a5, a8 float64
+	var c0, c1, c2, c3, c4, c5, c6, c7, c8 float64
 	xi, yi := x[i], y[i]
 	cnt := 0
 	for _, j := range nbr {
@@ -403,27 +409,28 @@ func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason in
 		w := q * q * q
 		w2 := w * w
 		dy0, dy1, dy2 := y[j][0]-yi[0], y[j][1]-yi[1], y[j][2]-yi[2]
-		a[0] += w2 * dx0 * dx0
-		a[1] += w2 * dx0 * dx1
-		a[2] += w2 * dx0 * dx2
-		a[4] += w2 * dx1 * dx1
-		a[5] += w2 * dx1 * dx2
-		a[8] += w2 * dx2 * dx2
-		c[0] += w2 * dy0 * dx0
-		c[1] += w2 * dy0 * dx1
-		c[2] += w2 * dy0 * dx2
-		c[3] += w2 * dy1 * dx0
-		c[4] += w2 * dy1 * dx1
-		c[5] += w2 * dy1 * dx2
-		c[6] += w2 * dy2 * dx0
-		c[7] += w2 * dy2 * dx1
-		c[8] += w2 * dy2 * dx2
+		a0 += w2 * dx0 * dx0
+		a1 += w2 * dx0 * dx1
+		a2 += w2 * dx0 * dx2
+		a4 += w2 * dx1 * dx1
+		a5 += w2 * dx1 * dx2
+		a8 += w2 * dx2 * dx2
+		c0 += w2 * dy0 * dx0
+		c1 += w2 * dy0 * dx1
+		c2 += w2 * dy0 * dx2
+		c3 += w2 * dy1 * dx0
+		c4 += w2 * dy1 * dx1
+		c5 += w2 * dy1 * dx2
+		c6 += w2 * dy2 * dx0
+		c7 += w2 * dy2 * dx1
+		c8 += w2 * dy2 * dx2
 		cnt++
 	}
 	if cnt < MinNeighbors {
 		return f, false, 0
 	}
-	a[3], a[6], a[7] = a[1], a[2], a[5]
+	a := mat3{a0, a1, a2, a1, a4, a5, a2, a5, a8}
+	c := mat3{c0, c1, c2, c3, c4, c5, c6, c7, c8}
 	inv, ok := symInverse(&a, MinMomentRatio)
 	if !ok {
 		lam, v := physics.SymEigen3(&a)
@@ -506,14 +513,15 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
 		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
-		ps := b.ps[e0:e1]
-		c := b.pairScalars(i, nbr, ps)
+		ps := par.Grow(b.ps[blk], int(e1-e0))
+		b.ps[blk] = ps
+		c := b.pairScalars(i, nbr, ps, b.pa[e0:e1])
 		if detached {
 			b.m[i] = mat3{}
 		} else if !b.noCorrection {
 			b.correct(i, &c)
 		}
-		b.pairTerms(i, nbr, ps, b.pa[e0:e1])
+		b.pairTerms(i, ps, b.pa[e0:e1])
 		smin = min(smin, s.S[2])
 		smax = max(smax, s.S[0])
 	}
@@ -528,100 +536,56 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 	return [3]float64{2*mu*(s[0]-1) + tr, 2*mu*(s[1]-1) + tr, 2*mu*(s[2]-1) + tr}
 }
 
-// pairScalars fills ps[n] with s_ij = W'(|u|)/|u|, u = F_i⁻¹(y_i − y_j), for the neighbours
-// j = nbr[n] of particle i (0 where u is outside the support or zero), so ∇W(u) = s_ij u, and
-// returns the gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see
-// correct), summed in the same sweep over the pairs.
-func (b *Body) pairScalars(i int, nbr []int32, ps []float64) (c mat3) {
+// pairScalars fills ps[n] with s_ij = W'(|u|)/|u| and pu[n] with u = F_i⁻¹(y_i − y_j), for
+// the neighbours j = nbr[n] of particle i (s_ij = 0 where u is outside the support or zero), so
+// ∇W(u) = s_ij u (pairTerms reads u instead of forming it again), and returns the gradient
+// correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see correct), summed in the same
+// sweep over the pairs.
+func (b *Body) pairScalars(i int, nbr []int32, ps []float64, pu []Vec3) mat3 {
 	x := b.x
+	xi := x[i]
 	a := &b.finv[i]
+	h, solC, piH2, vol := b.h, b.solC, b.piH2, b.vol
+	var c0, c1, c2, c4, c5, c8 float64 // C_i's upper triangle, in registers (see fit)
 	for n, j := range nbr {
-		r0, r1, r2 := x[i][0]-x[j][0], x[i][1]-x[j][1], x[i][2]-x[j][2]
+		r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
 		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
 		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
 		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
-		rho := math.Sqrt(u0*u0 + u1*u1 + u2*u2)
+		pu[n] = Vec3{u0, u1, u2}
+		rho2 := u0*u0 + u1*u1 + u2*u2
+		rho := math.Sqrt(rho2)
 		ps[n] = 0
-		if rho < b.h && rho != 0 {
-			sq := -b.solC * cosQuarter(rho*b.piH) / rho
+		if rho < h && rho != 0 {
+			sq := -solC * cosQuarterSq(rho2*piH2) / rho
 			ps[n] = sq
-			w := -b.vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
-			c[0] += w * u0 * u0
-			c[1] += w * u0 * u1
-			c[2] += w * u0 * u2
-			c[4] += w * u1 * u1
-			c[5] += w * u1 * u2
-			c[8] += w * u2 * u2
+			w := -vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
+			c0 += w * u0 * u0
+			c1 += w * u0 * u1
+			c2 += w * u0 * u2
+			c4 += w * u1 * u1
+			c5 += w * u1 * u2
+			c8 += w * u2 * u2
 		}
 	}
-	c[3], c[6], c[7] = c[1], c[2], c[5]
-	return c
+	return mat3{c0, c1, c2, c1, c4, c5, c2, c5, c8}
 }
 
-// pairTerms fills pa[n] with particle i's term of Eq. 4.10 for its neighbour j = nbr[n],
-// M_i ∇W(F_i⁻¹(y_i − y_j)) = M_i (s_ij F_i⁻¹(y_i − y_j)) with the scalars ps of pairScalars
-// and M_i as corrected (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
+// pairTerms replaces pa[n], u = F_i⁻¹(y_i − y_j) as pairScalars left it, with particle i's
+// term of Eq. 4.10 for its neighbour j = nbr[n], M_i ∇W(u) = M_i (s_ij u) with the scalars ps of
+// pairScalars and M_i as corrected (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
 // W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), has dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h))
 // for 0 ≤ ρ < h (evaluated by cosQuarter), and ∇W(q) = W'(|q|) q/|q|.
-func (b *Body) pairTerms(i int, nbr []int32, ps []float64, pa []Vec3) {
-	x := b.x
-	xi := x[i]
-	mi, ai := &b.m[i], &b.finv[i]
-	for n, j := range nbr {
-		sq := ps[n]
+func (b *Body) pairTerms(i int, ps []float64, pa []Vec3) {
+	mi := &b.m[i]
+	for n, sq := range ps {
 		if sq == 0 {
 			pa[n] = Vec3{}
 			continue
 		}
-		r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-		q0 := sq * (ai[0]*r0 + ai[1]*r1 + ai[2]*r2)
-		q1 := sq * (ai[3]*r0 + ai[4]*r1 + ai[5]*r2)
-		q2 := sq * (ai[6]*r0 + ai[7]*r1 + ai[8]*r2)
+		u := &pa[n]
+		q0, q1, q2 := sq*u[0], sq*u[1], sq*u[2]
 		pa[n] = Vec3{mi[0]*q0 + mi[1]*q1 + mi[2]*q2, mi[3]*q0 + mi[4]*q1 + mi[5]*q2, mi[6]*q0 + mi[7]*q1 + mi[8]*q2}
-	}
-}
-
-// forceBlock is pass 2 of Step for particles [lo, hi). Eq. 4.10-4.11 give the force particle
-// i exerts on j as f_ij = −2 v_i v_j U_i F̂_i P̂_i V_iᵀ d_ij with d_ij the kernel gradient at
-// the offset between the two taken back to i's reference space by F_i⁻¹. (Eq. 4.11 as
-// printed reads F⁻¹(y_i − y_i); it is read as d_ij = ∇W(F_i⁻¹(y_i − y_j)), the sign under
-// which a stretched body contracts.) The chapter averages f_ij and f_ji into equal and
-// opposite forces: particle i receives ½(f_ji − f_ij) =
-// v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))]. Pass 1 stored each ordered
-// pair's term (pa); particle i reads its own entry and the transposed one (pT), particle j the
-// same two with the roles swapped, so its term is the exact negation and the sum of all
-// forces vanishes to round-off of the accumulation. M_i is stored with the gradient
-// correction applied (correct), which makes the sum of the torques vanish too.
-func (b *Body) forceBlock(lo, hi, blk int) {
-	x, v := b.x, b.v
-	pa, pt := b.pa, b.pT
-	k := b.vol * b.vol * b.dt / b.mass
-	damp := b.dampFactor()
-	for i := lo; i < hi; i++ {
-		e0, e1 := b.pStart[i], b.pStart[i+1]
-		var f0, f1, f2, d0, d1, d2 float64
-		for e := e0; e < e1; e++ {
-			a, c := &pa[e], &pa[pt[e]]
-			f0 += a[0] - c[0]
-			f1 += a[1] - c[1]
-			f2 += a[2] - c[2]
-		}
-		if damp != 0 {
-			xi := x[i]
-			for e := e0; e < e1; e++ {
-				j := b.pJ[e]
-				q := b.pq[e]
-				if int(j) < i {
-					q = b.pq[pt[e]]
-				}
-				d0 += q * (xi[0] - x[j][0])
-				d1 += q * (xi[1] - x[j][1])
-				d2 += q * (xi[2] - x[j][2])
-			}
-		}
-		v[i][0] += k*f0 + damp*d0
-		v[i][1] += k*f1 + damp*d1
-		v[i][2] += k*f2 + damp*d2
 	}
 }
 
@@ -637,35 +601,81 @@ func (b *Body) dampFactor() float64 {
 	return 0
 }
 
-// dampBlock is the zero-mode damping's pair pass for particles [lo, hi), between the two
-// passes of Step: for each pair (i, j) with j > i it stores in pq the pair's scalar
-// q_ij = W_ij (h_ij·r_ij)/|r_ij|², with r_ij = y_i − y_j and h_ij = y_j − y_i −
+// pairBlock is pass 2 of Step for the pairs (i, j), j > i, of the particles i in [lo, hi): it
+// replaces the two stored terms of each pair (pass 1's pa, in the entry e of (i, j) and its
+// transposed entry pT[e] of (j, i)) by the pair's velocity changes, g_ij for i in e and
+// g_ji = −g_ij for j in pT[e]. Each pair's two entries are read and written by this pair
+// alone, so the blocks work side by side; sumBlock then adds each row up.
+//
+// The force: Eq. 4.10-4.11 give the force particle i exerts on j as
+// f_ij = −2 v_i v_j U_i F̂_i P̂_i V_iᵀ d_ij with d_ij the kernel gradient at the offset between
+// the two taken back to i's reference space by F_i⁻¹. (Eq. 4.11 as printed reads
+// F⁻¹(y_i − y_i); it is read as d_ij = ∇W(F_i⁻¹(y_i − y_j)), the sign under which a stretched
+// body contracts.) The chapter averages f_ij and f_ji into equal and opposite forces: particle
+// i receives ½(f_ji − f_ij) = v_i v_j [M_i ∇W(F_i⁻¹(y_i − y_j)) − M_j ∇W(F_j⁻¹(y_j − y_i))],
+// the difference of the two stored terms, times Δt/m for the velocity. M_i is stored with the
+// gradient correction applied (correct), which makes the sum of the torques vanish.
+//
+// The zero-mode damping (when on, dampFactor ≠ 0) adds ε v/Δt_prev · q_ij r_ij with the pair's
+// scalar q_ij = W_ij (h_ij·r_ij)/|r_ij|², r_ij = y_i − y_j and h_ij = y_j − y_i −
 // ½(F_i + F_j)(x_j − x_i) the non-affine residual of the step's motion of the pair (see
-// Material.ZeroModeDamping). Swapping i and j negates both h and r, so q_ji = q_ij: each
-// pair's scalar is computed once and forceBlock adds q_ij r_ij to particle i and
-// q_ij r_ji = −q_ij r_ij to j, equal and opposite along the pair.
-func (b *Body) dampBlock(lo, hi, blk int) {
-	x, xp := b.x, b.xPrev
+// Material.ZeroModeDamping), and W_ij the cubic spline of support h at |r_ij|, rounded to
+// float32 as a neighbour search stores it. Swapping i and j negates both h and r, so
+// q_ji = q_ij and the term is along the pair, equal and opposite.
+//
+// g_ji is the exact negation of g_ij, so the sum of all velocity changes, times m, vanishes to
+// the round-off of the accumulation per particle (linear momentum), whatever the order.
+func (b *Body) pairBlock(lo, hi, blk int) {
+	x, xp, fc := b.x, b.xPrev, b.finc
+	start, pj, pt, pa := b.pStart, b.pJ, b.pT, b.pa
+	kr := &b.kr
+	k := b.vol * b.vol * b.dt / b.mass
+	damp := b.dampFactor()
 	for i := lo; i < hi; i++ {
 		xi, xpi := x[i], xp[i]
-		fi := &b.finc[i]
-		for e := b.pStart[i]; e < b.pStart[i+1]; e++ {
-			j := b.pJ[e]
+		fi := &fc[i]
+		for e := start[i]; e < start[i+1]; e++ {
+			j := pj[e]
 			if int(j) < i {
 				continue
 			}
-			r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-			fj := &b.finc[j]
-			s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
-			var g mat3
-			for q := range g {
-				g[q] = 0.5 * (fi[q] + fj[q])
+			p := pt[e]
+			a, c := &pa[e], &pa[p]
+			g0, g1, g2 := k*(a[0]-c[0]), k*(a[1]-c[1]), k*(a[2]-c[2])
+			if damp != 0 {
+				r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
+				fj := &fc[j]
+				s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
+				// h = −r − ½(F_i + F_j) s, the matrix's elements formed where they are used.
+				h0 := -r0 - (0.5*(fi[0]+fj[0])*s0 + 0.5*(fi[1]+fj[1])*s1 + 0.5*(fi[2]+fj[2])*s2)
+				h1 := -r1 - (0.5*(fi[3]+fj[3])*s0 + 0.5*(fi[4]+fj[4])*s1 + 0.5*(fi[5]+fj[5])*s2)
+				h2 := -r2 - (0.5*(fi[6]+fj[6])*s0 + 0.5*(fi[7]+fj[7])*s1 + 0.5*(fi[8]+fj[8])*s2)
+				rr := r0*r0 + r1*r1 + r2*r2
+				w := float32(kr.W(math.Sqrt(rr)))
+				q := damp * float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
+				g0 += q * r0
+				g1 += q * r1
+				g2 += q * r2
 			}
-			h0 := -r0 - (g[0]*s0 + g[1]*s1 + g[2]*s2)
-			h1 := -r1 - (g[3]*s0 + g[4]*s1 + g[5]*s2)
-			h2 := -r2 - (g[6]*s0 + g[7]*s1 + g[8]*s2)
-			b.pq[e] = float64(b.pW[e]) * (h0*r0 + h1*r1 + h2*r2) / (r0*r0 + r1*r1 + r2*r2)
+			pa[e], pa[p] = Vec3{g0, g1, g2}, Vec3{-g0, -g1, -g2}
 		}
+	}
+}
+
+// sumBlock is pass 3 of Step for particles [lo, hi): v_i += Σ_j g_ij over row i (pairBlock),
+// in the row's order (by neighbour index), so the result does not depend on the workers.
+func (b *Body) sumBlock(lo, hi, blk int) {
+	v, start, pa := b.v, b.pStart, b.pa
+	for i := lo; i < hi; i++ {
+		var g0, g1, g2 float64
+		for _, g := range pa[start[i]:start[i+1]] {
+			g0 += g[0]
+			g1 += g[1]
+			g2 += g[2]
+		}
+		v[i][0] += g0
+		v[i][1] += g1
+		v[i][2] += g2
 	}
 }
 

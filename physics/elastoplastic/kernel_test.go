@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// cosQuarterTol: the truncated series' error is below 2e-17 on [0, π/2] and Horner's rule
+// cosQuarterTol: the truncated series' error is below 2e-17 on [0, π/2] and Estrin's scheme
 // adds a few ulp of round-off; 1e-15 absolute (cos is at most 1 there) leaves room for both
 // and would catch a wrong coefficient (the smallest, 1/20!, changes the value at π/2 by 3e-15).
 const cosQuarterTol = 1e-15
