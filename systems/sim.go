@@ -157,6 +157,9 @@ type Sim struct {
 	// particle (−1: none) and the count outside the domain
 	checkFn            func(lo, hi, block int)
 	blockBad, blockOut []int32
+	// Gather's and Scatter's copies between the bodies and the packed fluid, over blocks
+	// (unpackBlock also finds each block's first non-finite particle in blockBad)
+	unpackFn, scatterFn func(lo, hi, block int)
 }
 
 type bodySlot struct {
@@ -197,6 +200,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 	sim.boundGrid.NoSelf = true
 	sim.confineFn = sim.confineBlock
 	sim.checkFn = sim.checkBlock
+	sim.unpackFn, sim.scatterFn = sim.unpackBlock, sim.scatterBlock
 	sim.Volume0 = kr.LatticeVolume(s.Spacing())
 	sim.viscLam = kr.ViscosityEigen(s.Spacing())
 	sim.dragLam = kr.WallDragEigen(s.Spacing(), s.BoundaryLayers)
@@ -339,24 +343,15 @@ func (s *Sim) Gather(w *ecs.World) error {
 			s.nubmax = max(s.nubmax, b.mat.Drag)
 		}
 	}
-	f := &s.Fluid
-	for k := range f.X {
-		b := s.bodies[s.owner[k]]
-		i := s.origin[k]
-		f.X[k], f.V[k], f.P[k] = b.p.X[i], b.p.V[i], b.p.Pressure[i]
-		f.Rho0[k] = b.mat.RestDensity
-		f.M[k] = b.p.M[i]
-		if b.body.Phase == components.Cloth {
-			// a cloth vertex is a full sample of volume V0 in the density constraints,
-			// whatever its lumped mass
-			f.Rho0[k] = f.M[k] / s.Volume0
-		}
-		f.Visc[k] = b.mat.Viscosity
-	}
-	for k := range f.X {
-		if !physics.Finite(f.X[k]) || !physics.Finite(f.V[k]) || math.IsNaN(f.P[k]) {
-			b := s.bodies[s.owner[k]]
-			return fmt.Errorf("body %q particle %d has a non-finite position, velocity or pressure", b.body.Name, s.origin[k])
+	// Unpack the bodies' particles over fixed blocks; the first non-finite one is the first
+	// block's in block order, whatever the worker count.
+	n := s.Fluid.Len()
+	nb := par.Blocks(n)
+	s.blockBad = par.Grow(s.blockBad, nb)
+	s.pool.For(n, s.unpackFn)
+	for b := 0; b < nb; b++ {
+		if k := s.blockBad[b]; k >= 0 {
+			return fmt.Errorf("body %q particle %d has a non-finite position, velocity or pressure", s.bodies[s.owner[k]].body.Name, s.origin[k])
 		}
 	}
 	var inv []int32
@@ -815,12 +810,7 @@ func (s *Sim) autoDomain() {
 // Scatter writes the packed state back to the bodies and drops the particles removed during
 // the step from them.
 func (s *Sim) Scatter() {
-	f := &s.Fluid
-	for k := range f.X {
-		b := s.bodies[s.owner[k]]
-		i := s.origin[k]
-		b.p.X[i], b.p.V[i], b.p.Density[i], b.p.Pressure[i] = f.X[k], f.V[k], f.Rho[k], f.P[k]
-	}
+	s.pool.For(s.Fluid.Len(), s.scatterFn)
 	if s.moving {
 		for _, b := range s.bodies {
 			if b.motion != nil && b.body.Phase == components.Boundary && b.rigid == nil {
@@ -873,6 +863,46 @@ func (s *Sim) Scatter() {
 		}
 	}
 	s.removed = s.removed[:0]
+}
+
+// unpackBlock is Gather's copy of the bodies' particles [lo, hi) into the packed fluid: each
+// packed particle k reads its body's particle origin[k] and writes only its own entries. It
+// stores the block's first particle with a non-finite position, velocity or pressure in
+// blockBad (−1: none).
+func (s *Sim) unpackBlock(lo, hi, block int) {
+	f := &s.Fluid
+	for k := lo; k < hi; k++ {
+		b := &s.bodies[s.owner[k]]
+		i := s.origin[k]
+		f.X[k], f.V[k], f.P[k] = b.p.X[i], b.p.V[i], b.p.Pressure[i]
+		f.Rho0[k] = b.mat.RestDensity
+		f.M[k] = b.p.M[i]
+		if b.body.Phase == components.Cloth {
+			// a cloth vertex is a full sample of volume V0 in the density constraints,
+			// whatever its lumped mass
+			f.Rho0[k] = f.M[k] / s.Volume0
+		}
+		f.Visc[k] = b.mat.Viscosity
+	}
+	bad := int32(-1)
+	for k := lo; k < hi; k++ {
+		if !physics.Finite(f.X[k]) || !physics.Finite(f.V[k]) || math.IsNaN(f.P[k]) {
+			bad = int32(k)
+			break
+		}
+	}
+	s.blockBad[block] = bad
+}
+
+// scatterBlock is Scatter's copy of the packed particles [lo, hi) back into their bodies: the
+// packed particles map one to one onto the bodies' particles, so blocks write disjoint entries.
+func (s *Sim) scatterBlock(lo, hi, block int) {
+	f := &s.Fluid
+	for k := lo; k < hi; k++ {
+		b := &s.bodies[s.owner[k]]
+		i := s.origin[k]
+		b.p.X[i], b.p.V[i], b.p.Density[i], b.p.Pressure[i] = f.X[k], f.V[k], f.Rho[k], f.P[k]
+	}
 }
 
 func cmpRemoval(a, b removal) int {

@@ -3,7 +3,7 @@
 // exported frames to -out. -obstacle adds a static box in the flow's path. -window (g3n build
 // only) shows it in a window instead: the keys are listed in the window's HUD.
 //
-//	go run ./examples/dambreak [-r 0.025] [-duration 1] [-workers 0] [-out out/dambreak] [-format vtk] [-obstacle]
+//	go run ./examples/dambreak [-r 0.025] [-duration 1] [-workers 0] [-out out/dambreak] [-format vtk] [-obstacle] [-cpuprofile FILE]
 //	CGO_ENABLED=1 go run -tags g3n ./examples/dambreak -window [-obstacle] [-duration 1 -screenshot FILE.png]
 package main
 
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"time"
 
@@ -37,6 +38,7 @@ func main() {
 	flag.Float64Var(&warmStart, "warmstart", components.DefaultSolver().WarmStart, "IISPH warm start: fraction of the last substep's pressures the solve starts from (solver.warmStart)")
 	flag.Float64Var(&maxErrPeak, "maxerrorpeak", components.DefaultSolver().MaxErrorPeak, "IISPH bound on every particle's predicted density error, 0 = off (solver.maxErrorPeak)")
 	flag.Float64Var(&dtMax, "dtmax", components.DefaultSolver().DtMax, "largest substep in s (solver.dtMax)")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the frames' loop (steps and exports) to this file")
 	flag.Parse()
 	var err error
 	if *shot != "" && !*window {
@@ -55,6 +57,9 @@ func main() {
 // cfl and dtMax are the -cfl and -dtmax flags: the solver's CFL factor and largest substep;
 // warmStart and maxErrPeak the -warmstart and -maxerrorpeak flags of the IISPH solve.
 var cfl, dtMax, warmStart, maxErrPeak float64
+
+// cpuProfile is the -cpuprofile flag: where run writes a CPU profile of its frames' loop.
+var cpuProfile string
 
 // newWorld builds the dam break: the tank, the water block and, with obstacle, a static
 // 0.3 m × 0.6 m × 0.3 m box standing in the middle of the flow 0.8 m from the block.
@@ -112,6 +117,17 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 	const fps = 60
 	n := int(duration*fps + 0.5)
 	every := max(1, n/max(1, nframes))
+	if cpuProfile != "" {
+		pf, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	start := time.Now()
 	cpu0 := cpuSeconds()
 	var substeps, iters, particles int
