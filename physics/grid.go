@@ -392,7 +392,7 @@ func (g *Grid) chunksFor(n int) int {
 	return sortChunks
 }
 
-// chunkRange returns the points [lo, hi) of chunk c of chunks over g.n points.
+// chunkRange returns the points [lo, hi) of chunk c when n points are cut into chunks.
 func chunkRange(n, chunks, c int) (int, int) {
 	return c * n / chunks, (c + 1) * n / chunks
 }
