@@ -251,8 +251,13 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		pool.For(n, s.fnResid) // r = b − A x, the diagonal, Σ (Δt² r/m)² and the energy per block
 		e2 := par.Sum(s.red[:nb])
 		e := par.Sum(s.energy[:nb])
-		if e > prevE && halvings < s.halvingCap() {
-			// the Newton step raised Eq. 4's energy (an active set changed): halve it
+		if e > prevE && e2 > tol2 && halvings < s.halvingCap() {
+			// the Newton step raised Eq. 4's energy (an active set changed) and did not meet
+			// the stop test: halve it. A trial point that meets the stop test is taken
+			// whatever its energy: near the solution the energy's changes are at the level
+			// of its mismatch with the residual (the projections are not exact closest
+			// points), and rejecting such a point left solves halving at a residual below
+			// the tolerance until pfMaxIterations.
 			halvings++
 			res.Backtracks++
 			step *= 0.5
