@@ -434,9 +434,12 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		var d0, g0 physics.Vec3
 		var gn0 float64
 		active := false
+		var po physics.Vec3 // p before the last Newton step
+		var lam float64     // λ of the last Newton step
 		for step := 0; ; step++ {
 			pi := physics.Vec3{xi[0] + d0[0], xi[1] + d0[1], xi[2] + d0[2]}
-			// constraint value and gradient at p in one pass over the pairs
+			// the neighbours' moves of the last Newton step, then the constraint value and
+			// gradient at p, in one pass over the pairs
 			sw := w0
 			var gx, gy, gz, gn float64
 			for e, j := range js {
@@ -448,6 +451,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 					continue
 				}
 				xj, dj := &s.x[j], &dps[e]
+				if step > 0 {
+					// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
+					u := -lam * pg[e]
+					dj[0] += u * (po[0] - xj[0] - dj[0])
+					dj[1] += u * (po[1] - xj[1] - dj[1])
+					dj[2] += u * (po[2] - xj[2] - dj[2])
+				}
 				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
 				var wv, g float64
 				if cubic {
@@ -504,17 +514,10 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			if c <= projEps || gn == 0 || step == maxProjSteps {
 				break
 			}
-			lam := -c / gn
+			lam = -c / gn
+			po = pi
 			d0 = physics.Vec3{d0[0] + lam*gx, d0[1] + lam*gy, d0[2] + lam*gz}
-			// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
-			for e, j := range js {
-				xj, dj := &s.x[j], &dps[e]
-				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
-				g := -lam * pg[e]
-				dj[0] += g * rx
-				dj[1] += g * ry
-				dj[2] += g * rz
-			}
+			// the neighbours' moves are made in the next pass over the pairs
 		}
 		if !active {
 			continue
