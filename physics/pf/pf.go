@@ -141,7 +141,7 @@ const (
 	// switches on during a step makes a light cloth vertex's Newton step overshoot by far more
 	// than 2⁴: with the cap at 4, water on a sheet (TestClothHoldsWater) stopped at
 	// pfMaxIterations in 253 of 360 substeps, every third global step raising the energy (seen
-	// with an earlier version of the cloth); with 12, in 30.
+	// with an earlier version of the cloth); with 12, in 21.
 	maxHalvingsCloth = 12
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
