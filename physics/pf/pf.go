@@ -442,39 +442,57 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			// gradient at p, in one pass over the pairs
 			sw := w0
 			var gx, gy, gz, gn float64
-			for e, j := range js {
-				if sheet != nil && sheet[j] {
-					if step == 0 {
-						gvs[e] = physics.Vec3{}
+			if step == 0 {
+				// at x: no neighbour has moved; the gradient here is D_i's normal
+				for e, j := range js {
+					if sheet != nil && sheet[j] {
+						gvs[e], pg[e] = physics.Vec3{}, 0
+						continue
 					}
-					pg[e] = 0
-					continue
+					xj := &s.x[j]
+					rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
+					var wv, g float64
+					if cubic {
+						wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					} else {
+						wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					}
+					gvs[e] = physics.Vec3{g * rx, g * ry, g * rz}
+					sw += wv
+					g *= vi
+					pg[e] = g
+					gx += g * rx
+					gy += g * ry
+					gz += g * rz
+					gn += g * g * (rx*rx + ry*ry + rz*rz)
 				}
-				xj, dj := &s.x[j], &dps[e]
-				if step > 0 {
+			} else {
+				for e, j := range js {
+					if sheet != nil && sheet[j] {
+						pg[e] = 0
+						continue
+					}
+					xj, dj := &s.x[j], &dps[e]
 					// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
 					u := -lam * pg[e]
 					dj[0] += u * (po[0] - xj[0] - dj[0])
 					dj[1] += u * (po[1] - xj[1] - dj[1])
 					dj[2] += u * (po[2] - xj[2] - dj[2])
+					rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
+					var wv, g float64
+					if cubic {
+						wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					} else {
+						wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					}
+					sw += wv
+					g *= vi
+					pg[e] = g
+					gx += g * rx
+					gy += g * ry
+					gz += g * rz
+					gn += g * g * (rx*rx + ry*ry + rz*rz)
 				}
-				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
-				var wv, g float64
-				if cubic {
-					wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-				} else {
-					wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-				}
-				if step == 0 {
-					gvs[e] = physics.Vec3{g * rx, g * ry, g * rz}
-				}
-				sw += wv
-				g *= vi
-				pg[e] = g
-				gx += g * rx
-				gy += g * ry
-				gz += g * rz
-				gn += g * g * (rx*rx + ry*ry + rz*rz)
 			}
 			c := vi * sw
 			for e, j := range bs {
