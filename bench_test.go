@@ -348,19 +348,25 @@ func BenchmarkRigidDamBreak(b *testing.B) {
 
 // BenchmarkPFDamBreakModel runs SPlisHSPlasH's DamBreakModel.json (6859 particles) for its
 // first 0.25 s on one worker with Projective Fluids, as an import with simulationMethod 5 would
-// (the reference's default stiffness 50000 N/m), and with IISPH for a ratio measured in the same
-// run. It reports ms per substep, pressure-solver iterations per substep (PF: local/global
-// steps) and CG iterations per substep, µs per particle per substep, seconds of wall time per
-// simulated second and the density error.
+// (the reference's default stiffness 50000 N/m), with pfTolerance at its default (pf) and at
+// 10⁻³ (pf-tol1e-3), and with IISPH for a ratio measured in the same run. It reports ms per
+// substep, pressure-solver iterations per substep (PF: local/global steps) and CG iterations
+// per substep, µs per particle per substep, seconds of wall time per simulated second and the
+// density error.
 func BenchmarkPFDamBreakModel(b *testing.B) {
 	sc, _, err := scene.ImportSPlisHSPlasH("../shared/splishsplash/Scenes/DamBreakModel.json")
 	if err != nil {
 		b.Skip("reference scene not available: ", err)
 	}
-	for _, solver := range []string{"pf", "iisph"} {
-		b.Run(solver, func(b *testing.B) {
-			sc.Solver.PressureSolver = solver
+	tol := sc.Solver.PFTolerance
+	for _, run := range []struct {
+		name, solver string
+		tol          float64
+	}{{"pf", "pf", tol}, {"pf-tol1e-3", "pf", 1e-3}, {"iisph", "iisph", tol}} {
+		b.Run(run.name, func(b *testing.B) {
+			sc.Solver.PressureSolver = run.solver
 			sc.Solver.PFStiffness = 50000
+			sc.Solver.PFTolerance = run.tol
 			const frames = 15
 			sub, it, cg, n := 0, 0, 0, 0
 			var errSum, errMax, simT float64

@@ -9,8 +9,10 @@
 #   REF         path to the reference's SPHSimulator (optional)
 #   THREADS     worker/thread counts to run (default "1 2")
 #   RUNS        runs of each (default 1)
-#   SOLVERS     "iisph" (the scene switched to IISPH at maxError 0.05 %) and/or "dfsph" (the
-#               scene as shipped, which both programs run with DFSPH)
+#   SOLVERS     "iisph" (the scene switched to IISPH at maxError 0.05 %), "dfsph" (the scene as
+#               shipped, which both programs run with DFSPH) and/or "pf" (the scene switched to
+#               Projective Fluids, simulationMethod 5, at the reference's default stiffness
+#               50000 N/m)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenes=${1:-../shared/splishsplash/Scenes}
@@ -30,6 +32,8 @@ iisph="$tmp/Scenes/DamBreakModel_IISPH.json"
 sed -e 's/"simulationMethod": *4/"simulationMethod": 3/' -e 's/"DFSPH":/"IISPH":/' "$src" > "$iisph"
 dfsph="$tmp/Scenes/DamBreakModel.json"
 cp "$src" "$dfsph"
+pf="$tmp/Scenes/DamBreakModel_PF.json"
+sed -e 's/"simulationMethod": *4/"simulationMethod": 5/' "$src" > "$pf"
 
 go build -o "$tmp/sluice" ./cmd/sluice
 timer=()
@@ -56,6 +60,7 @@ if [ -n "${REF:-}" ]; then
   for s in $solvers; do
     scene=$dfsph
     [ "$s" = iisph ] && scene=$iisph
+    [ "$s" = pf ] && scene=$pf
     "$REF" --no-gui --no-initial-pause --stopAt 0.01 --output-dir "$tmp/ref" "$scene" > /dev/null 2>&1 || { echo "reference: the warm-up run of $scene failed" >&2; exit 1; }
   done
 fi
@@ -64,6 +69,7 @@ echo "DamBreakModel.json, 1 s simulated; figures are per simulated second"
 for s in $solvers; do
   scene=$dfsph
   [ "$s" = iisph ] && scene=$iisph
+  [ "$s" = pf ] && scene=$pf
   for n in $threads; do
     for ((k = 1; k <= runs; k++)); do
       measure "sluice $s, $n worker(s)" "$tmp/sluice" run "$scene" --duration 1 --workers "$n"

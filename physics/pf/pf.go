@@ -141,7 +141,7 @@ const (
 	// switches on during a step makes a light cloth vertex's Newton step overshoot by far more
 	// than 2⁴: with the cap at 4, water on a sheet (TestClothHoldsWater) stopped at
 	// pfMaxIterations in 253 of 360 substeps, every third global step raising the energy (seen
-	// with an earlier version of the cloth); with 12, in 30.
+	// with an earlier version of the cloth); with 12, in 21.
 	maxHalvingsCloth = 12
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
@@ -251,8 +251,13 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		pool.For(n, s.fnResid) // r = b − A x, the diagonal, Σ (Δt² r/m)² and the energy per block
 		e2 := par.Sum(s.red[:nb])
 		e := par.Sum(s.energy[:nb])
-		if e > prevE && halvings < s.halvingCap() {
-			// the Newton step raised Eq. 4's energy (an active set changed): halve it
+		if e > prevE && e2 > tol2 && halvings < s.halvingCap() {
+			// the Newton step raised Eq. 4's energy (an active set changed) and did not meet
+			// the stop test: halve it. A trial point that meets the stop test is taken
+			// whatever its energy: near the solution the energy's changes are at the level
+			// of its mismatch with the residual (the projections are not exact closest
+			// points), and rejecting such a point left solves halving at a residual below
+			// the tolerance until pfMaxIterations.
 			halvings++
 			res.Backtracks++
 			step *= 0.5
@@ -429,37 +434,65 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		var d0, g0 physics.Vec3
 		var gn0 float64
 		active := false
+		var po physics.Vec3 // p before the last Newton step
+		var lam float64     // λ of the last Newton step
 		for step := 0; ; step++ {
 			pi := physics.Vec3{xi[0] + d0[0], xi[1] + d0[1], xi[2] + d0[2]}
-			// constraint value and gradient at p in one pass over the pairs
+			// the neighbours' moves of the last Newton step, then the constraint value and
+			// gradient at p, in one pass over the pairs
 			sw := w0
 			var gx, gy, gz, gn float64
-			for e, j := range js {
-				if sheet != nil && sheet[j] {
-					if step == 0 {
-						gvs[e] = physics.Vec3{}
+			if step == 0 {
+				// at x: no neighbour has moved; the gradient here is D_i's normal
+				for e, j := range js {
+					if sheet != nil && sheet[j] {
+						gvs[e], pg[e] = physics.Vec3{}, 0
+						continue
 					}
-					pg[e] = 0
-					continue
-				}
-				xj, dj := &s.x[j], &dps[e]
-				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
-				var wv, g float64
-				if cubic {
-					wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-				} else {
-					wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-				}
-				if step == 0 {
+					xj := &s.x[j]
+					rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
+					var wv, g float64
+					if cubic {
+						wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					} else {
+						wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					}
 					gvs[e] = physics.Vec3{g * rx, g * ry, g * rz}
+					sw += wv
+					g *= vi
+					pg[e] = g
+					gx += g * rx
+					gy += g * ry
+					gz += g * rz
+					gn += g * g * (rx*rx + ry*ry + rz*rz)
 				}
-				sw += wv
-				g *= vi
-				pg[e] = g
-				gx += g * rx
-				gy += g * ry
-				gz += g * rz
-				gn += g * g * (rx*rx + ry*ry + rz*rz)
+			} else {
+				for e, j := range js {
+					if sheet != nil && sheet[j] {
+						pg[e] = 0
+						continue
+					}
+					xj, dj := &s.x[j], &dps[e]
+					// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
+					u := -lam * pg[e]
+					dj[0] += u * (po[0] - xj[0] - dj[0])
+					dj[1] += u * (po[1] - xj[1] - dj[1])
+					dj[2] += u * (po[2] - xj[2] - dj[2])
+					rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
+					var wv, g float64
+					if cubic {
+						wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					} else {
+						wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+					}
+					sw += wv
+					g *= vi
+					pg[e] = g
+					gx += g * rx
+					gy += g * ry
+					gz += g * rz
+					gn += g * g * (rx*rx + ry*ry + rz*rz)
+				}
 			}
 			c := vi * sw
 			for e, j := range bs {
@@ -499,17 +532,10 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			if c <= projEps || gn == 0 || step == maxProjSteps {
 				break
 			}
-			lam := -c / gn
+			lam = -c / gn
+			po = pi
 			d0 = physics.Vec3{d0[0] + lam*gx, d0[1] + lam*gy, d0[2] + lam*gz}
-			// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
-			for e, j := range js {
-				xj, dj := &s.x[j], &dps[e]
-				rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
-				g := -lam * pg[e]
-				dj[0] += g * rx
-				dj[1] += g * ry
-				dj[2] += g * rz
-			}
+			// the neighbours' moves are made in the next pass over the pairs
 		}
 		if !active {
 			continue
