@@ -95,7 +95,12 @@ func TestLocalProjectionSatisfiesConstraint(t *testing.T) {
 	// Algorithm 1 runs Newton steps until C ≤ ε = 1e-14; evaluated again from the projected
 	// positions by a separate sum, every compressed constraint must sit on its manifold up to
 	// the rounding of a ~50-term sum of O(1) values.
+	// A projection also ends without a confirming pass when its Newton steps predict C ≤
+	// projSafe·ε (localBlock); a wrong prediction leaves C above ε, which the one-sided bound
+	// reached catches: ε plus the rounding of the two ~50-term sums (solver's and this test's),
+	// 50 additions of at most 2⁻⁵³ each, both.
 	const onManifold = 1e-10
+	const reached = projEps + 2*50*0x1p-53
 	pool := par.NewPool(1)
 	defer pool.Close()
 	sc := newScene(t, pool, 6, 6, 6, physics.Vec3{0.4, 0.4, 0.4}, 0.96)
@@ -105,6 +110,7 @@ func TestLocalProjectionSatisfiesConstraint(t *testing.T) {
 	n := sc.f.Len()
 	pool.For(n, s.fnLocal)
 	compressed := 0
+	maxAfter := math.Inf(-1)
 	for i := 0; i < n; i++ {
 		js, _, _ := sc.ff.Of(i)
 		bs, _, _ := sc.fb.Of(i)
@@ -134,12 +140,17 @@ func TestLocalProjectionSatisfiesConstraint(t *testing.T) {
 			continue
 		}
 		compressed++
+		maxAfter = max(maxAfter, after)
 		if math.Abs(after) > onManifold {
 			t.Fatalf("particle %d: C = %g before, %g after the projection, want |C| ≤ %g", i, before, after, onManifold)
 		}
 	}
 	if compressed < n/2 {
 		t.Fatalf("only %d of %d constraints compressed; the test needs a squeezed block", compressed, n)
+	}
+	t.Logf("largest C after the projection: %g", maxAfter)
+	if maxAfter > reached {
+		t.Fatalf("largest C after the projection %g, want ≤ %g (ε and rounding)", maxAfter, reached)
 	}
 }
 
