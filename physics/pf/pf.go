@@ -147,7 +147,7 @@ const (
 	// convergence of its Newton steps: a step whose predicted C, C³/C_prev² (localBlock), is
 	// at most projSafe·ε ends the projection without the pass over the pairs that would
 	// confirm C ≤ ε.
-	projSafe = 1e-2
+	projSafe = 0.1
 	// maxProjSteps caps the Newton steps of one projection; the paper rarely needs more than ten.
 	maxProjSteps = 20
 )
