@@ -68,10 +68,16 @@ type Params struct {
 	Extrapolate bool
 	// Gravity g (m/s²) of the extrapolation; the scene's gravity.
 	Gravity physics.Vec3
+	// Chebyshev is the estimated spectral radius ρ of the relaxed Jacobi iteration for the
+	// Chebyshev semi-iterative acceleration of H. Wang, "A Chebyshev Semi-Iterative Approach
+	// for Accelerating Projective and Position-based Dynamics", ACM TOG 34(6), 2015 (Eq. 12);
+	// 0 turns it off (Algorithm 1's plain relaxed Jacobi). See Solve.
+	Chebyshev float64
 }
 
 // DefaultParams are the paper's settings: η = 0.1 %, ω = 0.5, at least 2 iterations, the
-// warm start ½ p(t − Δt), the average-only stop, and Earth's gravity along −y.
+// warm start ½ p(t − Δt), the average-only stop, no Chebyshev acceleration, and Earth's
+// gravity along −y.
 func DefaultParams() Params {
 	return Params{MaxError: 0.001, MinIterations: 2, MaxIterations: 100, Omega: 0.5, WarmStart: 0.5, Gravity: physics.Vec3{0, -9.81, 0}}
 }
@@ -91,6 +97,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("iisph.warmStart: %g is outside [0, 1]", p.WarmStart)
 	case !(p.MaxErrorPeak >= 0 && p.MaxErrorPeak < 1):
 		return fmt.Errorf("iisph.maxErrorPeak: %g is outside [0, 1) (0 turns the bound off)", p.MaxErrorPeak)
+	case !(p.Chebyshev >= 0 && p.Chebyshev < 1):
+		return fmt.Errorf("iisph.chebyshev: %g is outside [0, 1) (0 turns the acceleration off)", p.Chebyshev)
 	case !physics.Finite(p.Gravity):
 		return fmt.Errorf("iisph.gravity: %v is not finite", p.Gravity)
 	}
@@ -151,6 +159,8 @@ type Solver struct {
 	ir2    []float64      // 1/ρ_i²
 	rhoAdv []float64      // ρ_adv of Sec. 4 (density predicted from v*)
 	q      [][4]float64   // Q_i y_i and Q_i = m_i² p_i / ρ_i² of the current iterate
+	pPrev  []float64      // p^{l−1}, the iterate before the current one (Chebyshev)
+	chebW  float64        // ω_{l+1} of the Chebyshev recurrence for the sweep in flight; 1: plain Jacobi
 	errSum []float64      // per-block partial sums of the density error
 	errMax []float64
 	resMax []float64 // per-block largest complementarity residual (see pSweep)
@@ -186,6 +196,16 @@ func NewSolver(p Params) *Solver {
 // that bound, the kind of stop PCISPH uses (Solenthaler & Pajarola 2009, "Predictive-Corrective
 // Incompressible SPH", Sec. 4: the correction loop runs until the density fluctuation of every
 // particle is below the threshold).
+//
+// The acceleration. With Params.Chebyshev = ρ > 0 each iterate is extrapolated from the
+// relaxed Jacobi update p̂^{l+1} and the iterate before, p^{l+1} = max(0, ω_{l+1}(p̂^{l+1} −
+// p^{l−1}) + p^{l−1}), with Wang 2015's recurrence (Eq. 12) ω_1 = 1, ω_2 = 2/(2 − ρ²),
+// ω_{l+1} = 4/(4 − ρ²ω_l). The clamp at zero follows the extrapolation, as the projection
+// follows it in Wang's constrained dynamics. Each particle's extrapolation reads only its own
+// pressures, so the results still do not depend on the number of workers. The fixed point is
+// that of the plain iteration (at p^{l+1} = p̂^{l+1} = p^l = p^{l−1} the extrapolation is the
+// identity); ρ sets how fast the smooth error modes are damped and, too large, excites the
+// rough ones (see docs/results.md for the measured trade-off).
 func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physics.Neighbors, dt float64, pool *par.Pool) Result {
 	n := f.Len()
 	s.f, s.b, s.ff, s.fb, s.dt = f, b, ff, fb, dt
@@ -209,7 +229,21 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 	}
 	pool.For(n, s.fnWarm)
 	pool.For(n, s.fnPredict)
+	s.chebW = 1
+	if s.Chebyshev > 0 {
+		s.pPrev = par.Grow(s.pPrev, n)
+	}
 	for l := 0; l < s.MaxIterations; l++ {
+		if rho2 := s.Chebyshev * s.Chebyshev; rho2 > 0 {
+			switch l {
+			case 0:
+				s.chebW = 1
+			case 1:
+				s.chebW = 2 / (2 - rho2)
+			default:
+				s.chebW = 4 / (4 - rho2*s.chebW)
+			}
+		}
 		pool.For(n, s.fnP)
 		res.Iterations = l + 1
 		res.AvgError = par.Sum(s.errSum[:nb]) / float64(n)
@@ -398,7 +432,8 @@ func (s *Solver) setQ(i int, q float64) {
 //
 //	(A p^l)_i = u_i·G_i − m_i Σ_j u_j·∇W_ij,   p_i^{l+1} = max(0, p_i^l + ω/a_ii (ρ0 − ρ_adv − (A p^l)_i)).
 //
-// Negative pressures are clamped to zero. The density error is that of the current iterate p^l,
+// Negative pressures are clamped to zero, after the Chebyshev extrapolation when it is on
+// (see Solve). The density error is that of the current iterate p^l,
 // ρ_adv + (A p^l)_i − ρ0: what the pressures of iterate l would leave. Mixing in the new p^{l+1}
 // with the sums of iterate l, as a literal reading of Algorithm 1 does, gives (1−ω) times that
 // residual (zero at ω = 1), and the solve then stopped at about η/ω of true compression. The
@@ -417,6 +452,11 @@ func (s *Solver) setQ(i int, q float64) {
 func (s *Solver) pSweep(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
 	f, u, c := s.f, s.u, s.c
+	cw := s.chebW
+	var prev []float64
+	if s.Chebyshev > 0 {
+		prev = s.pPrev
+	}
 	var esum, emax, rmax float64
 	for i := lo; i < hi; i++ {
 		// Σ_j u_j·∇W_ij = y_i·Σ_j G_ij u_j − Σ_j G_ij u_j·y_j (see Solver)
@@ -440,7 +480,14 @@ func (s *Solver) pSweep(lo, hi, block int) {
 		p := 0.0
 		wa := s.wa[i]
 		if wa != 0 {
-			p = max(0, f.P[i]+wa*(rho0-rhoAdv-ap))
+			p = f.P[i] + wa*(rho0-rhoAdv-ap)
+			if cw != 1 {
+				p = cw*(p-prev[i]) + prev[i]
+			}
+			p = max(0, p)
+		}
+		if prev != nil {
+			prev[i] = f.P[i]
 		}
 		s.setQ(i, mi*mi*p*s.ir2[i])
 		d := (rhoAdv + ap - rho0) / rho0
