@@ -18,8 +18,14 @@ import (
 func rigidWorld(t *testing.T, g mgl64.Vec3) *sluice.World {
 	t.Helper()
 	s := components.DefaultSolver()
-	s.ParticleRadius = 0.01
 	s.Gravity = g
+	return rigidWorldWith(t, s)
+}
+
+// rigidWorldWith is rigidWorld with the solver settings s (its particle radius set to 1 cm).
+func rigidWorldWith(t *testing.T, s components.Solver) *sluice.World {
+	t.Helper()
+	s.ParticleRadius = 0.01
 	w, err := sluice.NewWorld(s, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,13 @@ import (
 // crate (a sphere of 0.12 m about it) are added when sensors is true.
 func sensorWorld(t *testing.T, sensors bool) (*sluice.World, sluice.Entity, sluice.Entity, []sluice.SensorID) {
 	t.Helper()
-	w := rigidWorld(t, mgl64.Vec3{0, -9.81, 0})
+	return sensorWorldWith(t, components.DefaultSolver(), sensors)
+}
+
+// sensorWorldWith is sensorWorld with the solver settings s.
+func sensorWorldWith(t *testing.T, s components.Solver, sensors bool) (*sluice.World, sluice.Entity, sluice.Entity, []sluice.SensorID) {
+	t.Helper()
+	w := rigidWorldWith(t, s)
 	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.4, 0.2}, true); err != nil {
 		t.Fatal(err)
 	}
