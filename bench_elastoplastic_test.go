@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/internal/cputime"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkElastoplasticDrop(b *testing.B) {
 	sub := 0
 	var epMs, totalMs float64
 	b.ResetTimer()
-	cpu0 := cpuNanos()
+	cpu0 := cputime.Nanos()
 	for i := 0; i < b.N; i++ {
 		st, err := w.Step(1.0 / 30)
 		if err != nil {
@@ -60,7 +61,7 @@ func BenchmarkElastoplasticDrop(b *testing.B) {
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/frame")
 	b.ReportMetric(float64(sub)/float64(b.N), "substeps/frame")
 	b.ReportMetric(100*epMs/max(totalMs, 1e-9), "elastoplastic-%")
-	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+	if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 		b.ReportMetric(float64(cpu)/1e9/float64(b.N), "cpu-s/frame")
 	}
 }

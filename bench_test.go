@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/internal/cputime"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/scene"
 	"github.com/sluicephysics/sluice/systems"
@@ -102,7 +103,7 @@ func benchSubsteps(b *testing.B, w *sluice.World) {
 	sub, it := 0, 0
 	var searchMs, pressureMs float64
 	b.ResetTimer()
-	cpu0 := cpuNanos()
+	cpu0 := cputime.Nanos()
 	for i := 0; i < b.N; i++ {
 		st, err := w.Step(w.Sim().NextDt())
 		if err != nil {
@@ -117,7 +118,7 @@ func benchSubsteps(b *testing.B, w *sluice.World) {
 	b.ReportMetric(float64(it)/float64(sub), "iterations")
 	b.ReportMetric(searchMs*1e6/float64(sub)/float64(n), "search-ns/particle/step")
 	b.ReportMetric(pressureMs*1e6/float64(sub)/float64(n), "pressure-ns/particle/step")
-	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+	if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 		// the process's CPU time: what the wall time would be on an idle core
 		b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")
 	}
@@ -135,7 +136,7 @@ func BenchmarkNeighborSearch(b *testing.B) {
 		pool := w.ECS().Pool
 		x := sim.Fluid.X
 		b.ResetTimer()
-		cpu0 := cpuNanos()
+		cpu0 := cputime.Nanos()
 		for i := 0; i < b.N; i++ {
 			if err := g.Build(x, sim.Kernel.H, pool); err != nil {
 				b.Fatal(err)
@@ -143,7 +144,7 @@ func BenchmarkNeighborSearch(b *testing.B) {
 			physics.Search(&g, x, &g, g.SelfAdjacent(), &sim.Kernel, true, &nb, pool)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(x)), "ns/particle/step")
-		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+		if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 			b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(x)), "cpu-ns/particle/step")
 		}
 		b.ReportMetric(float64(nb.Pairs())/float64(len(x)), "neighbours")
@@ -162,7 +163,7 @@ func BenchmarkPressureSolve(b *testing.B) {
 		p0 := append([]float64(nil), sim.Fluid.P...)
 		it := 0
 		b.ResetTimer()
-		cpu0 := cpuNanos()
+		cpu0 := cputime.Nanos()
 		for i := 0; i < b.N; i++ {
 			copy(sim.Fluid.P, p0)
 			res := sim.Pressure.Solve(&sim.Fluid, &sim.Bound, &sim.FF, &sim.FB, dt, pool)
@@ -171,7 +172,7 @@ func BenchmarkPressureSolve(b *testing.B) {
 		n := sim.Fluid.Len()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/particle/step")
 		b.ReportMetric(float64(it)/float64(b.N), "iterations")
-		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+		if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 			b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/particle/step")
 		}
 	})
@@ -280,7 +281,7 @@ func BenchmarkElastic(b *testing.B) {
 		sub, it := 0, 0
 		var elasticMs, totalMs float64
 		b.ResetTimer()
-		cpu0 := cpuNanos()
+		cpu0 := cputime.Nanos()
 		for i := 0; i < b.N; i++ {
 			st, err := w.Step(w.Sim().NextDt())
 			if err != nil {
@@ -296,7 +297,7 @@ func BenchmarkElastic(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sub)/float64(n), "ns/particle/step")
 		b.ReportMetric(elasticMs*1e6/float64(sub)/float64(n), "elastic-ns/particle/step")
 		b.ReportMetric(float64(it)/float64(sub), "CG-iterations")
-		if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+		if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 			// CPU time of the process (one worker, plus the GC's share): what the wall time
 			// would be on an idle core, when the machine is shared.
 			b.ReportMetric(float64(cpu)/float64(sub)/float64(n), "cpu-ns/particle/step")

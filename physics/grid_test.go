@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sluicephysics/sluice/internal/cputime"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -244,7 +245,7 @@ func BenchmarkGridSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("build", func(b *testing.B) {
-		cpu0 := cpuNanos()
+		cpu0 := cputime.Nanos()
 		for i := 0; i < b.N; i++ {
 			if err := g.Build(x, h, pool); err != nil {
 				b.Fatal(err)
@@ -265,7 +266,7 @@ func BenchmarkGridSearch(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(x)), "ns/particle")
 	})
 	b.Run("search", func(b *testing.B) {
-		cpu0 := cpuNanos()
+		cpu0 := cputime.Nanos()
 		for i := 0; i < b.N; i++ {
 			Search(&g, x, &g, g.SelfAdjacent(), &kr, true, &nb, pool)
 		}
@@ -278,7 +279,7 @@ func BenchmarkGridSearch(b *testing.B) {
 // measures a one-worker benchmark better than the wall clock on a shared machine).
 func reportCPU(b *testing.B, cpu0 int64, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/particle")
-	if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+	if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 		b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/particle")
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/internal/cputime"
 	"github.com/sluicephysics/sluice/scene"
 )
 
@@ -132,7 +133,7 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	cpu0 := cpuSeconds()
+	cpu0 := float64(cputime.Nanos()) * 1e-9
 	var substeps, iters, particles int
 	var front float64
 	var errSum, measSum, measMax, maxSpeed float64
@@ -176,7 +177,7 @@ func run(r, duration float64, workers int, maxErr float64, out, format string, n
 		}
 	}
 	wall := time.Since(start).Seconds()
-	cpu := cpuSeconds() - cpu0
+	cpu := float64(cputime.Nanos())*1e-9 - cpu0
 	fmt.Printf("dam break: %d particles, %.2f s simulated, wall %.2f s\n", particles, w.Time(), wall)
 	fmt.Printf("  %d substeps, %.2f pressure iterations per substep, average density error %.4f %% (solver's estimate), %.4f %% (measured after the substep)\n",
 		substeps, float64(iters)/float64(substeps), 100*errSum/float64(substeps), 100*measSum/float64(max(measured, 1)))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sluicephysics/sluice/internal/cputime"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -35,7 +36,7 @@ func BenchmarkSolve(b *testing.B) {
 				}
 				v := make([]Vec3, len(x))
 				b.ResetTimer()
-				cpu0 := cpuNanos()
+				cpu0 := cputime.Nanos()
 				for i := 0; i < b.N; i++ {
 					copy(v, v0)
 					if res := bd.Solve(xd, v, mat, 1e-3, pool); res.Iterations != iters {
@@ -44,7 +45,7 @@ func BenchmarkSolve(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(x)), "ns/particle/solve")
 				b.ReportMetric(float64(bd.Pairs())/float64(len(x)), "pairs/particle")
-				if cpu := cpuNanos() - cpu0; cpu0 > 0 {
+				if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 					// CPU time of the process (one worker): the work, when the machine is shared.
 					b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(x)), "cpu-ns/particle/solve")
 				}

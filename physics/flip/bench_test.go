@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/sluicephysics/sluice/internal/cputime"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -109,7 +110,7 @@ func chapterScale(b *testing.B, h float64, chapter bool) {
 	// working size, particles), per cell of the grid.
 	heapPerCell := heap / float64(s.g.NumCells())
 	before := s.Totals()
-	cpu0 := cpuNanos()
+	cpu0 := cputime.Nanos()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := s.Advance(1.0 / 30); err != nil {
@@ -117,7 +118,7 @@ func chapterScale(b *testing.B, h float64, chapter bool) {
 		}
 	}
 	b.StopTimer()
-	cpu := float64(cpuNanos()-cpu0) * 1e-9
+	cpu := float64(cputime.Nanos()-cpu0) * 1e-9
 	tot := s.Totals()
 	steps := float64(tot.Steps - before.Steps)
 	sec := b.Elapsed().Seconds()
@@ -170,7 +171,7 @@ func scalingRun(b *testing.B, h float64, chapter bool) {
 	p.MaxGridBytes = 16 << 30
 	s, heap := benchSim(b, p, chapter, pool, Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}, 0.02)
 	before := s.Totals()
-	cpu0 := cpuNanos()
+	cpu0 := cputime.Nanos()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := s.Step(s.MaxStep()); err != nil {
@@ -178,7 +179,7 @@ func scalingRun(b *testing.B, h float64, chapter bool) {
 		}
 	}
 	b.StopTimer()
-	cpu := float64(cpuNanos()-cpu0) * 1e-9
+	cpu := float64(cputime.Nanos()-cpu0) * 1e-9
 	tot := s.Totals()
 	steps := float64(tot.Steps - before.Steps)
 	np := float64(len(s.X))

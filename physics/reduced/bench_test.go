@@ -2,6 +2,8 @@ package reduced
 
 import (
 	"testing"
+
+	"github.com/sluicephysics/sluice/internal/cputime"
 )
 
 // BenchmarkGameStep steps the dissertation's game scene (73 modes, 65×65 grid, 15 bodies, 147
@@ -34,9 +36,9 @@ func BenchmarkGameStep(b *testing.B) {
 					_ = d.Restore(start)
 					b.StartTimer()
 				}
-				c0 := cpuNanos()
+				c0 := cputime.Nanos()
 				_ = d.Step(1.0 / 120)
-				cpu += cpuNanos() - c0
+				cpu += cputime.Nanos() - c0
 			}
 			tm := d.Timing()
 			n := float64(tm.Steps)
@@ -74,11 +76,11 @@ func BenchmarkGameStages(b *testing.B) {
 			d.feedbackDelta(FeedbackQuadtree) // build the quadtree outside the timing
 			r0 := d.Coefficients(nil)
 			b.ResetTimer()
-			c0 := cpuNanos()
+			c0 := cputime.Nanos()
 			for i := 0; i < b.N; i++ {
 				st.run(d)
 			}
-			b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Nanos()-c0)/float64(b.N), "cpu-ns/op")
 			b.StopTimer()
 			_ = d.SetCoefficients(r0)
 		})
