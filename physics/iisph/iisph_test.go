@@ -45,6 +45,9 @@ func TestPressureRemovesCompression(t *testing.T) {
 	// initial compression must cut what is left after one step at least threefold (ideally
 	// fourfold), and a 0.25 % lattice squeeze keeps under 10 % of its compression. A wrong
 	// coefficient in a_ii or the d_ij sums leaves a first-order remainder and fails both.
+	if raceEnabled {
+		t.Skip("race detector: two solves to η = 1e-7 take 90 s under it")
+	}
 	const keepMax = 0.10
 	const orderMin = 3.0
 	b1, a1 := compressionAfterStep(t, 0.995)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package iisph
+
+const raceEnabled = false
