@@ -170,17 +170,18 @@ func (w *World) addBody(name string, phase components.Phase, mat components.Mate
 		return Entity{}, err
 	}
 	if phase.Dynamic() {
-		w.setMasses(&p, mat)
+		w.setMasses(&p, mat, phase)
 	}
 	w.nextID++
 	return w.addWithID(components.Body{ID: w.nextID, Name: name, Phase: phase}, mat, p, x)
 }
 
-// setMasses gives every particle of a new dynamic body the mass ρ0·V0 (Particles.M is state
-// from then on); masses already given (a restored snapshot) are kept.
-func (w *World) setMasses(p *components.Particles, mat components.Material) {
+// setMasses gives every particle of a new dynamic body the mass ρ0·V (Particles.M is state
+// from then on), V its phase's particle volume (sampleVolume); masses already given (a
+// restored snapshot) are kept.
+func (w *World) setMasses(p *components.Particles, mat components.Material, phase components.Phase) {
 	if len(p.M) == 0 && p.Len() > 0 {
-		m := mat.RestDensity * w.sim.Volume0
+		m := mat.RestDensity * w.sampleVolume(phase)
 		p.M = make([]float64, p.Len())
 		for i := range p.M {
 			p.M[i] = m
@@ -189,6 +190,18 @@ func (w *World) setMasses(p *components.Particles, mat components.Material) {
 	if p.MassDensity == 0 {
 		p.MassDensity = mat.RestDensity
 	}
+}
+
+// sampleVolume is the volume a new particle of the phase stands for, which sets its mass: the
+// lattice volume V0 (physics.Kernel.LatticeVolume), at which a sampled block starts at rest
+// density, or for water solver.particleVolume·(2r)^d when it is set (SPlisHSPlasH's scenes:
+// 0.8·(2r)³, so that they hold the reference's water).
+func (w *World) sampleVolume(phase components.Phase) float64 {
+	st := &w.sim.Settings
+	if phase != components.Fluid || st.ParticleVolume == 0 {
+		return w.sim.Volume0
+	}
+	return st.ParticleVolume * math.Pow(st.Spacing(), float64(st.Dimensions))
 }
 
 // planar checks a new body against a 2D world (Solver.Dimensions 2): only fluid bodies and
@@ -585,7 +598,7 @@ func (w *World) emit() int {
 		}
 		// New particles get the mass of the rest density the body's masses are kept at (the
 		// next Gather rescales them all together if the material was edited).
-		mass := p.MassDensity * w.sim.Volume0
+		mass := p.MassDensity * w.sampleVolume(b.Phase)
 		d := em.Direction.Normalize()
 		v := d.Mul(em.Speed)
 		for em.Layers < due && em.Emitted+len(layer) <= em.Budget {

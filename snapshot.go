@@ -518,7 +518,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		}
 		if err == nil {
 			if sb.body.Phase.Dynamic() {
-				w.setMasses(&sb.p, sb.mat) // version 4: ρ0·V0, the masses it recomputed
+				w.setMasses(&sb.p, sb.mat, sb.body.Phase) // version 4: ρ0·V0, the masses it recomputed
 			}
 			_, err = w.addWithID(sb.body, sb.mat, sb.p, x)
 		}

@@ -311,6 +311,7 @@ func (p *Particles) Len() int { return len(p.X) }
 type Solver struct {
 	ParticleRadius  float64    `json:"particleRadius" unit:"m" default:"0.025" range:"(0,10]" doc:"particle radius r: spacing 2r, kernel support radius 4r"`
 	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
+	ParticleVolume  float64    `json:"particleVolume" unit:"(2r)^d" default:"0" range:"[0,1.5]" doc:"volume V of a fluid-phase particle (water, goo) as a fraction of (2r)³ ((2r)² in a 2D world), which sets its mass ρ0·V; 0 = the lattice volume V0 = 1/Σ_j W(x_j) of the cubic lattice at spacing 2r (1.00003 for the cubic spline), at which a sampled block starts at rest density; SPlisHSPlasH's scenes import with its 0.8, so their water starts 20 % below rest density as in the reference; other phases keep V0; 0 or [0.5, 1.5]"`
 	Dimensions      int        `json:"dimensions" default:"3" range:"[2,3]" doc:"3, or 2 for a planar world in the x–y plane at z = 0 (SPlisHSPlasH's sim2D): kernels normalised in 2D, particle areas instead of volumes, masses per metre of depth; fluid bodies (emitters included), elastic bodies, box walls and wall meshes (their sections with the plane) only (docs/2d.md)"`
 	WallPressure    string     `json:"wallPressure" default:"mirror" doc:"pressure of boundary samples in the pressure solve: mirror (the particle's own, one-sided force; Akinci 2012, Ihmsen 2014) or extrapolate (hydrostatic extrapolation from the particle, symmetric force; Adami 2012 Eq. 27) with rigid bodies' sample volumes capped at the particle volume: extrapolate gives the hydrostatic pressure next to walls (see package iisph)"`
 	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
@@ -389,6 +390,9 @@ func (s *Solver) Validate(path string) error {
 		if s.Diffuse.Enabled {
 			return &params.Error{Path: pathJoin(path, "diffuse.enabled"), Msg: "diffuse particles are not available in a 2D world (dimensions 2)"}
 		}
+	}
+	if s.ParticleVolume != 0 && s.ParticleVolume < 0.5 {
+		return &params.Error{Path: pathJoin(path, "particleVolume"), Msg: fmt.Sprintf("%g (2r)^%d: a water particle's volume must be 0 (the lattice volume) or in [0.5, 1.5] of (2r)^%d", s.ParticleVolume, s.Dimensions, s.Dimensions)}
 	}
 	if s.DtMin > s.DtMax {
 		return &params.Error{Path: pathJoin(path, "dtMin"), Msg: fmt.Sprintf("%g s exceeds dtMax %g s", s.DtMin, s.DtMax)}

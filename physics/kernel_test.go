@@ -134,6 +134,15 @@ func TestLatticeVolume(t *testing.T) {
 	if math.Abs(sum-1) > tol {
 		t.Fatalf("Σ V W = %.15f with the lattice volume", sum)
 	}
+	// By shells: at h = 2s the cubic spline k·w(q), k = 8/(πh³) = 1/(πs³), reaches the origin
+	// (w = 1), 6 neighbours at q = ½ (w = ¼), 12 at q = √2/2 and 8 at q = √3/2 (w = 2(1 − q)³);
+	// those at q = 1 add 0. So V = π s³ / (1 + 6/4 + 24(1 − √2/2)³ + 16(1 − √3/2)³) =
+	// 1.0000276 s³: SPlisHSPlasH's 0.8·(2r)³ is 0.8 of it, and its blocks start at 80 % of
+	// rest density.
+	want := math.Pi / (2.5 + 24*math.Pow(1-math.Sqrt2/2, 3) + 16*math.Pow(1-math.Sqrt(3)/2, 3))
+	if got := v / (0.05 * 0.05 * 0.05); math.Abs(got-want) > tol {
+		t.Fatalf("lattice volume %.15f s³, want %.15f s³ from the kernel's shells", got, want)
+	}
 }
 
 // TestViscosityEigenIsTheOperatorsSpectralRadius: power iteration on the real viscosity

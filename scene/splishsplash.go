@@ -498,6 +498,9 @@ func (im *importer) configuration(c obj) error {
 	if err := im.takeNum(c, p, "particleRadius", &s.ParticleRadius); err != nil {
 		return err
 	}
+	// The reference gives every particle of a fluid model the volume 0.8·(2r)³ (0.8·(2r)² in
+	// 2D) and the mass ρ0 times that, whatever the sampling: its water is that much water.
+	s.ParticleVolume = referenceParticleVolume
 	if err := im.takeVec(c, p, "gravitation", &s.Gravity); err != nil {
 		return err
 	}
@@ -634,6 +637,12 @@ func (im *importer) configuration(c obj) error {
 
 // referenceEmitterBudget is the reference's default maxEmitterParticles of a material.
 const referenceEmitterBudget = 10000
+
+// referenceParticleVolume is the reference's particle volume of fluid models as a fraction of
+// (2r)^d (FluidModel: 0.8·diam³, 0.8·diam² in 2D), which the importer sets as
+// solver.particleVolume. On the cubic lattice of a fluid block the cubic spline's volume is
+// 1.000·(2r)³, so the reference's blocks start at 80 % of rest density.
+const referenceParticleVolume = 0.8
 
 // bodyMaterial maps the material a fluid block or model names by "id" ("Fluid" when absent,
 // as in the reference).

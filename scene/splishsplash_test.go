@@ -107,8 +107,19 @@ func TestDamBreakModelImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if n := w.Bodies()[len(w.Bodies())-1].Particles.Len(); n != want {
+	water := w.Bodies()[len(w.Bodies())-1].Particles
+	if n := water.Len(); n != want {
 		t.Fatalf("%d fluid particles, want %d", n, want)
+	}
+	// The reference's fluid particle holds 0.8·(2r)³ of water (its FluidModel's volume), so
+	// the block's mass is 6859·0.8·(0.05 m)³·1000 kg/m³ = 685.9 kg, to round-off (1e-12).
+	const massTol = 1e-12
+	mass := 0.0
+	for _, m := range water.M {
+		mass += m
+	}
+	if wantMass := float64(want) * 0.8 * 0.05 * 0.05 * 0.05 * 1000; sc.Solver.ParticleVolume != 0.8 || math.Abs(mass-wantMass) > massTol*wantMass {
+		t.Fatalf("particleVolume %g, water mass %.12g kg; want 0.8 and %.12g kg", sc.Solver.ParticleVolume, mass, wantMass)
 	}
 	if sc.Solver.MaxError != 0.0005 || sc.Solver.MaxDivergenceError != 0.001 || sc.Solver.PressureSolver != "dfsph" || sc.Fluids[0].Material.Viscosity != 0.01 {
 		t.Fatalf("DFSPH maxError 0.05 %%, maxErrorV 0.1 %% → solver %q, η %g, η_v %g, viscosity %g", sc.Solver.PressureSolver, sc.Solver.MaxError, sc.Solver.MaxDivergenceError, sc.Fluids[0].Material.Viscosity)
