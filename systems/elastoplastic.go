@@ -33,12 +33,8 @@ type ElastoplasticBody struct {
 	kept   elastoplastic.State
 	slot   int
 	idx    []int32 // particle index in the body → packed index
-	// order is the body's particles in packed order (the world's z-order of its last sort):
-	// the order the body works on them in (elastoplastic.Body.StepOrdered), so that the
-	// particles of a pair are mostly close in memory.
-	order []int32
-	x, v  []physics.Vec3
-	nb    physics.Neighbors // the body's pairs, taken from the world's lists (bodyPairs)
+	x, v   []physics.Vec3
+	nb     physics.Neighbors // the body's pairs, taken from the world's lists (bodyPairs)
 	// fnPairs is bodyPairsBlock for this body, made once so a substep allocates nothing.
 	fnPairs func(lo, hi, blk int)
 }
@@ -205,15 +201,14 @@ func (s *Sim) dropElastoplastic(id uint32, drop []removal) {
 // is added to the interval of the next fit when the body is rebuilt).
 func (e *ElastoplasticBody) Paused() float64 { return e.paused }
 
-// indexElastoplastic maps every elastoplastic body's particles to their packed indices, and
-// lists them in packed order (order); a particle removed earlier in the step (it left the
-// domain; its body loses it at Scatter) maps to −1.
+// indexElastoplastic maps every elastoplastic body's particles to their packed indices; a
+// particle removed earlier in the step (it left the domain; its body loses it at Scatter)
+// maps to −1.
 func (s *Sim) indexElastoplastic() {
 	for _, st := range s.Elastoplastic {
 		for i := range st.idx {
 			st.idx[i] = -1
 		}
-		st.order = st.order[:0]
 	}
 	for k := range s.owner {
 		slot := s.owner[k]
@@ -222,7 +217,6 @@ func (s *Sim) indexElastoplastic() {
 		}
 		if st := s.elastoplasticOf(s.bodies[slot].body.ID); st != nil {
 			st.idx[s.origin[k]] = int32(k)
-			st.order = append(st.order, s.origin[k])
 		}
 	}
 }
@@ -323,7 +317,7 @@ func (e ElastoplasticForces) Run(ctx *ecs.Context) error {
 			st.x[i], st.v[i] = f.X[pk], f.VStar[pk]
 		}
 		s.bodyPairs(st)
-		r, err := st.Body.StepOrdered(st.x, st.v, ctx.Dt, &st.nb, st.order, s.pool)
+		r, err := st.Body.StepWith(st.x, st.v, ctx.Dt, &st.nb, s.pool)
 		if err != nil {
 			return fmt.Errorf("body %q: %w", s.bodies[st.slot].body.Name, err)
 		}

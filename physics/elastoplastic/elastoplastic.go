@@ -174,22 +174,13 @@ type Body struct {
 	// interval by it.
 	dtPrev float64
 
-	// Scratch of one step. A step works on its particles in the order the caller gives
-	// (StepOrdered; index order for Step and StepWith): work index r is particle ord[r], and
-	// inv[ord[r]] = r. f, alpha and xPrev stay in particle order (they are the state); the
-	// arrays below that are indexed per particle are in work order, and so are the rows of
-	// the pair lists and the neighbour indices in them.
-	ord, inv []int32
-	xw, xpw  []Vec3 // the present and the previous positions in work order
-	m        []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
-	finv     []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
-	finc     []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
-	// nbRow[i], nbOff[i]: the block of the caller's lists that holds particle i's row, and
-	// the row's first entry in that block's J (setPairs reads the rows in work order).
-	nbRow, nbOff []int32
-	grid         physics.Grid
-	nb           physics.Neighbors // the body's own search (Step); StepWith takes the caller's
-	kr           physics.Kernel
+	// Scratch of one step.
+	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
+	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
+	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
+	grid physics.Grid
+	nb   physics.Neighbors // the body's own search (Step); StepWith takes the caller's
+	kr   physics.Kernel
 	// The step's pairs in one compressed row list, each row sorted by neighbour index (see
 	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
 	// the same pair in row pJ (the transposed entry, (j, i)).
@@ -240,9 +231,6 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.m = make([]mat3, n)
 	b.finv = make([]mat3, n)
 	b.finc = make([]mat3, n)
-	b.ord, b.inv = make([]int32, n), make([]int32, n)
-	b.xw, b.xpw = make([]Vec3, n), make([]Vec3, n)
-	b.nbRow, b.nbOff = make([]int32, n), make([]int32, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
 	b.ps = make([][]float64, nb)
@@ -305,31 +293,13 @@ func (b *Body) Step(x, v []Vec3, dt float64, pool *par.Pool) (Stats, error) {
 // does not matter, and kernel values are not read (the lists may be searched with SkipW).
 // Lists that are not symmetric are an error.
 func (b *Body) StepWith(x, v []Vec3, dt float64, nb *physics.Neighbors, pool *par.Pool) (Stats, error) {
-	return b.StepOrdered(x, v, dt, nb, nil, pool)
-}
-
-// StepOrdered is StepWith working on the particles in the order order (a permutation of the
-// particle indices; nil is index order): the passes go through the particles in that order,
-// and each particle's pairs are summed in that order of its neighbours. The result is the same
-// up to the round-off of the sums' order (TestStepOrderedMatchesIndexOrder); for a given order
-// it does not depend on the number of workers. The order is the memory layout of the step: in
-// index order the particles of a lattice body that are neighbours across layers lie a layer's
-// worth of particles apart, and so do a pair's two entries, which the pair pass reads
-// together; in a spatial order (the world passes its z-order) they are mostly close.
-func (b *Body) StepOrdered(x, v []Vec3, dt float64, nb *physics.Neighbors, order []int32, pool *par.Pool) (Stats, error) {
 	if len(x) != b.n || len(v) != b.n {
 		return Stats{}, fmt.Errorf("elastoplastic: %d positions and %d velocities for %d particles", len(x), len(v), b.n)
-	}
-	if err := b.setOrder(order); err != nil {
-		return Stats{}, err
 	}
 	if err := b.setPairs(nb); err != nil {
 		return Stats{}, err
 	}
-	for r, i := range b.ord {
-		b.xw[r], b.xpw[r] = x[i], b.xPrev[i]
-	}
-	b.x, b.v, b.dt = b.xw, v, dt
+	b.x, b.v, b.dt = x, v, dt
 	pool.For(b.n, b.fnDeform)
 	pool.For(b.n, b.fnPair)
 	pool.For(b.n, b.fnSum)
@@ -350,55 +320,24 @@ func (b *Body) StepOrdered(x, v []Vec3, dt float64, nb *physics.Neighbors, order
 	return st, nil
 }
 
-// setOrder sets the work order ord and its inverse inv from order (nil: index order), which
-// must be a permutation of the particle indices.
-func (b *Body) setOrder(order []int32) error {
-	if order == nil {
-		for i := range b.ord {
-			b.ord[i], b.inv[i] = int32(i), int32(i)
-		}
-		return nil
-	}
-	if len(order) != b.n {
-		return fmt.Errorf("elastoplastic: an order of %d particles for %d", len(order), b.n)
-	}
-	for i := range b.inv {
-		b.inv[i] = -1
-	}
-	for r, i := range order {
-		if i < 0 || int(i) >= b.n || b.inv[i] >= 0 {
-			return fmt.Errorf("elastoplastic: the order is not a permutation of the %d particles (entry %d is %d)", b.n, r, i)
-		}
-		b.inv[i] = int32(r)
-	}
-	copy(b.ord, order)
-	return nil
-}
-
-// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ in work order
-// (row r is particle ord[r], its neighbours are named by their work index), each row sorted
-// by neighbour, and finds every entry's transposed entry pT, so that pass 2 reads a pair's
-// other term instead of evaluating it again. Both are one serial sweep over the pairs, and
-// deterministic: row r's length is its particle's count in nb; then, for r in increasing
-// order, every neighbour s of r gets r appended to its row, which leaves each row sorted; for
-// a symmetric nb the rows hold the same pairs as nb. Then, again for r in increasing order,
-// entry (r, s) finds (s, r) as the next unclaimed entry of row s: row s is sorted, so its
-// entries are claimed in the order of r.
+// setPairs copies the neighbour lists nb into the compressed rows pStart/pJ, each row
+// sorted by neighbour index, and finds every entry's transposed entry pT, so that pass 2 reads
+// a pair's other term instead of evaluating it again. Both are one serial sweep over the
+// pairs, and deterministic: row i's length is its count in nb; then, for i in increasing
+// order, every neighbour j of i in nb gets i appended to its row, which leaves each row
+// sorted; for a symmetric nb the rows hold the same pairs as nb. Then, again for i in
+// increasing order, entry (i, j) finds (j, i) as the next unclaimed entry of row j: row j is
+// sorted, so its entries are claimed in the order of i.
 func (b *Body) setPairs(nb *physics.Neighbors) error {
 	if nb.N != b.n {
 		return fmt.Errorf("elastoplastic: neighbour lists of %d points for %d particles", nb.N, b.n)
 	}
-	start, inv := b.pStart, b.inv
+	start := b.pStart
 	start[0] = 0
 	for k := range nb.Blocks {
 		blk := &nb.Blocks[k]
-		if blk.Lo < 0 || blk.Lo+len(blk.Start)-1 > b.n {
-			return fmt.Errorf("elastoplastic: neighbour rows %d to %d for %d particles", blk.Lo, blk.Lo+len(blk.Start)-2, b.n)
-		}
 		for r := 0; r+1 < len(blk.Start); r++ {
-			i := blk.Lo + r
-			start[inv[i]+1] = blk.Start[r+1] - blk.Start[r]
-			b.nbRow[i], b.nbOff[i] = int32(k), blk.Start[r]
+			start[blk.Lo+r+1] = blk.Start[r+1] - blk.Start[r]
 		}
 	}
 	for i := 0; i < b.n; i++ {
@@ -412,32 +351,34 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 	asym := func(i, j int32) error {
 		return fmt.Errorf("elastoplastic: neighbour lists are not symmetric (particle %d lists %d, but not the other way round)", i, j)
 	}
-	for r, i := range b.ord {
-		o := b.nbOff[i]
-		js := nb.Blocks[b.nbRow[i]].J[o : o+start[r+1]-start[r]]
-		for _, j := range js {
-			if j < 0 || int(j) >= b.n || j == i {
-				return fmt.Errorf("elastoplastic: particle %d lists neighbour %d (of %d particles)", i, j, b.n)
+	for k := range nb.Blocks {
+		blk := &nb.Blocks[k]
+		for r := 0; r+1 < len(blk.Start); r++ {
+			i := int32(blk.Lo + r)
+			for e := blk.Start[r]; e < blk.Start[r+1]; e++ {
+				j := blk.J[e]
+				if j < 0 || int(j) >= b.n || j == i {
+					return fmt.Errorf("elastoplastic: particle %d lists neighbour %d (of %d particles)", i, j, b.n)
+				}
+				p := start[j] + cur[j]
+				if p >= start[j+1] {
+					return asym(i, j)
+				}
+				b.pJ[p] = i
+				cur[j]++
 			}
-			s := inv[j]
-			p := start[s] + cur[s]
-			if p >= start[s+1] {
-				return asym(i, j)
-			}
-			b.pJ[p] = int32(r)
-			cur[s]++
 		}
 	}
 	clear(cur)
-	for r := int32(0); int(r) < b.n; r++ {
-		for e := start[r]; e < start[r+1]; e++ {
-			s := b.pJ[e]
-			p := start[s] + cur[s]
-			if p >= start[s+1] || b.pJ[p] != r {
-				return asym(b.ord[r], b.ord[s])
+	for i := int32(0); int(i) < b.n; i++ {
+		for e := start[i]; e < start[i+1]; e++ {
+			j := b.pJ[e]
+			p := start[j] + cur[j]
+			if p >= start[j+1] || b.pJ[p] != i {
+				return asym(i, j)
 			}
 			b.pT[e] = p
-			cur[s]++
+			cur[j]++
 		}
 	}
 	return nil
@@ -533,20 +474,19 @@ func symInverse(a *mat3, ratio float64) (inv mat3, ok bool) {
 	return inv, true
 }
 
-// deformBlock is pass 1 of Step for the particles of work indices [lo, hi).
+// deformBlock is pass 1 of Step for particles [lo, hi).
 func (b *Body) deformBlock(lo, hi, blk int) {
 	var cnt [5]float64
 	smin, smax := math.Inf(1), math.Inf(-1)
 	for i := lo; i < hi; i++ {
 		e0, e1 := b.pStart[i], b.pStart[i+1]
 		nbr := b.pJ[e0:e1]
-		pi := b.ord[i] // the particle: its state f, alpha is in particle order
-		fi := b.f[pi]
+		fi := b.f[i]
 		b.finc[i] = identity()
 		var s SVD3
 		decomposed, detached := false, false
 		if b.hasPrev {
-			finc, ok, reason := fit(i, nbr, b.xpw, b.x, b.h)
+			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
 			if ok {
 				b.finc[i] = finc
 				fn := mul(&finc, &fi)
@@ -565,10 +505,10 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 		if !decomposed {
 			s = Decompose(&fi)
 		}
-		if plasticFlow(&s.S, &b.alpha[pi], &b.mat, b.dt) {
+		if plasticFlow(&s.S, &b.alpha[i], &b.mat, b.dt) {
 			cnt[3]++
 		}
-		b.f[pi] = udvt(&s.U, s.S, &s.V)
+		b.f[i] = udvt(&s.U, s.S, &s.V)
 		p := stress(s.S, b.mat.Mu, b.mat.Lambda)
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
@@ -686,7 +626,7 @@ func (b *Body) dampFactor() float64 {
 // g_ji is the exact negation of g_ij, so the sum of all velocity changes, times m, vanishes to
 // the round-off of the accumulation per particle (linear momentum), whatever the order.
 func (b *Body) pairBlock(lo, hi, blk int) {
-	x, xp, fc := b.x, b.xpw, b.finc
+	x, xp, fc := b.x, b.xPrev, b.finc
 	start, pj, pt, pa := b.pStart, b.pJ, b.pT, b.pa
 	kr := &b.kr
 	k := b.vol * b.vol * b.dt / b.mass
@@ -722,11 +662,10 @@ func (b *Body) pairBlock(lo, hi, blk int) {
 	}
 }
 
-// sumBlock is pass 3 of Step for the particles of work indices [lo, hi): v_i += Σ_j g_ij over
-// row i (pairBlock), in the row's order (by neighbour's work index), so the result does not
-// depend on the workers.
+// sumBlock is pass 3 of Step for particles [lo, hi): v_i += Σ_j g_ij over row i (pairBlock),
+// in the row's order (by neighbour index), so the result does not depend on the workers.
 func (b *Body) sumBlock(lo, hi, blk int) {
-	v, start, pa, ord := b.v, b.pStart, b.pa, b.ord
+	v, start, pa := b.v, b.pStart, b.pa
 	for i := lo; i < hi; i++ {
 		var g0, g1, g2 float64
 		for _, g := range pa[start[i]:start[i+1]] {
@@ -734,10 +673,9 @@ func (b *Body) sumBlock(lo, hi, blk int) {
 			g1 += g[1]
 			g2 += g[2]
 		}
-		vi := &v[ord[i]]
-		vi[0] += g0
-		vi[1] += g1
-		vi[2] += g2
+		v[i][0] += g0
+		v[i][1] += g1
+		v[i][2] += g2
 	}
 }
 
