@@ -7,7 +7,6 @@ import (
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/internal/cputime"
-	"github.com/sluicephysics/sluice/physics/elastoplastic"
 	"github.com/sluicephysics/sluice/systems"
 )
 
@@ -61,10 +60,6 @@ func BenchmarkElastoplasticDrop(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/frame")
 	b.ReportMetric(float64(sub)/float64(b.N), "substeps/frame")
-	calls, sweeps := elastoplastic.SVDSweeps()
-	b.ReportMetric(float64(sweeps)/float64(max(calls, 1)), "sweeps/svd")
-	steps, same := elastoplastic.ListReuse()
-	b.ReportMetric(float64(same)/float64(max(steps, 1)), "same-lists")
 	b.ReportMetric(100*epMs/max(totalMs, 1e-9), "elastoplastic-%")
 	if cpu := cputime.Nanos() - cpu0; cpu0 > 0 {
 		b.ReportMetric(float64(cpu)/1e9/float64(b.N), "cpu-s/frame")

@@ -34,27 +34,10 @@ package elastoplastic
 import (
 	"fmt"
 	"math"
-	"os"
-	"slices"
 
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/par"
 )
-
-// svdWarm starts each particle's SVD from its V of the last step (SLUICE_EP_SVD_WARM=1), a
-// measurement of the warm start's Jacobi sweeps.
-var svdWarm = os.Getenv("SLUICE_EP_SVD_WARM") == "1"
-
-// listSteps counts the steps and listSame the steps whose pair rows (after setPairs) equal
-// the last step's, for BenchmarkElastoplasticDrop: how often the sort and the transposed
-// entries could be kept from the last step.
-var listSteps, listSame int64
-
-// ListReuse returns the number of steps and of steps whose pair rows equalled the last step's
-// (of the last body stepped before them).
-func ListReuse() (steps, same int64) { return listSteps, listSame }
-
-var lastStart, lastJ []int32
 
 // Vec3 is physics.Vec3.
 type Vec3 = physics.Vec3
@@ -194,13 +177,10 @@ type Body struct {
 	// Scratch of one step.
 	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
 	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
-	// vPrev is each particle's V of the last step's SVD, the warm start of the next one
-	// (SLUICE_EP_SVD_WARM=1; not part of the saved State).
-	vPrev []mat3
-	finc  []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
-	grid  physics.Grid
-	nb    physics.Neighbors // the body's own search (Step); StepWith takes the caller's
-	kr    physics.Kernel
+	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
+	grid physics.Grid
+	nb   physics.Neighbors // the body's own search (Step); StepWith takes the caller's
+	kr   physics.Kernel
 	// The step's pairs in one compressed row list, each row sorted by neighbour index (see
 	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
 	// the same pair in row pJ (the transposed entry, (j, i)).
@@ -251,10 +231,6 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.m = make([]mat3, n)
 	b.finv = make([]mat3, n)
 	b.finc = make([]mat3, n)
-	b.vPrev = make([]mat3, n)
-	for i := range b.vPrev {
-		b.vPrev[i] = identity()
-	}
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
 	b.ps = make([][]float64, nb)
@@ -393,11 +369,6 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 			}
 		}
 	}
-	listSteps++
-	if slices.Equal(lastStart, start) && slices.Equal(lastJ, b.pJ) {
-		listSame++
-	}
-	lastStart, lastJ = append(lastStart[:0], start...), append(lastJ[:0], b.pJ...)
 	clear(cur)
 	for i := int32(0); int(i) < b.n; i++ {
 		for e := start[i]; e < start[i+1]; e++ {
@@ -521,12 +492,7 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 				fn := mul(&finc, &fi)
 				// §4.4: no update that leaves a singular value ≤ 0 (an inverted or
 				// collapsed neighbourhood); with Irving's convention only σ₃ can be.
-				if svdWarm {
-					s = decomposeFrom(&fn, &b.vPrev[i])
-				} else {
-					s = Decompose(&fn)
-				}
-				if s.S[2] > 0 {
+				if s = Decompose(&fn); s.S[2] > 0 {
 					decomposed = true
 				} else {
 					cnt[2]++
@@ -543,7 +509,6 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 			cnt[3]++
 		}
 		b.f[i] = udvt(&s.U, s.S, &s.V)
-		b.vPrev[i] = s.V
 		p := stress(s.S, b.mat.Mu, b.mat.Lambda)
 		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.

@@ -1,9 +1,6 @@
 package elastoplastic
 
-import (
-	"math"
-	"sync/atomic"
-)
+import "math"
 
 // SVD3 is a singular value decomposition F = U diag(S) Vᵀ of a 3x3 matrix in the sign
 // convention of Irving, Teran and Fedkiw, "Invertible finite elements for robust simulation of
@@ -29,28 +26,10 @@ type SVD3 struct {
 // ones before it. Repeated singular values are harmless: every orthonormal basis of their
 // subspace is a valid V, and the rotations stop once the columns are orthogonal.
 func Decompose(f *[9]float64) SVD3 {
-	v := identity()
-	return decomposeFrom(f, &v)
-}
-
-// svdCalls and svdSweeps count the Decompose calls and their Jacobi sweeps (the last sweep of
-// a call is the one that finds every pair orthogonal), for BenchmarkElastoplasticDrop.
-var svdCalls, svdSweeps atomic.Int64
-
-// SVDSweeps returns the number of SVDs computed so far and their Jacobi sweeps.
-func SVDSweeps() (calls, sweeps int64) { return svdCalls.Load(), svdSweeps.Load() }
-
-// decomposeFrom is Decompose with the rotations started from the rotation v0 instead of I
-// (B = F v0): a warm start from the last step's V, after which B's columns are nearly
-// orthogonal already.
-func decomposeFrom(f *[9]float64, v0 *[9]float64) SVD3 {
 	var out SVD3
-	v := *v0
-	b := mul(f, &v)
-	sweeps := int64(0)
-	defer func() { svdCalls.Add(1); svdSweeps.Add(sweeps) }()
+	b := *f
+	v := identity()
 	for sweep := 0; sweep < 30; sweep++ {
-		sweeps++
 		rotated := false
 		for pq := 0; pq < 3; pq++ {
 			p, q := 0, 1
