@@ -321,6 +321,7 @@ type Solver struct {
 	WarmStart       float64    `json:"warmStart" unit:"1" default:"0.5" range:"[0,1]" doc:"IISPH: the pressure solve starts from this fraction of the last substep's pressures (Ihmsen 2014, Algorithm 1: 0.5)"`
 	MaxErrorPeak    float64    `json:"maxErrorPeak" unit:"1" default:"0" range:"[0,0.5]" doc:"IISPH: when positive, the solve also runs until every particle's predicted density error is at most this (a fraction of ρ0; compression, and expansion where the particle has pressure; a per-particle stop as in PCISPH, Solenthaler 2009); 0 stops on the average maxError alone (Ihmsen 2014)"`
 	Chebyshev       float64    `json:"chebyshev" unit:"1" default:"0" range:"[0,1)" doc:"IISPH: spectral radius ρ of the Chebyshev acceleration of the pressure solve's relaxed Jacobi iteration (Wang 2015, Eq. 12), e.g. 0.85 with maxErrorPeak 0.01 for plain water; 0 = off (Ihmsen 2014, Algorithm 1)"`
+	ChebyshevDelay  int        `json:"chebyshevDelay" default:"4" range:"[1,1000]" doc:"IISPH: plain relaxed Jacobi sweeps of each solve before the Chebyshev extrapolation starts (Wang 2015's delay S); fewer extrapolate the first sweeps, which still remove the rough error of the substep's new source, and made resting elastoplastic bodies unstable at 1"`
 	Omega           float64    `json:"omega" unit:"1" default:"0.5" range:"(0,1]" doc:"relaxation factor ω of the relaxed Jacobi iteration of IISPH and DFSPH (IISPH paper: 0.5)"`
 	CFL             float64    `json:"cfl" unit:"1" default:"0.4" range:"(0,1]" doc:"CFL factor λ in dt = λ·2r/v_max"`
 	GravityCFL      float64    `json:"gravityCFL" unit:"1" default:"0.1" range:"(0,1]" doc:"gravity step condition λ_g in dt ≤ λ_g·√(2r/|g|), Monaghan's (1992) force condition for the body force: the motion gravity gives the water relative to a floor within one substep, g·dt², stays λ_g² of the spacing 2r (1 %), which the pressure solve's linear density prediction resolves; applies in worlds with a fluid-phase body (water, goo), and at dtMax 5 ms binds only for r below 1.2 cm"`
@@ -438,7 +439,7 @@ func (s *Solver) SmoothingKernel() physics.Kernel {
 
 // IISPH returns the pressure solver's parameters.
 func (s *Solver) IISPH() iisph.Params {
-	return iisph.Params{MaxError: s.MaxError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, Omega: s.Omega, WarmStart: s.WarmStart, MaxErrorPeak: s.MaxErrorPeak, Chebyshev: s.Chebyshev, Gravity: s.Gravity, Extrapolate: s.WallPressure == "extrapolate"}
+	return iisph.Params{MaxError: s.MaxError, MinIterations: s.MinIterations, MaxIterations: s.MaxIterations, Omega: s.Omega, WarmStart: s.WarmStart, MaxErrorPeak: s.MaxErrorPeak, Chebyshev: s.Chebyshev, ChebyshevDelay: s.ChebyshevDelay, Gravity: s.Gravity, Extrapolate: s.WallPressure == "extrapolate"}
 }
 
 // DFSPH returns the Divergence-Free SPH solver's parameters: η, the iteration bounds and the

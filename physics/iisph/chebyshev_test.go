@@ -2,6 +2,7 @@ package iisph
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics"
@@ -11,6 +12,11 @@ import (
 // chebSolve solves the squeezed lattice of setup once with Chebyshev spectral radius rho (0:
 // plain relaxed Jacobi) at average error eta and returns the result and the pressures.
 func chebSolve(t *testing.T, rho, eta float64) (Result, []float64) {
+	return chebSolveDelay(t, rho, eta, DefaultParams().ChebyshevDelay)
+}
+
+// chebSolveDelay is chebSolve with the extrapolation delayed by delay plain sweeps.
+func chebSolveDelay(t *testing.T, rho, eta float64, delay int) (Result, []float64) {
 	pool := par.NewPool(2)
 	defer pool.Close()
 	f, b, kr, search := setup(t, pool, 0.97)
@@ -21,6 +27,7 @@ func chebSolve(t *testing.T, rho, eta float64) (Result, []float64) {
 	p.MaxError = eta
 	p.MaxIterations = 20000
 	p.Chebyshev = rho
+	p.ChebyshevDelay = delay
 	res := NewSolver(p).Solve(f, b, ff, fb, 0.002, pool)
 	if !res.Converged {
 		t.Fatalf("ρ = %g, η = %g: the solve did not converge: %+v", rho, eta, res)
@@ -69,6 +76,31 @@ func TestChebyshevReachesTheSameFixedPointInFewerIterations(t *testing.T) {
 	}
 }
 
+func TestChebyshevDelayKeepsTheFirstSweepsPlain(t *testing.T) {
+	// The first S sweeps are the plain iteration's: with S beyond the plain solve's 70 sweeps
+	// at η = 0.1 % the accelerated solve is the plain one, bit for bit; with S = 20 it takes
+	// fewer sweeps than the plain solve and more than at the default S = 4, which extrapolates
+	// from the fifth sweep on. A delay that is ignored fails the first check, a delay that
+	// never ends the second.
+	const rho, eta = 0.85, 1e-3
+	plain, pp := chebSolve(t, 0, eta)
+	late, pl := chebSolveDelay(t, rho, eta, 1000)
+	if late.Iterations != plain.Iterations {
+		t.Fatalf("delay 1000: %d sweeps, want the plain solve's %d", late.Iterations, plain.Iterations)
+	}
+	for i := range pp {
+		if pp[i] != pl[i] {
+			t.Fatalf("delay 1000: particle %d's pressure %v differs from the plain solve's %v", i, pl[i], pp[i])
+		}
+	}
+	mid, _ := chebSolveDelay(t, rho, eta, 20)
+	early, _ := chebSolve(t, rho, eta)
+	t.Logf("η = %g: plain %d sweeps; ρ = %g with S = 20: %d, with S = %d: %d", eta, plain.Iterations, rho, mid.Iterations, DefaultParams().ChebyshevDelay, early.Iterations)
+	if !(mid.Iterations < plain.Iterations && mid.Iterations > early.Iterations) {
+		t.Errorf("S = 20: %d sweeps, want between the default delay's %d and the plain %d", mid.Iterations, early.Iterations, plain.Iterations)
+	}
+}
+
 func TestChebyshevIsValidated(t *testing.T) {
 	for _, rho := range []float64{-0.1, 1, math.NaN()} {
 		p := DefaultParams()
@@ -76,5 +108,10 @@ func TestChebyshevIsValidated(t *testing.T) {
 		if err := p.Validate(); err == nil {
 			t.Errorf("chebyshev %g was accepted; the range is [0, 1)", rho)
 		}
+	}
+	p := DefaultParams()
+	p.ChebyshevDelay = 0
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "chebyshevDelay") {
+		t.Errorf("chebyshevDelay 0: error %v, want one naming chebyshevDelay", err)
 	}
 }
