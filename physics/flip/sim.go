@@ -572,7 +572,14 @@ func (s *Sim) densityCorrection() {
 	// particles already, so it is no guess for this one (a warm start from it took 50 % more
 	// products in BenchmarkFLIPDamBreak). The norm estimate is still warm-started (§3.1).
 	clear(s.yw)
+	// From 0 the pressurised region grows by one layer of cells per proportioning step; the
+	// preconditioned proportioning step (MPRGP.proportionPreconditioned) solves on each grown
+	// face at once and leaves fewer conjugate gradient steps between them. The velocity solve
+	// keeps Dostál's step (its warm start is near its solution and it takes few proportioning
+	// steps).
+	s.solver.PreconditionedProportioning = true
 	res, _, its := s.solveLCP(s.yw, s.eigY)
+	s.solver.PreconditionedProportioning = false
 	s.stats.Correction, s.stats.CorrPowerIts = res, its
 	s.faceGrad(s.yw, &s.ext)
 	// Displacements use the rasterised face density (the divisor of Eq. 3.8, bounded below).
