@@ -72,6 +72,9 @@ type Sim struct {
 	unk            []int32   // system index of each cell, −1 off the system
 	pw, yw, eig    []float64 // per cell: pressure impulse (warm start), pseudo-pressure, eigenvector (warm start)
 	eigY           []float64 // eigenvector warm start of the correction's matrix
+	// dostalCorrection makes the density correction take Dostál's proportioning step instead
+	// of the preconditioned one (BenchmarkFLIPCorrectionProportioning compares the two).
+	dostalCorrection bool
 	// Faces, per component.
 	mf, uf, u0, vf, rf, dx, ext [3][]float64
 	mark                        [3][]int32
@@ -577,7 +580,7 @@ func (s *Sim) densityCorrection() {
 	// face at once and leaves fewer conjugate gradient steps between them. The velocity solve
 	// keeps Dostál's step (its warm start is near its solution and it takes few proportioning
 	// steps).
-	s.solver.PreconditionedProportioning = true
+	s.solver.PreconditionedProportioning = !s.dostalCorrection
 	res, _, its := s.solveLCP(s.yw, s.eigY)
 	s.solver.PreconditionedProportioning = false
 	s.stats.Correction, s.stats.CorrPowerIts = res, its
