@@ -46,7 +46,8 @@ type MPRGPResult struct {
 //     step along the CG direction, then a projected gradient step of fixed length ᾱ along φ,
 //     which lets the active set grow by many indices at once;
 //   - otherwise a proportioning step: an exact line search along β, which frees indices
-//     whose multipliers have the wrong sign.
+//     whose multipliers have the wrong sign (or, with PreconditionedProportioning, a
+//     preconditioned step that frees the same indices, proportionPreconditioned).
 //
 // Preconditioning is "in face": the CG direction is M_F⁻¹ φ with M_F a preconditioner of
 // the submatrix A_FF, recomputed whenever F changes (an expansion or proportioning step), so

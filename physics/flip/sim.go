@@ -577,9 +577,9 @@ func (s *Sim) densityCorrection() {
 	clear(s.yw)
 	// From 0 the pressurised region grows by one layer of cells per proportioning step; the
 	// preconditioned proportioning step (MPRGP.proportionPreconditioned) solves on each grown
-	// face at once and leaves fewer conjugate gradient steps between them. The velocity solve
-	// keeps Dostál's step (its warm start is near its solution and it takes few proportioning
-	// steps).
+	// face at once and leaves fewer conjugate gradient steps between them
+	// (BenchmarkFLIPCorrectionProportioning). The velocity solve keeps Dostál's step: it
+	// starts from the last step's pressure, and the step was not measured there.
 	s.solver.PreconditionedProportioning = !s.dostalCorrection
 	res, _, its := s.solveLCP(s.yw, s.eigY)
 	s.solver.PreconditionedProportioning = false
