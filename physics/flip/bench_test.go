@@ -192,3 +192,56 @@ func scalingRun(b *testing.B, h float64, chapter bool) {
 	b.ReportMetric(float64(tot.CorrectionIterations-before.CorrectionIterations)/steps, "correction-its/step")
 	reportStages(b, before, tot)
 }
+
+// BenchmarkFLIPCorrectionProportioning compares the density correction's two proportioning
+// steps on BenchmarkFLIPScaling's scene (10⁵ and 10⁶ particles, one worker, each solver):
+// every timed step is taken twice from the same saved state, once with Dostál's step along β
+// and once with the preconditioned step (MPRGP.PreconditionedProportioning), in alternating
+// order so that neither always runs second, and the run continues from the second. It reports
+// the correction stage's time (assembly, MPRGP, Eq. 3.9) and matrix products per step of each
+// (suffix -dostal and -prec); on a loaded machine the two times move together, so their ratio
+// is the figure to read.
+func BenchmarkFLIPCorrectionProportioning(b *testing.B) {
+	bothSolvers(b, []string{"1e5", "1e6"}, []float64{0.034, 0.016}, func(b *testing.B, h float64, chapter bool) {
+		pool := par.NewPool(1)
+		defer pool.Close()
+		p := DefaultParams()
+		p.CellSize = h
+		p.Dims = [3]int{int(2/h + 0.5), int(1.5/h + 0.5), int(1/h + 0.5)}
+		p.MaxGridBytes = 16 << 30
+		s, _ := benchSim(b, p, chapter, pool, Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}, 0.02)
+		var tm [2]float64
+		var its [2]int
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			st := s.Save()
+			for k := 0; k < 2; k++ {
+				dostal := (k+i)%2 == 0
+				if k == 1 {
+					if err := s.Restore(st); err != nil {
+						b.Fatal(err)
+					}
+				}
+				s.dostalCorrection = dostal
+				t0 := s.Totals()
+				if err := s.Step(s.MaxStep()); err != nil {
+					b.Fatal(err)
+				}
+				t1 := s.Totals()
+				v := 0
+				if !dostal {
+					v = 1
+				}
+				tm[v] += float64(t1.Time.Correction - t0.Time.Correction)
+				its[v] += t1.CorrectionIterations - t0.CorrectionIterations
+			}
+		}
+		b.StopTimer()
+		n := float64(b.N)
+		b.ReportMetric(tm[0]*1e-6/n, "correction-ms-dostal")
+		b.ReportMetric(tm[1]*1e-6/n, "correction-ms-prec")
+		b.ReportMetric(tm[1]/tm[0], "time-ratio")
+		b.ReportMetric(float64(its[0])/n, "products-dostal")
+		b.ReportMetric(float64(its[1])/n, "products-prec")
+	})
+}

@@ -189,15 +189,17 @@ func TestMPRGPMatchesEnumerationOnRandomSPD(t *testing.T) {
 		if ref == nil {
 			t.Fatalf("trial %d: enumeration found no solution", trial)
 		}
-		for _, jac := range []bool{false, true} {
+		for k := 0; k < 4; k++ {
+			jac, pprop := k%2 == 1, k >= 2
 			d.jacobi = jac
+			s.PreconditionedProportioning = pprop
 			tmp := make([]float64, n)
 			v := make([]float64, n)
 			lam, _ := PowerNorm(d, v, tmp, 1e-6, 1000)
 			x := make([]float64, n)
 			res := s.Solve(d, b, x, 1/lam, 1e-12, 10000)
 			if !res.Converged {
-				t.Fatalf("trial %d (n=%d, jacobi %v): not converged: %+v", trial, n, jac, res)
+				t.Fatalf("trial %d (n=%d, jacobi %v, preconditioned proportioning %v): not converged: %+v", trial, n, jac, pprop, res)
 			}
 			checkLCP(t, "enumeration", d, b, x, ref)
 		}
@@ -216,15 +218,19 @@ func TestMPRGPMatchesProjectedGaussSeidel(t *testing.T) {
 		tmp, v := make([]float64, n), make([]float64, n)
 		lam, _ := PowerNorm(d, v, tmp, 1e-6, 1000)
 		// Warm start from a random feasible point: the solver must not depend on starting at 0.
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = rng.Float64()
+		x0 := make([]float64, n)
+		for i := range x0 {
+			x0[i] = rng.Float64()
 		}
-		res := s.Solve(d, b, x, 1/lam, 1e-12, 100000)
-		if !res.Converged {
-			t.Fatalf("trial %d: not converged: %+v", trial, res)
+		for _, pprop := range []bool{false, true} {
+			s.PreconditionedProportioning = pprop
+			x := append([]float64(nil), x0...)
+			res := s.Solve(d, b, x, 1/lam, 1e-12, 100000)
+			if !res.Converged {
+				t.Fatalf("trial %d (preconditioned proportioning %v): not converged: %+v", trial, pprop, res)
+			}
+			checkLCP(t, "PGS", d, b, x, ref)
 		}
-		checkLCP(t, "PGS", d, b, x, ref)
 	}
 }
 
@@ -305,15 +311,18 @@ func TestMPRGPWithMICOnGridOperatorMatchesProjectedGaussSeidel(t *testing.T) {
 			name          string
 			noPrec, mg    bool
 			precExpansion bool
+			precProp      bool
 		}{
-			{"MIC(0)", false, false, false}, {"none", true, false, false}, {"multigrid", false, true, false},
-			{"MIC(0), preconditioned expansion", false, false, true}, {"multigrid, preconditioned expansion", false, true, true},
+			{"MIC(0)", false, false, false, false}, {"none", true, false, false, false}, {"multigrid", false, true, false, false},
+			{"MIC(0), preconditioned expansion", false, false, true, false}, {"multigrid, preconditioned expansion", false, true, true, false},
+			{"MIC(0), preconditioned proportioning", false, false, false, true}, {"none, preconditioned proportioning", true, false, false, true},
+			{"multigrid, preconditioned expansion and proportioning", false, true, true, true},
 		} {
 			o.noPrec, o.mg = v.noPrec, nil
 			if v.mg {
 				useMG(o, 6)
 			}
-			s.PreconditionedExpansion = v.precExpansion
+			s.PreconditionedExpansion, s.PreconditionedProportioning = v.precExpansion, v.precProp
 			tmp, vv := make([]float64, n), make([]float64, n)
 			lam, _ := PowerNorm(o, vv, tmp, 1e-3, 1000)
 			x := make([]float64, n)
