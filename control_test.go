@@ -441,6 +441,9 @@ func TestElasticBodyLeavesTheDomain(t *testing.T) {
 const impactTol = 0.05
 
 func TestEventsSplashAndContacts(t *testing.T) {
+	if raceEnabled {
+		t.Skip("a 1 s drop into water: 70 s under the race detector")
+	}
 	// A crate dropped into still water raises exactly one EnterFluid event, with the speed
 	// of free fall from its release height to the water level (SurfaceHeight, measured
 	// before the drop); a second crate dropped on the floor of a dry corner raises one
