@@ -39,6 +39,7 @@ func main() {
 	flag.Float64Var(&warmStart, "warmstart", components.DefaultSolver().WarmStart, "IISPH warm start: fraction of the last substep's pressures the solve starts from (solver.warmStart)")
 	flag.Float64Var(&maxErrPeak, "maxerrorpeak", components.DefaultSolver().MaxErrorPeak, "IISPH bound on every particle's predicted density error, 0 = off (solver.maxErrorPeak)")
 	flag.Float64Var(&chebyshev, "chebyshev", components.DefaultSolver().Chebyshev, "IISPH Chebyshev acceleration: spectral radius ρ, 0 = plain relaxed Jacobi (solver.chebyshev, range [0, 1))")
+	flag.IntVar(&chebyshevDelay, "chebyshevdelay", components.DefaultSolver().ChebyshevDelay, "IISPH: plain sweeps before the Chebyshev extrapolation starts (solver.chebyshevDelay, range [1, 1000])")
 	flag.Float64Var(&dtMax, "dtmax", components.DefaultSolver().DtMax, "largest substep in s (solver.dtMax)")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the frames' loop (steps and exports) to this file")
 	flag.Parse()
@@ -57,9 +58,10 @@ func main() {
 }
 
 // cfl and dtMax are the -cfl and -dtmax flags: the solver's CFL factor and largest substep;
-// warmStart, maxErrPeak and chebyshev the -warmstart, -maxerrorpeak and -chebyshev flags of
-// the IISPH solve.
+// warmStart, maxErrPeak, chebyshev and chebyshevDelay the -warmstart, -maxerrorpeak,
+// -chebyshev and -chebyshevdelay flags of the IISPH solve.
 var cfl, dtMax, warmStart, maxErrPeak, chebyshev float64
+var chebyshevDelay int
 
 // cpuProfile is the -cpuprofile flag: where run writes a CPU profile of its frames' loop.
 var cpuProfile string
@@ -72,7 +74,7 @@ func newWorld(r float64, workers int, maxErr float64, obstacle bool) (*sluice.Wo
 	settings.MaxError = maxErr
 	settings.CFL, settings.DtMax = cfl, dtMax
 	settings.WarmStart, settings.MaxErrorPeak = warmStart, maxErrPeak
-	settings.Chebyshev = chebyshev
+	settings.Chebyshev, settings.ChebyshevDelay = chebyshev, chebyshevDelay
 	w, err := sluice.NewWorld(settings, workers)
 	if err != nil {
 		return nil, err
