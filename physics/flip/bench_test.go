@@ -162,14 +162,20 @@ func BenchmarkFLIPScaling(b *testing.B) {
 	bothSolvers(b, []string{"1e5", "1e6", "1e7"}, []float64{0.034, 0.016, 0.0074}, scalingRun)
 }
 
-func scalingRun(b *testing.B, h float64, chapter bool) {
-	pool := par.NewPool(1)
-	defer pool.Close()
+// scalingSim builds BenchmarkFLIPScaling's scene at cell size h on pool, warmed up for 0.02 s,
+// and returns it with its heap in bytes.
+func scalingSim(b *testing.B, h float64, chapter bool, pool *par.Pool) (*Sim, float64) {
 	p := DefaultParams()
 	p.CellSize = h
 	p.Dims = [3]int{int(2/h + 0.5), int(1.5/h + 0.5), int(1/h + 0.5)}
 	p.MaxGridBytes = 16 << 30
-	s, heap := benchSim(b, p, chapter, pool, Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}, 0.02)
+	return benchSim(b, p, chapter, pool, Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}, 0.02)
+}
+
+func scalingRun(b *testing.B, h float64, chapter bool) {
+	pool := par.NewPool(1)
+	defer pool.Close()
+	s, heap := scalingSim(b, h, chapter, pool)
 	before := s.Totals()
 	cpu0 := cputime.Nanos()
 	b.ResetTimer()
@@ -205,11 +211,7 @@ func BenchmarkFLIPCorrectionProportioning(b *testing.B) {
 	bothSolvers(b, []string{"1e5", "1e6"}, []float64{0.034, 0.016}, func(b *testing.B, h float64, chapter bool) {
 		pool := par.NewPool(1)
 		defer pool.Close()
-		p := DefaultParams()
-		p.CellSize = h
-		p.Dims = [3]int{int(2/h + 0.5), int(1.5/h + 0.5), int(1/h + 0.5)}
-		p.MaxGridBytes = 16 << 30
-		s, _ := benchSim(b, p, chapter, pool, Vec3{1.5, 0, 0}, Vec3{2, 1, 1}, Vec3{2, 0, 0}, 0.02)
+		s, _ := scalingSim(b, h, chapter, pool)
 		var tm [2]float64
 		var its [2]int
 		b.ResetTimer()
