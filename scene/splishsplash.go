@@ -641,7 +641,8 @@ const referenceEmitterBudget = 10000
 // referenceParticleVolume is the reference's particle volume of fluid models as a fraction of
 // (2r)^d (FluidModel: 0.8·diam³, 0.8·diam² in 2D), which the importer sets as
 // solver.particleVolume. On the cubic lattice of a fluid block the cubic spline's volume is
-// 1.000·(2r)³, so the reference's blocks start at 80 % of rest density.
+// 1.00003·(2r)³ (physics.TestLatticeVolume), so the reference's blocks start at 80 % of rest
+// density.
 const referenceParticleVolume = 0.8
 
 // bodyMaterial maps the material a fluid block or model names by "id" ("Fluid" when absent,

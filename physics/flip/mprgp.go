@@ -2,6 +2,7 @@ package flip
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sluicephysics/sluice/physics/par"
 )
@@ -110,16 +111,6 @@ func (s *MPRGP) split(x []float64, abar float64) (bb, pp, gp float64, nf int) {
 	return bb, pp, gp, nf
 }
 
-// sameSet reports whether the index sets a and b are equal.
-func sameSet(a, b []bool) bool {
-	for i, v := range a {
-		if v != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {
@@ -220,7 +211,7 @@ func (s *MPRGP) Solve(op Operator, b, x []float64, abar, tol float64, maxIt int)
 				if ok {
 					bb, pp, gp, nf = s.split(x, abar)
 					// The trial built M_S; when the new free set is S, it is still M_F.
-					op.Precond(s.free, !sameSet(s.free, s.grown), s.phi, s.z)
+					op.Precond(s.free, !slices.Equal(s.free, s.grown), s.phi, s.z)
 					copy(s.p, s.z)
 					continue
 				}

@@ -211,8 +211,8 @@ func NewSolver(p Params) *Solver {
 // slowest (smooth) mode, the semi-iterative regime; the first sweeps of a substep still remove
 // the rough error of its new source term, and extrapolating them (S = 1) overshot the
 // pressure of resting solids every substep: an elastoplastic dough dropped on the floor burst,
-// which S = 4 does not (TestChebyshevKeepsTheDoughTogether, docs/results.md). The clamp at zero follows the extrapolation, as the projection
-// follows it in Wang's constrained dynamics. Each particle's extrapolation reads only its own
+// which S = 4 does not (TestChebyshevKeepsTheDoughTogether, docs/results.md). The clamp at
+// zero follows the extrapolation, as the projection follows it in Wang's constrained dynamics. Each particle's extrapolation reads only its own
 // pressures, so the results still do not depend on the number of workers. The fixed point is
 // that of the plain iteration (at p^{l+1} = p̂^{l+1} = p^l = p^{l−1} the extrapolation is the
 // identity); ρ sets how fast the smooth error modes are damped and, too large, excites the
