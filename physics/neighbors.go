@@ -25,6 +25,11 @@ type Neighbors struct {
 	// kernel so that the density needs no kernel value stored per pair. Each W_ij is rounded
 	// to float32 before it is summed in float64, as the stored values are.
 	Sum []float64
+	// Virtual, set before Search, adds to each query point's list its own virtual targets
+	// (VirtualTargets): points that are not in the target grid, one per query point and
+	// source, such as the boundary particle a volume-mapped wall places opposite each fluid
+	// particle near it (Bender et al. 2019). nil adds none.
+	Virtual *VirtualTargets
 	// weightsLen and weights0 record the Weights the last search summed with (SummedWith).
 	weightsLen int
 	weights0   *float64
@@ -36,6 +41,18 @@ type Neighbors struct {
 	kr       *Kernel
 	sameSet  bool
 	fnSearch func(lo, hi, block int)
+}
+
+// VirtualTargets are K target slots per query point that Search appends to the query point's
+// list after its grid neighbours: slot s = K·i + k belongs to query point i, has the target
+// index Base + s (the target set numbers them after its grid points) and the position X[s].
+// A slot is live when its weight (Neighbors.Weights[Base+s], the slot's volume) is positive
+// and it lies within the support; Search then stores the pair and sums its weighted kernel
+// value into Sum like any other. The weights are required: they say which slots are live.
+type VirtualTargets struct {
+	K    int
+	Base int32
+	X    []Vec3
 }
 
 // NeighborBlock is the CSR of one block of query points [Lo, Lo+BlockSize).
@@ -152,7 +169,14 @@ func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool
 	if out.fnSearch == nil {
 		out.fnSearch = out.searchBlock
 	}
-	if out.Weights != nil && len(out.Weights) != len(tg.Order) {
+	nt := len(tg.Order)
+	if vt := out.Virtual; vt != nil {
+		if int(vt.Base) != nt || len(vt.X) != vt.K*n || out.Weights == nil {
+			panic("physics: Search with virtual targets that do not follow the grid's points, cover every query point or have weights")
+		}
+		nt += len(vt.X)
+	}
+	if out.Weights != nil && len(out.Weights) != nt {
 		panic("physics: Search with Weights of another length than the target set")
 	}
 	out.Sum = grow(out.Sum, n)
@@ -181,6 +205,10 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	}
 	blk.J, blk.W, blk.G = blk.J[:0], blk.W[:0], blk.G[:0]
 	cand, near := blk.cand[:0], blk.near[:0]
+	vt, nv := out.Virtual, 0
+	if vt != nil {
+		nv = vt.K
+	}
 	prev := -1
 	for i := lo; i < hi; i++ {
 		blk.Start[i-lo] = int32(len(blk.J))
@@ -201,7 +229,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		cand = resize(cand, len(near))
 		cand = cand[:screen(cand, near, tg.Sorted, xi[0], xi[1], xi[2], h2)]
 		base := len(blk.J)
-		if need := base + len(cand); need > cap(blk.J) || (!skipW && need > cap(blk.W)) {
+		if need := base + len(cand) + nv; need > cap(blk.J) || (!skipW && need > cap(blk.W)) {
 			// Grow to the block's projected total (the pairs so far per point, times the
 			// block's points) rather than by a fixed factor: the first search of a large set
 			// then reallocates a block's lists a few times instead of dozens, which on the
@@ -242,6 +270,32 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			} else {
 				ws += float64(w32)
 			}
+			blk.J[m] = j
+			if !skipW {
+				blk.W[m] = w32
+			}
+			blk.G[m] = float32(g)
+			m++
+		}
+		for s := nv * i; s < nv*(i+1); s++ {
+			j := vt.Base + int32(s)
+			if weights[j] <= 0 {
+				continue
+			}
+			xj := &vt.X[s]
+			dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+			r2 := dx*dx + dy*dy + dz*dz
+			if r2 >= h2 {
+				continue
+			}
+			var w, g float64
+			if r := sqrt(r2); cubic {
+				w, g = kr.cubic(r)
+			} else {
+				w, g = kr.Eval(r)
+			}
+			w32 := float32(w)
+			ws += weights[j] * float64(w32)
 			blk.J[m] = j
 			if !skipW {
 				blk.W[m] = w32
