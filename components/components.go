@@ -313,6 +313,7 @@ type Solver struct {
 	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
 	ParticleVolume  float64    `json:"particleVolume" unit:"(2r)^d" default:"0" range:"[0,1.5]" doc:"volume V of a fluid-phase particle (water, goo) as a fraction of (2r)³ ((2r)² in a 2D world), which sets its mass ρ0·V; 0 = the lattice volume V0 = 1/Σ_j W(x_j) of the cubic lattice at spacing 2r (1.00003 for the cubic spline), at which a sampled block starts at rest density; SPlisHSPlasH's scenes import with its 0.8, so their water starts 20 % below rest density as in the reference; other phases keep V0; 0 or [0.5, 1.5]"`
 	Dimensions      int        `json:"dimensions" default:"3" range:"[2,3]" doc:"3, or 2 for a planar world in the x–y plane at z = 0 (SPlisHSPlasH's sim2D): kernels normalised in 2D, particle areas instead of volumes, masses per metre of depth; fluid bodies (emitters included), elastic bodies, box walls and wall meshes (their sections with the plane) only (docs/2d.md)"`
+	WallModel       string     `json:"wallModel" default:"particles" doc:"how the fluid meets static walls: particles (the walls' samples, Akinci et al. 2012) or volumeMaps (each wall's signed distance and volume map, one virtual boundary particle per fluid particle near it, Bender et al. 2019; walls without a mesh keep their samples)"`
 	WallPressure    string     `json:"wallPressure" default:"mirror" doc:"pressure of boundary samples in the pressure solve: mirror (the particle's own, one-sided force; Akinci 2012, Ihmsen 2014) or extrapolate (hydrostatic extrapolation from the particle, symmetric force; Adami 2012 Eq. 27) with rigid bodies' sample volumes capped at the particle volume: extrapolate gives the hydrostatic pressure next to walls (see package iisph)"`
 	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
 	MaxError        float64    `json:"maxError" unit:"1" default:"0.001" range:"[1e-6,0.1]" doc:"IISPH and DFSPH stop criterion η: average (predicted) density error as a fraction of ρ0 (0.001 = 0.1 %)"`
@@ -371,6 +372,9 @@ func (s *Solver) Validate(path string) error {
 	}
 	if s.WallPressure != "mirror" && s.WallPressure != "extrapolate" {
 		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("unknown mode %q (allowed: mirror, extrapolate)", s.WallPressure)}
+	}
+	if s.WallModel != "particles" && s.WallModel != "volumeMaps" {
+		return &params.Error{Path: pathJoin(path, "wallModel"), Msg: fmt.Sprintf("%q is not a wall model (allowed: particles, volumeMaps)", s.WallModel)}
 	}
 	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" && s.PressureSolver != "dfsph" {
 		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf, dfsph)", s.PressureSolver)}
@@ -628,4 +632,22 @@ func (e *Emitter) Layer(spacing float64) []mgl64.Vec3 {
 		}
 	}
 	return out
+}
+
+// WallField is a static wall's implicit form for the fluid: at a point x, the signed distance
+// phi to the wall's surface (positive on the fluid's side), the wall's boundary volume vol
+// within the kernel support around x (Bender et al. 2019, the volume map), and the unit normal
+// n pointing to the fluid; ok is false where the field is not defined (far from the wall).
+// physics/volumemap builds one from a triangle mesh.
+type WallField interface {
+	At(x physics.Vec3) (phi, vol float64, n physics.Vec3, ok bool)
+}
+
+// WallMap makes a static wall (a boundary body without a motion path and not a rigid body)
+// meet the fluid through its field instead of its samples: each fluid particle closer to it
+// than the kernel support sees one boundary particle of the field's volume, placed opposite
+// it beyond the surface (Bender et al. 2019). The samples stay for everything else (rigid
+// contacts, queries, the view). A nil Field means none.
+type WallMap struct {
+	Field WallField
 }

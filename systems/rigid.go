@@ -2,6 +2,7 @@ package systems
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
@@ -74,16 +75,19 @@ func (s *Sim) packBoundaryOwners() {
 	s.rOwner = s.rOwner[:0]
 	s.staticIDs = s.staticIDs[:0]
 	s.bSlots = s.bSlots[:0]
-	k := 0
 	for i, b := range s.bodies {
-		if b.body.Phase != components.Boundary {
-			continue
+		if b.body.Phase == components.Boundary {
+			s.bSlots = append(s.bSlots, i)
 		}
-		o := int32(len(s.bSlots))
-		s.bSlots = append(s.bSlots, i)
+	}
+	// owners are numbered in ID order (bSlots), samples packed in bOrder
+	k := 0
+	for _, i := range s.bOrder {
+		b := &s.bodies[i]
+		o, _ := slices.BinarySearch(s.bSlots, i)
 		ro := int32(s.rigidIndex(i))
 		for range b.p.X {
-			s.bOwner = append(s.bOwner, o)
+			s.bOwner = append(s.bOwner, int32(o))
 			s.rOwner = append(s.rOwner, ro)
 			if b.rigid == nil {
 				s.staticIDs = append(s.staticIDs, int32(k))
@@ -140,9 +144,9 @@ func (s *Sim) boundaryDrag(dt float64) {
 	if !s.dragOn || s.Fluid.Len() == 0 {
 		return
 	}
-	physics.BoundaryDrag(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, dt, s.pool)
+	physics.BoundaryDrag(&s.Fluid, s.fb, &s.FB, &s.Kernel, dt, s.pool)
 	s.setCenters()
-	s.drag.Drag(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, s.pool)
+	s.drag.Drag(&s.Fluid, s.fb, &s.FB, &s.Kernel, s.fbOwner, s.bCenters, s.pool)
 }
 
 // setCenters sets each boundary body's torque centre: a rigid body's centre of mass.
@@ -163,18 +167,18 @@ func (s *Sim) boundaryLoads(dt float64) {
 	s.setCenters()
 	var force, torque []physics.Vec3
 	if s.PF != nil {
-		s.PF.Loads(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.pool)
+		s.PF.Loads(&s.Fluid, s.fb, &s.FB, s.fbOwner, s.bCenters, s.pool)
 		force, torque = s.PF.Force, s.PF.Torque
 	} else if s.DF != nil {
 		// the reaction of both DFSPH solves' boundary forces: their summed pressure in place
 		// of the constant-density solve's (a swap, so f.P comes back bit for bit)
 		f := &s.Fluid
 		f.P, s.DF.PLoad = s.DF.PLoad, f.P
-		s.loads.Sum(f, &s.Bound, &s.FB, s.bOwner, s.bCenters, false, s.Pressure.Gravity, s.pool)
+		s.loads.Sum(f, s.fb, &s.FB, s.fbOwner, s.bCenters, false, s.Pressure.Gravity, s.pool)
 		f.P, s.DF.PLoad = s.DF.PLoad, f.P
 		force, torque = s.loads.Force, s.loads.Torque
 	} else {
-		s.loads.Sum(&s.Fluid, &s.Bound, &s.FB, s.bOwner, s.bCenters, s.Pressure.Extrapolate, s.Pressure.Gravity, s.pool)
+		s.loads.Sum(&s.Fluid, s.fb, &s.FB, s.fbOwner, s.bCenters, s.Pressure.Extrapolate, s.Pressure.Gravity, s.pool)
 		force, torque = s.loads.Force, s.loads.Torque
 	}
 	for i, slot := range s.bSlots {

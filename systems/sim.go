@@ -146,6 +146,24 @@ type Sim struct {
 	loadTime   float64
 	wallsMove  bool // some wall (not a rigid body) has a motion path
 
+	// Walls with a volume map (components.WallMap; Bender et al. 2019) meet the fluid through
+	// one virtual boundary particle per fluid particle near them instead of their samples,
+	// which are packed after every other boundary body's (bOrder) so that the fluid's
+	// boundary search covers the first nVis samples only (visGrid). The fluid's stages read
+	// fb and fbOwner: Bound and bOwner themselves without mapped walls, else FBound and
+	// fbOwn, the visible samples followed by the virtual particles (mapped.go).
+	wallMaps *generic.Map[components.WallMap]
+	bOrder   []int // boundary bodies' slots in packing order
+	mapped   []mappedWall
+	nVis     int
+	visGrid  physics.Grid
+	FBound   physics.BoundarySet
+	fbOwn    []int32
+	fb       *physics.BoundarySet
+	fbOwner  []int32
+	virtual  physics.VirtualTargets
+	mapFn    func(lo, hi, block int)
+
 	// Solids are the insides of solid walls, in body ID order (see solids.go).
 	Solids    []Solid
 	solid     *Solid // the solid confineBlock works on
@@ -170,7 +188,8 @@ type bodySlot struct {
 	motion *components.Motion  // kinematic path of a boundary body, or nil
 	emit   *components.Emitter // nozzle of an emitter body, or nil
 	rigid  *components.RigidBody
-	bLo    int // first packed boundary index of a boundary body
+	field  components.WallField // a static wall's volume map (WallMap), or nil
+	bLo    int                  // first packed boundary index of a boundary body
 }
 
 type layoutEntry struct {
@@ -198,6 +217,7 @@ func NewSim(s components.Solver, pool *par.Pool) (*Sim, error) {
 		sim.DF = dfsph.NewSolver(s.DFSPH())
 	}
 	sim.boundGrid.NoSelf = true
+	sim.fb = &sim.Bound
 	sim.confineFn = sim.confineBlock
 	sim.checkFn = sim.checkBlock
 	sim.unpackFn, sim.scatterFn = sim.unpackBlock, sim.scatterBlock
@@ -223,7 +243,8 @@ func (s *Sim) Gather(w *ecs.World) error {
 		m := generic.NewMap[components.Motion](w.ECS)
 		em := generic.NewMap[components.Emitter](w.ECS)
 		rm := generic.NewMap[components.RigidBody](w.ECS)
-		s.motions, s.emitters, s.rigids = &m, &em, &rm
+		wm := generic.NewMap[components.WallMap](w.ECS)
+		s.motions, s.emitters, s.rigids, s.wallMaps = &m, &em, &rm, &wm
 	}
 	q := bodyFilter.Query(w.ECS)
 	for q.Next() {
@@ -246,6 +267,9 @@ func (s *Sim) Gather(w *ecs.World) error {
 				slot.rigid = rb
 			}
 		}
+		if s.wallMaps.Has(e) {
+			slot.field = s.wallMaps.Get(e).Field
+		}
 		s.bodies = append(s.bodies, slot)
 	}
 	slices.SortFunc(s.bodies, func(a, b bodySlot) int { return int(a.body.ID) - int(b.body.ID) })
@@ -256,10 +280,13 @@ func (s *Sim) Gather(w *ecs.World) error {
 	s.removeQueuedElastic()
 	var fl, bl []layoutEntry
 	s.moving, s.wallsMove = false, false
+	if err := s.orderBoundary(); err != nil {
+		return err
+	}
 	bLo := 0
-	for i := range s.bodies {
+	for _, i := range s.bOrder {
 		b := &s.bodies[i]
-		if b.body.Phase == components.Boundary {
+		{
 			b.bLo = bLo
 			bLo += b.p.Len()
 			if b.motion != nil {
@@ -714,8 +741,8 @@ func capVolumes(vol []float64, v0 float64) {
 func (s *Sim) packBoundary() error {
 	b := &s.Bound
 	b.X, b.V = b.X[:0], b.V[:0]
-	for _, bs := range s.bodies {
-		if bs.body.Phase == components.Boundary {
+	for _, slot := range s.bOrder {
+		if bs := &s.bodies[slot]; true {
 			for _, x := range bs.p.X {
 				if !physics.Finite(x) {
 					return fmt.Errorf("boundary body %q has a non-finite sample %v", bs.body.Name, x)
@@ -730,8 +757,8 @@ func (s *Sim) packBoundary() error {
 	// other); a rigid body's from its own samples alone, computed once when it was made, so
 	// they stay the same wherever it moves (Akinci et al. 2012, Sec. 3).
 	var walls physics.BoundarySet
-	for _, bs := range s.bodies {
-		if bs.body.Phase == components.Boundary && bs.rigid == nil {
+	for _, slot := range s.bOrder {
+		if bs := &s.bodies[slot]; bs.rigid == nil {
 			walls.X = append(walls.X, bs.p.X...)
 		}
 	}
@@ -741,10 +768,8 @@ func (s *Sim) packBoundary() error {
 		return err
 	}
 	k, w := 0, 0
-	for _, bs := range s.bodies {
-		if bs.body.Phase != components.Boundary {
-			continue
-		}
+	for _, slot := range s.bOrder {
+		bs := &s.bodies[slot]
 		n := bs.p.Len()
 		if bs.rigid != nil {
 			copy(b.Vol[k:k+n], bs.rigid.Volumes)
@@ -764,10 +789,10 @@ func (s *Sim) packBoundary() error {
 		// Until the walls change this grid is only searched; where bodies or animated walls
 		// move, NeighborSearch rebuilds it every substep and the scratch grows back once.
 		s.boundGrid.ReleaseScratch()
-		return nil
+	} else {
+		s.boundGrid = physics.Grid{NoSelf: true}
 	}
-	s.boundGrid = physics.Grid{NoSelf: true}
-	return nil
+	return s.buildVisGrid()
 }
 
 // autoDomain sets the domain to the bodies' bounds widened on every side by their largest size

@@ -64,6 +64,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 	s := n.S
 	f := &s.Fluid
 	h := s.Kernel.H
+	s.placeVirtual()
 	if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
 		return s.describe(err)
 	}
@@ -74,6 +75,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
 			return err
 		}
+		s.placeVirtual()
 	}
 	if s.moving {
 		t0 := time.Now()
@@ -85,17 +87,23 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		if err := s.boundGrid.Build(s.Bound.X, h, s.pool); err != nil {
 			return fmt.Errorf("moving boundary: %w", err)
 		}
+		if len(s.mapped) > 0 && s.nVis > 0 {
+			if err := s.visGrid.Build(s.Bound.X[:s.nVis], h, s.pool); err != nil {
+				return fmt.Errorf("moving boundary: %w", err)
+			}
+		}
 		if len(s.Rigid.Bodies) > 0 {
 			s.acc.RigidMs += float64(time.Since(t0).Nanoseconds()) / 1e6
 		}
 	}
 	s.sinceSort = (s.sinceSort + 1) % s.Settings.SortEvery
 	s.FF.SkipW, s.FB.SkipW = s.pairKernelValuesUnread()
-	s.FB.Weights = s.Bound.Vol
+	bg := s.fluidBoundary()
+	s.FB.Weights = s.fb.Vol
 	physics.Search(&s.fluidGrid, f.X, &s.fluidGrid, s.fluidGrid.SelfAdjacent(), &s.Kernel, true, &s.FF, s.pool)
 	s.adj = par.Grow(s.adj, 27*s.fluidGrid.NumCells())
-	s.fluidGrid.Adjacent(&s.boundGrid, s.adj, s.pool)
-	physics.Search(&s.fluidGrid, f.X, &s.boundGrid, s.adj, &s.Kernel, false, &s.FB, s.pool)
+	s.fluidGrid.Adjacent(bg, s.adj, s.pool)
+	physics.Search(&s.fluidGrid, f.X, bg, s.adj, &s.Kernel, false, &s.FB, s.pool)
 	return nil
 }
 
@@ -145,9 +153,9 @@ type Density struct{ S *Sim }
 func (d Density) Run(ctx *ecs.Context) error {
 	s := d.S
 	s.markNotFluid()
-	physics.Density(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, s.pool)
+	physics.Density(&s.Fluid, s.fb, &s.FF, &s.FB, &s.Kernel, s.pool)
 	if s.DF != nil {
-		r := s.DF.DivergenceSolve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+		r := s.DF.DivergenceSolve(&s.Fluid, s.fb, &s.FF, &s.FB, ctx.Dt, s.pool)
 		a := &s.acc
 		a.DivergenceIterationsTotal += r.Iterations
 		a.divSolves++
@@ -210,7 +218,7 @@ func (v ViscositySolve) Run(ctx *ecs.Context) error {
 	if !s.viscImplicit || s.Fluid.Len() == 0 {
 		return nil
 	}
-	r := s.Visc.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.pool)
+	r := s.Visc.Solve(&s.Fluid, s.fb, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.pool)
 	a := &s.acc
 	a.ViscositySolves++
 	a.ViscosityIterationsTotal += r.Iterations
@@ -223,7 +231,7 @@ func (v ViscositySolve) Run(ctx *ecs.Context) error {
 		f := &s.Fluid
 		f.V, s.viscV = s.Visc.Solution(), f.V
 		s.setCenters()
-		s.drag.Drag(f, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, s.pool)
+		s.drag.Drag(f, s.fb, &s.FB, &s.Kernel, s.fbOwner, s.bCenters, s.pool)
 		f.V = s.viscV
 	}
 	return nil
@@ -246,7 +254,7 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 		if err := s.prepareCloth(); err != nil {
 			return err
 		}
-		r := s.PF.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.Settings.Spacing(), s.pool)
+		r := s.PF.Solve(&s.Fluid, s.fb, &s.FF, &s.FB, &s.Kernel, ctx.Dt, s.Settings.Spacing(), s.pool)
 		a.PressureIterationsTotal += r.Iterations
 		a.PFCGIterationsTotal += r.CGIterations
 		a.solves++
@@ -256,7 +264,7 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 			a.UnconvergedSolves++
 		}
 	} else if s.DF != nil {
-		r := s.DF.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+		r := s.DF.Solve(&s.Fluid, s.fb, &s.FF, &s.FB, ctx.Dt, s.pool)
 		a.PressureIterationsTotal += r.Iterations
 		a.solves++
 		a.errSum += r.AvgError
@@ -265,7 +273,7 @@ func (p PressureSolve) Run(ctx *ecs.Context) error {
 			a.UnconvergedSolves++
 		}
 	} else {
-		r := s.Pressure.Solve(&s.Fluid, &s.Bound, &s.FF, &s.FB, ctx.Dt, s.pool)
+		r := s.Pressure.Solve(&s.Fluid, s.fb, &s.FF, &s.FB, ctx.Dt, s.pool)
 		a.PressureIterationsTotal += r.Iterations
 		a.solves++
 		a.errSum += r.AvgError

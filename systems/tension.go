@@ -35,7 +35,7 @@ func (s *Sim) adhesion(dt float64) {
 	ad := &s.Adhesion
 	ad.Beta = s.fluidCoeffs(ad.Beta, wallAdhesionOf)
 	s.setCenters()
-	ad.Apply(&s.Fluid, &s.Bound, &s.FB, &s.Kernel, s.bOwner, s.bCenters, dt, s.pool)
+	ad.Apply(&s.Fluid, s.fb, &s.FB, &s.Kernel, s.fbOwner, s.bCenters, dt, s.pool)
 }
 
 func surfaceTensionOf(m *components.Material) float64 { return m.SurfaceTension }
