@@ -40,12 +40,13 @@ type StepStats = systems.StepStats
 
 // World is one simulation.
 type World struct {
-	ecs     *ecs.World
-	sim     *systems.Sim
-	bodies  generic.Map6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody]
-	bodyMap generic.Map[components.Body] // to ask whether an entity is a body
-	nextID  uint32
-	names   map[string]bool
+	ecs      *ecs.World
+	sim      *systems.Sim
+	bodies   generic.Map6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody]
+	bodyMap  generic.Map[components.Body]     // to ask whether an entity is a body
+	wallMaps generic.Map1[components.WallMap] // the volume maps of walls (wallmap.go)
+	nextID   uint32
+	names    map[string]bool
 
 	// One-step forces a game applied (ApplyForce, ApplyTorque), sorted by body ID, and the
 	// held forces they are added to during a Step.
@@ -95,7 +96,7 @@ func NewWorld(settings components.Solver, workers int) (*World, error) {
 	}
 	w := &World{ecs: ew, sim: sim, names: map[string]bool{},
 		bodies:  generic.NewMap6[components.Body, components.Material, components.Particles, components.Motion, components.Emitter, components.RigidBody](ew.ECS),
-		bodyMap: generic.NewMap[components.Body](ew.ECS)}
+		bodyMap: generic.NewMap[components.Body](ew.ECS), wallMaps: generic.NewMap1[components.WallMap](ew.ECS)}
 	w.nextDt = sim.NextDt
 	w.substep = w.runSubstep
 	return w, nil
