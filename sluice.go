@@ -337,7 +337,8 @@ func (w *World) AddBoundaryParticles(name string, x []mgl64.Vec3) (Entity, error
 // AddBoundaryBox adds the surface of the box [lo, hi] as a static wall: a tank holding fluid
 // inside when inverted, an obstacle otherwise, sampled in Solver.BoundaryLayers layers. An
 // obstacle is solid: a particle that ends a substep inside it is put back on its surface (see
-// systems.Sim.AddSolid).
+// systems.Sim.AddSolid). In a 3D world the world keeps the box's mesh (WallMesh), from which
+// solver.wallModel "volumeMaps" builds its volume map.
 func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (Entity, error) {
 	sample := boundary.Box
 	if w.sim.Settings.Dimensions == 2 {
@@ -348,8 +349,15 @@ func (w *World) AddBoundaryBox(name string, lo, hi mgl64.Vec3, inverted bool) (E
 		return Entity{}, fmt.Errorf("body %q: %w", name, err)
 	}
 	e, err := w.AddBoundaryParticles(name, x)
-	if err != nil || inverted {
+	if err != nil {
 		return e, err
+	}
+	if w.sim.Settings.Dimensions == 3 {
+		bv, bt := boxWallMesh(lo, hi)
+		w.keepWallMesh(w.Body(e).ID, bv, bt, inverted)
+	}
+	if inverted {
+		return e, nil
 	}
 	sh, c := &rigid.Shape{Kind: rigid.Box, HalfExtents: hi.Sub(lo).Mul(0.5)}, lo.Add(hi).Mul(0.5)
 	if w.sim.Settings.Dimensions == 2 {

@@ -28,8 +28,9 @@ type wallMeshEntry struct {
 	m  WallMesh
 }
 
-// WallMesh returns the mesh of a wall added by AddBoundaryMesh (ok false for any other body,
-// including boxes from AddBoundaryBox and walls given as samples).
+// WallMesh returns the mesh of a wall added by AddBoundaryMesh or, in a 3D world, by
+// AddBoundaryBox (its 8 corners and 12 triangles); ok is false for any other body, walls given
+// as samples included.
 func (w *World) WallMesh(e Entity) (m WallMesh, ok bool) {
 	b := w.Body(e)
 	if b == nil || b.Phase != components.Boundary {

@@ -616,9 +616,29 @@ func (im *importer) configuration(c obj) error {
 			delete(c, blk)
 		}
 	}
+	// The reference's walls: boundary particles (0, Akinci et al. 2012), density maps (1,
+	// Koschier & Bender 2017) or volume maps (2, Bender et al. 2019, its default). Static
+	// walls then meet the fluid through a volume map (solver.wallModel "volumeMaps"), density
+	// maps' successor, which the reference itself defaults to; dynamic bodies keep their
+	// samples (sluice's rigid bodies are made of them).
+	bhm := 2.0
 	if v, ok := take(c, "boundaryHandlingMethod"); ok {
-		if m, _ := num(v); m != 0 {
-			im.warn(p+".boundaryHandlingMethod", "%v (%s) is replaced by boundary particles (Akinci et al. 2012)", v, map[float64]string{1: "density maps", 2: "volume maps"}[m])
+		m, isNum := num(v)
+		if !isNum || (m != 0 && m != 1 && m != 2) {
+			return &UnsupportedError{p + ".boundaryHandlingMethod", fmt.Sprintf("%v: not a boundary handling method of the reference (0 particles, 1 density maps, 2 volume maps)", v)}
+		}
+		bhm = m
+	}
+	switch {
+	case bhm == 0:
+		s.WallModel = "particles"
+	case s.Dimensions == 2:
+		s.WallModel = "particles"
+		im.warn(p+".boundaryHandlingMethod", "%v (%s): a 2D world's walls are boundary particles (Akinci et al. 2012); sluice's volume maps are 3D", bhm, map[float64]string{1: "density maps", 2: "volume maps"}[bhm])
+	default:
+		s.WallModel = "volumeMaps"
+		if bhm == 1 {
+			im.warn(p+".boundaryHandlingMethod", "1 (density maps, Koschier & Bender 2017) runs as volume maps (Bender et al. 2019), the method that followed them")
 		}
 	}
 	if v, ok := take(c, "enableDivergenceSolver"); ok {
@@ -1379,11 +1399,21 @@ func (im *importer) rigidBody(b obj, i int) error {
 }
 
 // collisionKeys warns about the settings of the reference's volume maps and collision
-// detection, which boundary particles and sluice's contact solver do not need.
+// detection that sluice does not take: its volume maps choose their own grid (mapResolution),
+// a map's thickness 0 is the surface itself, and its contact solver needs no collision
+// settings.
 func (im *importer) collisionKeys(b obj, p string) {
-	for _, k := range []string{"mapThickness", "mapResolution", "samplingMode", "invertSDF", "collisionObjectType", "collisionObjectScale", "collisionObjectFileName", "testMesh", "resolutionSDF", "thicknessSDF"} {
+	if v, ok := take(b, "mapThickness"); ok {
+		if t, _ := num(v); t != 0 {
+			im.warn(p+".mapThickness", "%v: sluice's volume maps and boundary samples lie on the mesh's surface (thickness 0)", v)
+		}
+	}
+	if v, ok := take(b, "mapResolution"); ok {
+		im.warn(p+".mapResolution", "%v: sluice's volume maps choose their own grid (physics/volumemap)", v)
+	}
+	for _, k := range []string{"samplingMode", "invertSDF", "collisionObjectType", "collisionObjectScale", "collisionObjectFileName", "testMesh", "resolutionSDF", "thicknessSDF"} {
 		if _, ok := take(b, k); ok {
-			im.warn(p+"."+k, "setting of the reference's volume maps or collision detection, not needed by boundary particles and sluice's contact solver")
+			im.warn(p+"."+k, "setting of the reference's boundary sampling or collision detection, not needed by sluice's walls and contact solver")
 		}
 	}
 }

@@ -125,7 +125,10 @@ func TestDamBreakModelImport(t *testing.T) {
 		t.Fatalf("DFSPH maxError 0.05 %%, maxErrorV 0.1 %% → solver %q, η %g, η_v %g, viscosity %g", sc.Solver.PressureSolver, sc.Solver.MaxError, sc.Solver.MaxDivergenceError, sc.Fluids[0].Material.Viscosity)
 	}
 	joined := fmt.Sprint(warns)
-	for _, k := range []string{"boundaryHandlingMethod", "numberOfStepsPerRenderUpdate", "maxIterationsV"} {
+	if sc.Solver.WallModel != "volumeMaps" {
+		t.Errorf("boundaryHandlingMethod 2 → solver.wallModel %q, want volumeMaps", sc.Solver.WallModel)
+	}
+	for _, k := range []string{"numberOfStepsPerRenderUpdate", "maxIterationsV"} {
 		if !strings.Contains(joined, k) {
 			t.Errorf("no warning names %s: %v", k, warns)
 		}
