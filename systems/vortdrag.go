@@ -17,15 +17,16 @@ const StageVorticityDrag = "VorticityDrag"
 // every substep from the materials, so a material changed at run time takes effect at once)
 // and the microrotations kept across a repack.
 type vortDrag struct {
-	mp    micropolar.Model
-	drag  airdrag.Drag
-	coef  []micropolar.Coeffs
-	dpar  []airdrag.Params
-	nFull int
-	h     float64
-	old   []physics.Vec3
-	src   []int32
-	kept  bool
+	mp     micropolar.Model
+	drag   airdrag.Drag
+	coef   []micropolar.Coeffs
+	dpar   []airdrag.Params
+	nFull  int
+	h      float64
+	old    []physics.Vec3
+	src    []int32
+	kept   bool
+	bcount []float64 // the boundary neighbours' sample counts when walls are volume-mapped
 }
 
 // VorticityDrag reads v, ω, ρ and the neighbour lists and adds to v* the micropolar
@@ -75,6 +76,20 @@ func (v VorticityDrag) Run(ctx *ecs.Context) error {
 			if s.Settings.Dimensions == 2 {
 				vd.nFull = airdrag.FullNeighbors2D(s.Settings.Spacing(), s.Kernel.H)
 			}
+		}
+		vd.drag.BoundCount = nil
+		if len(s.mapped) > 0 {
+			// a volume-mapped wall's virtual particle counts as the samples its volume holds
+			sp := s.Settings.Spacing()
+			v0 := sp * sp * sp
+			vd.bcount = par.Grow(vd.bcount, len(s.fb.Vol))
+			for j, v := range s.fb.Vol {
+				vd.bcount[j] = 1
+				if j >= s.nVis {
+					vd.bcount[j] = v / v0
+				}
+			}
+			vd.drag.BoundCount = vd.bcount
 		}
 		vd.drag.Step(f, &s.FF, &s.FB, vd.dpar[:n], s.owner, vd.nFull, ctx.Dt, s.pool)
 	}

@@ -148,11 +148,17 @@ type Params struct {
 type Drag struct {
 	f      *physics.FluidSet
 	ff, fb *physics.Neighbors
-	par    []Params
-	owner  []int32
-	nFull  float64
-	dt     float64
-	fn     func(lo, hi, block int)
+	// BoundCount, when set, is the number of boundary samples each boundary neighbour stands
+	// for in the neighbour count n of Eq. 10 (indexed like the boundary set): a volume-mapped
+	// wall's one virtual particle stands for V_b/V0 samples (the wall's volume in the support
+	// over a sample's), so a particle at such a wall counts as covered as at a wall of
+	// samples. nil counts every boundary neighbour as one.
+	BoundCount []float64
+	par        []Params
+	owner      []int32
+	nFull      float64
+	dt         float64
+	fn         func(lo, hi, block int)
 }
 
 // Step applies the drag for one step of length dt.
@@ -165,16 +171,17 @@ func (d *Drag) Step(f *physics.FluidSet, ff, fb *physics.Neighbors, params []Par
 	d.f, d.ff, d.fb, d.par, d.owner = nil, nil, nil, nil, nil
 }
 
-// Accel returns the drag acceleration of particle i (m/s²) given its neighbour count n and the
+// Accel returns the drag acceleration of particle i (m/s²) given its neighbour count n (the
+// fluid and boundary neighbours, a boundary neighbour weighed by Drag.BoundCount) and the
 // largest cosine between −v_i and the directions x̂_ij to its neighbours (0 without
 // neighbours): the drag force divided by m_i.
-func Accel(p *Params, v physics.Vec3, m float64, n int, nFull float64, maxCos float64) physics.Vec3 {
+func Accel(p *Params, v physics.Vec3, m float64, n float64, nFull float64, maxCos float64) physics.Vec3 {
 	ux, uy, uz := -v[0], -v[1], -v[2] // v_rel = v_air − v_i, still air
 	u := math.Sqrt(ux*ux + uy*uy + uz*uz)
 	if u <= 1e-6 {
 		return physics.Vec3{}
 	}
-	fn := min(1, float64(n)/(nFull*2/3))
+	fn := min(1, n/(nFull*2/3))
 	w := max(0, min(1, 1-max(0, maxCos)))
 	if p.Depth > 0 {
 		m *= p.Depth
@@ -211,7 +218,14 @@ func (d *Drag) block(lo, hi, blk int) {
 			}
 			mc = max(mc, (ex*rx+ey*ry+ez*rz)/r)
 		}
-		a := Accel(p, vi, f.M[i], len(js)+len(bs), d.nFull, mc)
+		n := float64(len(js) + len(bs))
+		if bc := d.BoundCount; bc != nil {
+			n = float64(len(js))
+			for _, j := range bs {
+				n += bc[j]
+			}
+		}
+		a := Accel(p, vi, f.M[i], n, d.nFull, mc)
 		v := &f.VStar[i]
 		v[0] += dt * a[0]
 		v[1] += dt * a[1]

@@ -69,7 +69,7 @@ func TestOcclusion(t *testing.T) {
 		t.Errorf("exposed inner particle: a_y = %.15g, want ½ρ_a u²(2r)²/m = %.15g", a[1], want)
 	}
 	// A half-filled neighbourhood lies between (Eq. 10, 13 interpolate linearly in f_n).
-	half := Accel(&p, v, m, 32/3, 32, 0)[1]
+	half := Accel(&p, v, m, float64(32/3), 32, 0)[1]
 	lone := Accel(&p, v, m, 0, 32, 0)[1]
 	if lo, hi := min(lone, want), max(lone, want); half < lo || half > hi {
 		t.Errorf("half-filled neighbourhood: a_y = %.6g, not between lone %.6g and full %.6g", half, lone, want)
