@@ -643,8 +643,8 @@ type WallField interface {
 	At(x physics.Vec3) (phi, vol float64, n physics.Vec3, ok bool)
 }
 
-// WallMap makes a static wall (a boundary body without a motion path and not a rigid body)
-// meet the fluid through its field instead of its samples: each fluid particle closer to it
+// WallMap makes a static wall meet the fluid through its field instead of its samples when
+// solver.wallModel is "volumeMaps" (on a rigid body or a wall on a motion path it is ignored): each fluid particle closer to it
 // than the kernel support sees one boundary particle of the field's volume, placed opposite
 // it beyond the surface (Bender et al. 2019). The samples stay for everything else (rigid
 // contacts, queries, the view). A nil Field means none.

@@ -28,14 +28,16 @@ type mappedWall struct {
 }
 
 // orderBoundary sets bOrder, the boundary bodies in the order their samples are packed:
-// the bodies the fluid sees through their samples first, in ID order, then the walls with a
-// volume map, in ID order; and checks that only static walls carry a map.
+// the bodies the fluid sees through their samples first, in ID order, then the static walls
+// with a volume map, in ID order, which it lists in mapped. A world with goo is refused.
 func (s *Sim) orderBoundary() error {
 	s.bOrder = s.bOrder[:0]
 	s.mapped = s.mapped[:0]
-	if s.Settings.WallModel != "volumeMaps" {
-		for i := range s.bodies {
-			s.bodies[i].field = nil
+	for i := range s.bodies {
+		// a map describes a static wall: a rigid body or a wall on a motion path meets the
+		// fluid through its samples
+		if b := &s.bodies[i]; s.Settings.WallModel != "volumeMaps" || b.rigid != nil || b.motion != nil {
+			b.field = nil
 		}
 	}
 	for i, b := range s.bodies {
@@ -49,9 +51,6 @@ func (s *Sim) orderBoundary() error {
 			continue
 		}
 		if b.field != nil {
-			if b.rigid != nil || b.motion != nil {
-				return fmt.Errorf("body %q: a volume map (WallMap) is for static walls, not for a rigid body or a wall with a motion path", b.body.Name)
-			}
 			s.bOrder = append(s.bOrder, i)
 			s.mapped = append(s.mapped, mappedWall{owner: o, field: b.field, nu: b.mat.Drag})
 		}
