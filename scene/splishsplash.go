@@ -637,7 +637,6 @@ func (im *importer) configuration(c obj) error {
 		im.warn(p+".boundaryHandlingMethod", "%v (%s): a 2D world's walls are boundary particles (Akinci et al. 2012); sluice's volume maps are 3D", bhm, map[float64]string{1: "density maps", 2: "volume maps"}[bhm])
 	default:
 		s.WallModel = "volumeMaps"
-		s.WallMapVolume = referenceWallMapVolume
 		if bhm == 1 {
 			im.warn(p+".boundaryHandlingMethod", "1 (density maps, Koschier & Bender 2017) runs as volume maps (Bender et al. 2019), the method that followed them")
 		}
@@ -658,10 +657,6 @@ func (im *importer) configuration(c obj) error {
 
 // referenceEmitterBudget is the reference's default maxEmitterParticles of a material.
 const referenceEmitterBudget = 10000
-
-// referenceWallMapVolume is the factor the reference's volume maps put on the boundary volume
-// they integrate (SPlisHSPlasH's initVolumeMap, 0.8 in every build).
-const referenceWallMapVolume = 0.8
 
 // referenceParticleVolume is the reference's particle volume of fluid models as a fraction of
 // (2r)^d (FluidModel: 0.8·diam³, 0.8·diam² in 2D), which the importer sets as

@@ -6,15 +6,14 @@ import (
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 	"github.com/sluicephysics/sluice/physics/par"
+	"github.com/sluicephysics/sluice/physics/volumemap"
 )
 
 // Walls with a volume map (components.WallMap; Bender, Kugelstadt, Weiler, Koschier 2019,
 // "Implicit Frictional Boundary Handling for SPH"). A fluid particle i within the kernel
 // support of such a wall (0 < φ(x_i) < h) sees one boundary particle of it, of the wall's
 // volume V(x_i) within the support around x_i, at x_b = x_i − d n(x_i) with
-// d = max(φ + r/2, 2r): half a particle radius beyond the surface, and never closer than a
-// particle diameter, where the kernel's gradient would push it hard (the placement of the
-// reference implementation, SPlisHSPlasH). Every fluid stage then treats it as one of
+// d = volumemap.Offset(φ, r) = max(φ + r/2, 2r). Every fluid stage then treats it as one of
 // Akinci's boundary particles: its volume weighs the density sum (ρ0 V_b W_ib) and the mirrored
 // pressure force, its velocity is the wall's (zero), its drag the wall's. A particle found
 // inside the wall (φ ≤ 0, which the pressure prevents at stable steps) is put back on the
@@ -154,7 +153,7 @@ func (s *Sim) placeVirtualBlock(lo, hi, _ int) {
 				}
 				phi = 0.5 * r
 			}
-			d := max(phi+0.5*r, 2*r)
+			d := volumemap.Offset(phi, r)
 			x := f.X[i]
 			fb.X[j] = physics.Vec3{x[0] - d*nrm[0], x[1] - d*nrm[1], x[2] - d*nrm[2]}
 			fb.Vol[j] = vol
