@@ -1,0 +1,2 @@
+// Package volumemap builds volume maps for SPH wall boundaries.
+package volumemap
