@@ -297,12 +297,12 @@ func TestWorkersDeterministic(t *testing.T) {
 	pool := par.NewPool(2)
 	defer pool.Close()
 	m2 := mustBuild(t, vs, ts, o, pool)
-	if len(m1.phi) != len(m2.phi) {
+	if len(m1.nodes) != len(m2.nodes) {
 		t.Fatal("grids differ")
 	}
-	for i := range m1.phi {
-		if math.Float64bits(m1.phi[i]) != math.Float64bits(m2.phi[i]) || math.Float64bits(m1.vol[i]) != math.Float64bits(m2.vol[i]) {
-			t.Fatalf("node %d: 1 worker φ = %v V = %v, 2 workers φ = %v V = %v", i, m1.phi[i], m1.vol[i], m2.phi[i], m2.vol[i])
+	for i := range m1.nodes {
+		if math.Float64bits(m1.nodes[i]) != math.Float64bits(m2.nodes[i]) {
+			t.Fatalf("node %d, field %d: 1 worker %v, 2 workers %v", i/2, i%2, m1.nodes[i], m2.nodes[i])
 		}
 	}
 }
