@@ -706,6 +706,9 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	w.beginLoads()
 	defer w.endLoads()
 	emitted := w.emit()
+	if err := w.buildWallMaps(); err != nil {
+		return StepStats{}, err
+	}
 	if err := s.Gather(w.ecs); err != nil {
 		return StepStats{}, err
 	}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/volumemap"
 )
 
 // setWallField gives the static wall e the field through which the fluid meets it when
@@ -42,4 +44,59 @@ func boxWallMesh(lo, hi mgl64.Vec3) ([]mgl64.Vec3, [][3]int32) {
 		tris = append(tris, [3]int32{q[0], q[1], q[2]}, [3]int32{q[0], q[2], q[3]})
 	}
 	return v, tris
+}
+
+// buildWallMaps gives every static wall made from a closed mesh (AddBoundaryMesh,
+// AddBoundaryBox) its volume map (physics/volumemap) when solver.wallModel is "volumeMaps",
+// once per wall and particle radius: the map's kernel support and the placement of its
+// virtual particles depend on the radius. Open meshes (sheets) have no inside to map and keep
+// meeting the fluid through their samples, as do 2D worlds' walls. Step calls it before it
+// gathers the bodies.
+func (w *World) buildWallMaps() error {
+	set := &w.sim.Settings
+	if set.WallModel != "volumeMaps" || set.Dimensions != 3 {
+		return nil
+	}
+	r := set.ParticleRadius
+	for k := range w.wallMeshes {
+		m := &w.wallMeshes[k]
+		if m.mapR == r {
+			continue
+		}
+		m.mapR = r
+		if !m.m.Closed {
+			continue
+		}
+		e, ok := w.bodyByID(m.id)
+		if !ok {
+			continue
+		}
+		v := make([]physics.Vec3, len(m.m.V))
+		for i, p := range m.m.V {
+			v[i] = physics.Vec3(p)
+		}
+		o := volumemap.DefaultOptions(set.SupportRadius(), r)
+		o.Invert, o.VolumeFactor, o.Kernel = m.m.Tank, set.WallMapVolume, w.sim.Kernel.Kind
+		vm, err := volumemap.Build(v, m.m.Tris, o, w.ecs.Pool)
+		if err != nil {
+			return fmt.Errorf("body %q: the volume map of its mesh (solver.wallModel volumeMaps): %w", w.Body(e).Name, err)
+		}
+		if err := w.setWallField(e, vm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bodyByID returns the body with the given ID.
+func (w *World) bodyByID(id uint32) (Entity, bool) {
+	q := bodyQuery.Query(w.ecs.ECS)
+	var found Entity
+	ok := false
+	for q.Next() {
+		if b, _, _ := q.Get(); b.ID == id {
+			found, ok = q.Entity(), true
+		}
+	}
+	return found, ok
 }

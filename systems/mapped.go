@@ -23,7 +23,14 @@ import (
 type mappedWall struct {
 	owner int32 // the wall's index among the boundary bodies (bSlots)
 	field components.WallField
-	nu    float64 // its drag, the boundary viscosity ν_b (m²/s)
+	far   farField // the field's cheap test for particles it has no virtual particle for, or nil
+	nu    float64  // its drag, the boundary viscosity ν_b (m²/s)
+}
+
+// farField is a WallField that can tell cheaply where it has no virtual particle within the
+// support (physics/volumemap.Map.Far), so placeVirtual skips At there.
+type farField interface {
+	Far(x physics.Vec3) bool
 }
 
 // orderBoundary sets bOrder, the boundary bodies in the order their samples are packed:
@@ -51,7 +58,8 @@ func (s *Sim) orderBoundary() error {
 		}
 		if b.field != nil {
 			s.bOrder = append(s.bOrder, i)
-			s.mapped = append(s.mapped, mappedWall{owner: o, field: b.field, nu: b.mat.Drag})
+			far, _ := b.field.(farField)
+			s.mapped = append(s.mapped, mappedWall{owner: o, field: b.field, far: far, nu: b.mat.Drag})
 		}
 		o++
 	}
@@ -138,6 +146,10 @@ func (s *Sim) placeVirtualBlock(lo, hi, _ int) {
 			w := &s.mapped[k]
 			j := nv + K*i + k
 			fb.V[j], fb.Nu[j], s.fbOwn[j] = physics.Vec3{}, w.nu, w.owner
+			if w.far != nil && w.far.Far(f.X[i]) {
+				fb.Vol[j], fb.X[j] = 0, f.X[i]
+				continue
+			}
 			phi, vol, nrm, ok := w.field.At(f.X[i])
 			if !ok || phi >= h || vol <= 0 {
 				fb.Vol[j], fb.X[j] = 0, f.X[i]

@@ -193,9 +193,10 @@ type bodySlot struct {
 }
 
 type layoutEntry struct {
-	id    uint32
-	phase components.Phase
-	n     int
+	id     uint32
+	phase  components.Phase
+	n      int
+	mapped bool // a wall that meets the fluid through its volume map (packed after the others)
 }
 
 type removal struct {
@@ -313,10 +314,14 @@ func (s *Sim) Gather(w *ecs.World) error {
 			if err := checkMasses(b); err != nil {
 				return err
 			}
-			fl = append(fl, layoutEntry{b.body.ID, b.body.Phase, n})
-		} else {
-			bl = append(bl, layoutEntry{b.body.ID, b.body.Phase, n})
+			fl = append(fl, layoutEntry{b.body.ID, b.body.Phase, n, false})
 		}
+	}
+	// the boundary bodies in their packing order, which the remapping of boundary indices
+	// (remapByKey) follows
+	for _, i := range s.bOrder {
+		b := &s.bodies[i]
+		bl = append(bl, layoutEntry{b.body.ID, b.body.Phase, b.p.Len(), b.field != nil})
 	}
 	if err := s.validateMaterials(); err != nil {
 		return err
@@ -884,7 +889,7 @@ func (s *Sim) Scatter() {
 	s.layout = s.layout[:0]
 	for _, b := range s.bodies {
 		if b.body.Phase.Dynamic() {
-			s.layout = append(s.layout, layoutEntry{b.body.ID, b.body.Phase, b.p.Len()})
+			s.layout = append(s.layout, layoutEntry{b.body.ID, b.body.Phase, b.p.Len(), false})
 		}
 	}
 	s.removed = s.removed[:0]

@@ -79,6 +79,7 @@ type Map struct {
 	full  float64      // VolumeFactor · 4πH³/3, V deep inside the solid
 	boxLo physics.Vec3 // region where At answers: the mesh's box grown by 2H
 	boxHi physics.Vec3
+	far   farCells // the cells without a virtual particle (Far)
 }
 
 // Build computes the volume map of the closed triangle mesh (verts, tris) with triangles
@@ -255,6 +256,11 @@ func (m *Map) Boundary(x physics.Vec3) (xb physics.Vec3, vol float64, ok bool) {
 	if !in || !(phi > 0 && phi < m.opt.H) || !(vol > 0) || n == (physics.Vec3{}) {
 		return xb, 0, false
 	}
-	r := m.opt.R
-	return x.Sub(n.Mul(max(phi+r/2, 2*r))), vol, true
+	return x.Sub(n.Mul(Offset(phi, m.opt.R))), vol, true
 }
+
+// Offset is how far from a fluid particle of radius r at distance phi > 0 from the wall the
+// wall's virtual boundary particle lies, along the normal: max(φ + r/2, 2r), half a particle
+// radius below the surface and at least a particle diameter from the particle, where the
+// kernel's gradient would push it hard (the reference implementation's placement).
+func Offset(phi, r float64) float64 { return max(phi+r/2, 2*r) }
