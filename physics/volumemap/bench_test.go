@@ -72,14 +72,14 @@ func BenchmarkCellSize(b *testing.B) {
 	}
 }
 
-// BenchmarkBuild times Build on one worker for the DamBreakModel tank and for the reference's
-// curved meshes sphere.obj and torus.obj (radius 1 m, 760 and 800 triangles), all with
-// H = 0.1 m, r = 0.025 m.
+// BenchmarkBuild times Build on one worker for the DamBreakModel tank, for the reference's
+// curved meshes sphere.obj and torus.obj (radius 1 m, 760 and 800 triangles), and for
+// sphere.obj subdivided once (3040 triangles), all with H = 0.1 m, r = 0.025 m.
 //
 //	go test ./physics/volumemap -run '^$' -bench Build -benchtime 5x
 func BenchmarkBuild(b *testing.B) {
 	for _, c := range []struct{ name, file string }{
-		{"tank", ""}, {"sphere", "sphere.obj"}, {"torus", "torus.obj"},
+		{"tank", ""}, {"sphere", "sphere.obj"}, {"torus", "torus.obj"}, {"sphere3040", "sphere.obj"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var vs []physics.Vec3
@@ -89,6 +89,9 @@ func BenchmarkBuild(b *testing.B) {
 				vs, ts, o = tank(b)
 			} else {
 				vs, ts = readOBJ(b, modelsDir+"/"+c.file)
+			}
+			if c.name == "sphere3040" {
+				vs, ts = subdivideSphere(vs, ts, 1)
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
