@@ -294,6 +294,7 @@ func TestBadInput(t *testing.T) {
 		{"factor 0", vs, ts, bad(func(o *Options) { o.VolumeFactor = 0 }), "volume factor"},
 		{"kernel", vs, ts, bad(func(o *Options) { o.Kernel = 7 }), "kernel"},
 		{"too many nodes", scaled(vs, physics.Vec3{1e4, 1e4, 1e4}), ts, o, "grid nodes"},
+		{"absurd scale", scaled(vs, physics.Vec3{1e100, 1e100, 1e100}), ts, o, "grid nodes"},
 	} {
 		_, err := Build(c.vs, c.ts, c.o, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
