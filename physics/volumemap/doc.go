@@ -60,13 +60,14 @@
 //	H/3    0.039        0.0036            1.1
 //	H/4    0.029        0.0012            2.7–3.0
 //
-// With the Wendland C2 kernel the V error at H/2 is 0.0091 (TestPlaneVolume; the test holds
-// both kernels to 1 % of the full volume). The φ error is largest where φ has a kink (the tank's inner edges and corners, where two
-// walls are equally near: at most 4/27 of a cell); on flat parts it is round-off. The V error
-// is largest at the wall, where γ's curvature jumps. The default, H/2, builds in well under a
-// second; the reference's own map of this tank has cubic polynomials on cells of 1.4–2.1H
-// (40 × 30 × 15 cells over the box grown by 8H). At costs 250–390 ns (BenchmarkAt; the range is over runs on a shared machine) and
-// does not allocate.
+// With the Wendland C2 kernel the V error at H/2 is 0.0091 (TestPlaneVolume holds both
+// kernels to 1 % of the full volume). The φ error is largest where φ has a kink (the tank's
+// inner edges and corners, where two walls are equally near; TestTankPhi bounds it by 4/27 of
+// a cell); on flat parts it is round-off. The V error is largest at the wall, where γ's
+// curvature jumps. The default, H/2, builds in well under a second; the reference's own map
+// of this tank has cubic polynomials on cells of 1.4–2.1H (40 × 30 × 15 cells over the box
+// grown by 8H). At costs 240–390 ns, at random points and along a walk alike (BenchmarkAt;
+// the range is over runs on a shared two-core machine), and does not allocate.
 //
 // The cost of a node's distance query grows with the number of triangles about as near as
 // the nearest, so nodes deep inside a round solid are the slowest: at H = 0.1 m the
