@@ -66,8 +66,8 @@ func TestBallWeights(t *testing.T) {
 
 // TestTankPhi checks φ of the DamBreakModel tank (inverted) and of the same box as an
 // obstacle against the closed-form box distance at 2000 random points within 2H of the walls
-// (tolerance kinkErr·dx, see there) and, on the floor's middle where φ is linear and the
-// interpolant reproduces it, to round-off (1e-12 m).
+// and 2000 anywhere in the map (tolerance kinkErr·dx, see there) and, on the floor's middle
+// where φ is linear and the interpolant reproduces it, to round-off (1e-12 m).
 func TestTankPhi(t *testing.T) {
 	vs, ts, o := tank(t)
 	half := physics.Vec3{2, 1.5, 0.75}
@@ -78,6 +78,22 @@ func TestTankPhi(t *testing.T) {
 		ephi, _, _ := tankErrors(m, half, 2)
 		if ephi*o.H > kinkErr*dx {
 			t.Errorf("invert=%v: max |φ − φ_box| = %.4g m, want ≤ %.4g m (4/27 of a cell)", inv, ephi*o.H, kinkErr*dx)
+		}
+		// Everywhere in the map, not only near the walls, φ is the signed distance.
+		rng := rand.New(rand.NewSource(5))
+		blo, bhi := m.Bounds()
+		for i := 0; i < 2000; i++ {
+			var p physics.Vec3
+			for d := 0; d < 3; d++ {
+				p[d] = blo[d] + rng.Float64()*(bhi[d]-blo[d])
+			}
+			exact := boxSDF(p, half)
+			if inv {
+				exact = -exact
+			}
+			if phi, _, _, ok := m.At(p); !ok || math.Abs(phi-exact) > kinkErr*dx {
+				t.Fatalf("invert=%v: φ(%v) = %.5g (ok=%v), want %.5g ± %.3g", inv, p, phi, ok, exact, kinkErr*dx)
+			}
 		}
 		sign := 1.0
 		if !inv {
