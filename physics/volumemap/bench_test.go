@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/par"
 )
 
 // tankErrors measures a tank map against the closed forms: the largest |φ − φ_box|/H at
@@ -72,14 +73,15 @@ func BenchmarkCellSize(b *testing.B) {
 	}
 }
 
-// BenchmarkBuild times Build on one worker for the DamBreakModel tank and for the reference's
-// curved meshes sphere.obj and torus.obj (radius 1 m, 760 and 800 triangles), all with
-// H = 0.1 m, r = 0.025 m.
+// BenchmarkBuild times Build on one worker for the DamBreakModel tank, for the reference's
+// curved meshes sphere.obj and torus.obj (radius 1 m, 760 and 800 triangles), and for
+// sphere.obj subdivided once (3040 triangles), all with H = 0.1 m, r = 0.025 m; then the tank
+// on two workers.
 //
 //	go test ./physics/volumemap -run '^$' -bench Build -benchtime 5x
 func BenchmarkBuild(b *testing.B) {
 	for _, c := range []struct{ name, file string }{
-		{"tank", ""}, {"sphere", "sphere.obj"}, {"torus", "torus.obj"},
+		{"tank", ""}, {"sphere", "sphere.obj"}, {"torus", "torus.obj"}, {"sphere3040", "sphere.obj"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var vs []physics.Vec3
@@ -90,6 +92,9 @@ func BenchmarkBuild(b *testing.B) {
 			} else {
 				vs, ts = readOBJ(b, modelsDir+"/"+c.file)
 			}
+			if c.name == "sphere3040" {
+				vs, ts = subdivideSphere(vs, ts, 1)
+			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := Build(vs, ts, o, nil); err != nil {
@@ -98,6 +103,18 @@ func BenchmarkBuild(b *testing.B) {
 			}
 		})
 	}
+	// The tank again on a pool of two workers.
+	b.Run("tank-2workers", func(b *testing.B) {
+		vs, ts, o := tank(b)
+		pool := par.NewPool(2)
+		defer pool.Close()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := Build(vs, ts, o, pool); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkAt times one At within 2H of the tank's floor and walls: at random points

@@ -56,18 +56,23 @@
 // one worker (go test ./physics/volumemap -run '^$' -bench CellSize -benchtime 3x):
 //
 //	cell   max |Δφ|/H   max |ΔV|/V_full   build (s)
-//	H/2    0.056        0.0075            0.23–0.29
+//	H/2    0.056        0.0075            0.21–0.30
 //	H/3    0.039        0.0036            1.1
-//	H/4    0.029        0.0012            3.0
+//	H/4    0.029        0.0012            2.7–3.0
 //
-// The φ error is largest where φ has a kink (the tank's inner edges and corners, where two
-// walls are equally near: at most 4/27 of a cell); on flat parts it is round-off. The V error
-// is largest at the wall, where γ's curvature jumps. The default, H/2, builds in well under a
-// second; the reference's own map of this tank has cubic polynomials on cells of 1.4–2.1H
-// (40 × 30 × 15 cells over the box grown by 8H). At costs 250–390 ns (BenchmarkAt; the range is over runs on a shared machine) and
-// does not allocate.
+// With the Wendland C2 kernel the V error at H/2 is 0.0091 (TestPlaneVolume holds both
+// kernels to 1 % of the full volume). The φ error is largest where φ has a kink (the tank's
+// inner edges and corners, where two walls are equally near; TestTankPhi bounds it by 4/27 of
+// a cell); on flat parts it is round-off. The V error is largest at the wall, where γ's
+// curvature jumps. The default, H/2, builds in well under a second; the reference's own map
+// of this tank has cubic polynomials on cells of 1.4–2.1H (40 × 30 × 15 cells over the box
+// grown by 8H). At costs 240–390 ns, at random points and along a walk alike (BenchmarkAt;
+// the range is over runs on a shared two-core machine), and does not allocate.
 //
 // The cost of a node's distance query grows with the number of triangles about as near as
-// the nearest, so nodes deep inside a round solid are the slowest: the reference's sphere.obj
-// (760 triangles, radius 1 m) builds in about 0.55 s at H = 0.1 m (BenchmarkBuild).
+// the nearest, so nodes deep inside a round solid are the slowest: at H = 0.1 m the
+// reference's sphere.obj (radius 1 m, 760 triangles) builds in 0.55–0.58 s, torus.obj (800)
+// in 0.62 s and sphere.obj subdivided to 3040 triangles in 0.89 s (go test
+// ./physics/volumemap -run '^$' -bench Build -benchtime 3x). The reference's Dragon_50k.obj
+// is rejected: one of its edges belongs to four triangles.
 package volumemap

@@ -108,11 +108,16 @@ func Build(verts []physics.Vec3, tris [][3]int32, o Options, pool *par.Pool) (*M
 		m.boxLo[d], m.boxHi[d] = ms.lo[d]-margin, ms.hi[d]+margin
 		// One node beyond the region on each side for the Catmull-Rom stencil.
 		m.lo[d] = m.boxLo[d] - m.dx
-		m.n[d] = int(math.Ceil((m.boxHi[d]-m.boxLo[d])/m.dx)) + 3
-		np[d] = m.n[d] + 2*K
-		total *= m.n[d]
-		padded *= np[d]
-		if padded > MaxNodes || m.n[d] > MaxNodes {
+		cells := math.Ceil((m.boxHi[d] - m.boxLo[d]) / m.dx)
+		if cells > MaxNodes { // before the conversion to int, which could overflow
+			padded = MaxNodes + 1
+		} else {
+			m.n[d] = int(cells) + 3
+			np[d] = m.n[d] + 2*K
+			total *= m.n[d]
+			padded *= np[d]
+		}
+		if padded > MaxNodes {
 			return nil, fmt.Errorf("volumemap: mesh box %.4g m wide on axis %d needs more than %d grid nodes at cell size %g m; raise Cell or H, or check the mesh's units", ms.hi[d]-ms.lo[d], d, MaxNodes, m.dx)
 		}
 	}

@@ -145,3 +145,26 @@ func tank(tb testing.TB) ([]physics.Vec3, [][3]int32, Options) {
 	o.Invert = true
 	return scaled(vs, physics.Vec3{4, 3, 1.5}), ts, o
 }
+
+// subdivideSphere splits every triangle of a mesh around the origin into four at its edges'
+// midpoints and moves the new vertices onto the sphere of radius r: 4× the triangles, each
+// still counter-clockwise from outside.
+func subdivideSphere(vs []physics.Vec3, ts [][3]int32, r float64) ([]physics.Vec3, [][3]int32) {
+	vs = append([]physics.Vec3{}, vs...)
+	mid := map[[2]int32]int32{}
+	at := func(a, b int32) int32 {
+		k := [2]int32{min(a, b), max(a, b)}
+		if i, ok := mid[k]; ok {
+			return i
+		}
+		vs = append(vs, vs[a].Add(vs[b]).Normalize().Mul(r))
+		mid[k] = int32(len(vs) - 1)
+		return mid[k]
+	}
+	var out [][3]int32
+	for _, t := range ts {
+		ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
+		out = append(out, [3]int32{t[0], ab, ca}, [3]int32{ab, t[1], bc}, [3]int32{ca, bc, t[2]}, [3]int32{ab, bc, ca})
+	}
+	return vs, out
+}
