@@ -48,8 +48,7 @@ func boxWallMesh(lo, hi mgl64.Vec3) ([]mgl64.Vec3, [][3]int32) {
 
 // buildWallMaps gives every static wall made from a closed mesh (AddBoundaryMesh,
 // AddBoundaryBox) its volume map (physics/volumemap) when solver.wallModel is "volumeMaps",
-// once per wall and particle radius: the map's kernel support and the placement of its
-// virtual particles depend on the radius. Open meshes (sheets) have no inside to map and keep
+// once per wall and mapKey. Open meshes (sheets) have no inside to map and keep
 // meeting the fluid through their samples, as do 2D worlds' walls. Step calls it before it
 // gathers the bodies.
 func (w *World) buildWallMaps() error {
@@ -60,10 +59,11 @@ func (w *World) buildWallMaps() error {
 	r := set.ParticleRadius
 	for k := range w.wallMeshes {
 		m := &w.wallMeshes[k]
-		if m.mapR == r {
+		key := mapKey{r, set.WallMapVolume}
+		if m.mapKey == key {
 			continue
 		}
-		m.mapR = r
+		m.mapKey = key
 		if !m.m.Closed {
 			continue
 		}
@@ -99,4 +99,10 @@ func (w *World) bodyByID(id uint32) (Entity, bool) {
 		}
 	}
 	return found, ok
+}
+
+// mapKey is what a wall's volume map depends on besides its mesh: the particle radius (the
+// kernel's support and the virtual particle's placement) and the factor.
+type mapKey struct {
+	r, factor float64
 }

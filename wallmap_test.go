@@ -12,34 +12,11 @@ import (
 )
 
 // floorField is the volume map of the half-space y < 0 (a floor under the whole world) in
-// closed form: φ = y, n = (0, 1, 0) and V = f·planeVolume(φ).
-type floorField struct {
-	kr     physics.Kernel
-	factor float64
-}
+// closed form: φ = y, n = (0, 1, 0) and V = volumemap.PlaneVolume(φ).
+type floorField struct{ o volumemap.Options }
 
 func (f *floorField) At(x physics.Vec3) (phi, vol float64, n physics.Vec3, ok bool) {
-	return x[1], f.factor * planeVolume(&f.kr, x[1]), physics.Vec3{0, 1, 0}, true
-}
-
-// planeVolume is the boundary volume ∫_{|y|<h} γ(φ(x + y)) dy of Bender et al. 2019 (without
-// the factor) at distance phi in front of an infinite flat wall: the support's slices at height
-// t along the normal have area π(h² − t²), so V(φ) = ∫_{−h}^{h} γ(φ + t) π(h² − t²) dt, with
-// γ = 1 inside the wall and W(s)/W(0) at distance s outside, here by the midpoint rule on 2000
-// panels (γ is continuous; the error is below 1e-6 of V).
-func planeVolume(kr *physics.Kernel, phi float64) float64 {
-	const q = 2000
-	h := kr.H
-	sum := 0.0
-	for m := 0; m < q; m++ {
-		t := -h + (float64(m)+0.5)*2*h/q
-		g := 1.0
-		if s := phi + t; s > 0 {
-			g = kr.W(s) / kr.W(0)
-		}
-		sum += g * math.Pi * (h*h - t*t)
-	}
-	return sum * 2 * h / q
+	return x[1], volumemap.PlaneVolume(f.o, x[1]), physics.Vec3{0, 1, 0}, true
 }
 
 // mappedFloorColumn is a water column 0.2 m square and 0.3 m deep at r = 1 cm standing on the
@@ -67,8 +44,9 @@ func mappedFloorColumn(t testing.TB, mapped bool) (*sluice.World, sluice.Entity)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kr := physics.NewKernel(physics.CubicSpline, 4*s.ParticleRadius)
-	if err := sluice.SetWallField(w, fl, &floorField{kr, s.WallMapVolume}); err != nil {
+	o := volumemap.DefaultOptions(4*s.ParticleRadius, s.ParticleRadius)
+	o.VolumeFactor = s.WallMapVolume
+	if err := sluice.SetWallField(w, fl, &floorField{o}); err != nil {
 		t.Fatal(err)
 	}
 	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{width, depth, width}, mgl64.Vec3{})
@@ -81,7 +59,8 @@ func mappedFloorColumn(t testing.TB, mapped bool) (*sluice.World, sluice.Entity)
 // TestVolumeMapFloorHoldsTheColumn: a water column standing on a volume-mapped floor (one
 // virtual boundary particle per fluid particle near it, no floor samples) rests on it: no
 // particle comes closer to the floor than its radius, the bottom layer rests at the height
-// where the floor supplies its missing density (restHeight), and the floor carries the weight
+// where the floor supplies its missing density (volumemap.RestDistance), and the floor
+// carries the weight
 // (the load the world reports for the floor body, averaged over the second second, is M·g
 // within 1 %: at rest the floor is the water's only vertical support, and the column's
 // residual settling moves the average by far less). The same field on a world whose
@@ -94,12 +73,12 @@ func TestVolumeMapFloorHoldsTheColumn(t *testing.T) {
 	const r, g = 0.01, 9.81
 	const loadTol = 0.01
 	// Where the bottom layer rests: at the height φ* where the floor's one virtual particle
-	// gives it the density of the fluid it lacks, the half of the cubic lattice beyond it:
-	// f·V(φ*)·W(Offset(φ*, r)) = V0·Σ_{lattice points below the particle's layer} W (f = 0.8).
-	// The settled packing departs from the cubic lattice by a few per cent of that missing
-	// density, which moves φ* by about 0.02 r; a factor f 25 % off moves it by 0.07–0.1 r.
+	// gives it the density of the fluid it lacks, the half of the cubic lattice beyond it
+	// (volumemap.RestDistance, 2.33 r at f = 0.8). The settled packing departs from the
+	// cubic lattice by a few per cent of that missing density, which moves φ* by about
+	// 0.02 r; a factor f 25 % off moves it by 0.07–0.1 r.
 	const restTol = 0.05
-	rest := restHeight(r, components.DefaultSolver().WallMapVolume)
+	rest := volumemap.RestDistance(volumemap.DefaultOptions(4*r, r))
 	for _, mapped := range []bool{true, false} {
 		w, e := mappedFloorColumn(t, mapped)
 		var load float64
@@ -145,34 +124,6 @@ func TestVolumeMapFloorHoldsTheColumn(t *testing.T) {
 		}
 		w.Close()
 	}
-}
-
-// restHeight solves f·V(φ)·W(Offset(φ, r)) = V0·Σ W over the cubic lattice points (spacing 2r)
-// below a particle's layer for the height φ of a layer resting on a volume-mapped flat floor,
-// by bisection on [r, 3r] (the left side falls with φ there, the right is fixed).
-func restHeight(r, f float64) float64 {
-	sp := 2 * r
-	kr := physics.NewKernel(physics.CubicSpline, 4*r)
-	v0 := kr.LatticeVolume(sp)
-	missing := 0.0
-	for i := -3; i <= 3; i++ {
-		for j := -3; j <= 3; j++ {
-			for k := 1; k <= 3; k++ {
-				dx, dy, dz := float64(i)*sp, float64(k)*sp, float64(j)*sp
-				missing += v0 * kr.W(math.Sqrt(dx*dx+dy*dy+dz*dz))
-			}
-		}
-	}
-	lo, hi := r, 3*r
-	for range 60 {
-		m := 0.5 * (lo + hi)
-		if f*planeVolume(&kr, m)*kr.W(volumemap.Offset(m, r)) > missing {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // mappedDamBreak is damBreak (a 0.6 m block in a 1.6 × 1 × 0.4 m tank at r = 2 cm) with
@@ -249,4 +200,33 @@ func TestVolumeMapDamBreak(t *testing.T) {
 			t.Errorf("volume-mapped run %d (2 workers, then restored from a snapshot) differs from the run on 1 worker", i)
 		}
 	}
+}
+
+// TestVolumeMappedSubstepsDoNotAllocate: with volume-mapped walls (the virtual particles, the
+// fluid's boundary set and its search) a substep allocates nothing once its buffers have
+// grown (substepsAllocateNothing).
+func TestVolumeMappedSubstepsDoNotAllocate(t *testing.T) {
+	s := components.DefaultSolver()
+	s.WallModel = "volumeMaps"
+	s.DtMax = 1e-4 // below any CFL step here, so Step(k·dt) takes exactly k substeps
+	w, err := sluice.NewWorld(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true); err != nil {
+		t.Fatal(err)
+	}
+	// the block stands RestDistance − r off the walls, where its first layer rests
+	r := s.ParticleRadius
+	g := volumemap.RestDistance(volumemap.DefaultOptions(4*r, r)) - r
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{g, g, g}, mgl64.Vec3{0.6, 0.6, 0.4 - g}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := w.Step(s.DtMax); err != nil {
+			t.Fatal(err)
+		}
+	}
+	substepsAllocateNothing(t, w, s.DtMax)
 }

@@ -26,9 +26,9 @@ type WallMesh struct {
 type wallMeshEntry struct {
 	id uint32
 	m  WallMesh
-	// mapR is the particle radius the wall's volume map was last decided for (wallmap.go):
-	// 0 until then, so a restored world builds its maps again at its first step.
-	mapR float64
+	// mapKey is what the wall's volume map was last decided for (wallmap.go): zero until
+	// then, so a restored world builds its maps again at its first step.
+	mapKey mapKey
 }
 
 // WallMesh returns the mesh of a wall added by AddBoundaryMesh or, in a 3D world, by
