@@ -22,6 +22,7 @@ import (
 	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/internal/cputime"
+	"github.com/sluicephysics/sluice/physics/volumemap"
 	"github.com/sluicephysics/sluice/scene"
 )
 
@@ -41,6 +42,7 @@ func main() {
 	flag.Float64Var(&chebyshev, "chebyshev", components.DefaultSolver().Chebyshev, "IISPH Chebyshev acceleration: spectral radius ρ, 0 = plain relaxed Jacobi (solver.chebyshev, range [0, 1))")
 	flag.IntVar(&chebyshevDelay, "chebyshevdelay", components.DefaultSolver().ChebyshevDelay, "IISPH: plain sweeps before the Chebyshev extrapolation starts (solver.chebyshevDelay, range [1, 1000])")
 	flag.Float64Var(&dtMax, "dtmax", components.DefaultSolver().DtMax, "largest substep in s (solver.dtMax)")
+	flag.StringVar(&wallModel, "wallmodel", components.DefaultSolver().WallModel, "how the water meets the walls: particles or volumeMaps (solver.wallModel); with volumeMaps the block stands volumemap.RestDistance − r off the walls, where its first layer rests")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the frames' loop (steps and exports) to this file")
 	flag.Parse()
 	var err error
@@ -63,6 +65,9 @@ func main() {
 var cfl, dtMax, warmStart, maxErrPeak, chebyshev float64
 var chebyshevDelay int
 
+// wallModel is the -wallmodel flag: solver.wallModel.
+var wallModel string
+
 // cpuProfile is the -cpuprofile flag: where run writes a CPU profile of its frames' loop.
 var cpuProfile string
 
@@ -75,6 +80,7 @@ func newWorld(r float64, workers int, maxErr float64, obstacle bool) (*sluice.Wo
 	settings.CFL, settings.DtMax = cfl, dtMax
 	settings.WarmStart, settings.MaxErrorPeak = warmStart, maxErrPeak
 	settings.Chebyshev, settings.ChebyshevDelay = chebyshev, chebyshevDelay
+	settings.WallModel = wallModel
 	w, err := sluice.NewWorld(settings, workers)
 	if err != nil {
 		return nil, err
@@ -90,7 +96,16 @@ func newWorld(r float64, workers int, maxErr float64, obstacle bool) (*sluice.Wo
 		}
 	}
 	water := components.DefaultMaterial()
-	if _, err := w.AddFluidBlock("water", water, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
+	// Walls of samples hold the water's first layer one radius off, where the block's
+	// sampling puts it; volume-mapped walls hold it RestDistance off their surface, so there
+	// the block stands the difference off the floor and the three walls it touches.
+	g := 0.0
+	if wallModel == "volumeMaps" {
+		o := volumemap.DefaultOptions(settings.SupportRadius(), r)
+		o.VolumeFactor, o.Kernel = settings.WallMapVolume, settings.SmoothingKernel().Kind
+		g = volumemap.RestDistance(o) - r
+	}
+	if _, err := w.AddFluidBlock("water", water, mgl64.Vec3{g, g, g}, mgl64.Vec3{1.2, 1.2, 1.2 - g}, mgl64.Vec3{}); err != nil {
 		w.Close()
 		return nil, err
 	}
