@@ -185,7 +185,12 @@ func checkRestingColumn(t *testing.T, solver string, dims int) *sluice.World {
 
 // damBreak is a 0.6 m × 0.6 m × 0.4 m water block in the corner of a 1.6 m × 1 m × 0.4 m tank.
 func damBreak(t testing.TB, workers int) (*sluice.World, sluice.Entity) {
-	w, err := sluice.NewWorld(components.DefaultSolver(), workers)
+	return damBreakSolver(t, components.DefaultSolver(), workers)
+}
+
+// damBreakSolver is damBreak with the given solver settings.
+func damBreakSolver(t testing.TB, s components.Solver, workers int) (*sluice.World, sluice.Entity) {
+	w, err := sluice.NewWorld(s, workers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,25 +126,6 @@ func TestVolumeMapFloorHoldsTheColumn(t *testing.T) {
 	}
 }
 
-// mappedDamBreak is damBreak (a 0.6 m block in a 1.6 × 1 × 0.4 m tank at r = 2 cm) with
-// solver.wallModel model.
-func mappedDamBreak(t testing.TB, workers int, model string) (*sluice.World, sluice.Entity) {
-	s := components.DefaultSolver()
-	s.WallModel = model
-	w, err := sluice.NewWorld(s, workers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.6, 1, 0.4}, true); err != nil {
-		t.Fatal(err)
-	}
-	e, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.6, 0.6, 0.4}, mgl64.Vec3{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w, e
-}
-
 // TestVolumeMapDamBreak runs the dam break in a tank whose walls are volume-mapped (the box's
 // mesh, physics/volumemap) against the same tank of samples, for 0.5 s: no particle leaves the
 // tank's inside, the front (the largest x of the water) is within 10 % of the sampled tank's
@@ -163,7 +144,9 @@ func TestVolumeMapDamBreak(t *testing.T) {
 		workers int
 		restore bool
 	}{{"particles", 1, false}, {"volumeMaps", 1, false}, {"volumeMaps", 2, false}, {"volumeMaps", 1, true}} {
-		w, e := mappedDamBreak(t, run.workers, run.model)
+		set := components.DefaultSolver()
+		set.WallModel = run.model
+		w, e := damBreakSolver(t, set, run.workers)
 		for k := 0; k < 30; k++ {
 			if run.restore && k == 15 {
 				r := saveRestore(t, w, run.workers)
