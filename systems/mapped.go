@@ -82,12 +82,8 @@ func (s *Sim) buildVisGrid() error {
 			s.nVis -= s.bodies[i].p.Len()
 		}
 	}
-	if len(s.mapped) == 0 {
-		s.visGrid = physics.Grid{NoSelf: true}
-		return nil
-	}
 	s.visGrid = physics.Grid{NoSelf: true}
-	if s.nVis > 0 {
+	if len(s.mapped) > 0 && s.nVis > 0 {
 		if err := s.visGrid.Build(s.Bound.X[:s.nVis], s.Kernel.H, s.pool); err != nil {
 			return err
 		}
