@@ -213,3 +213,42 @@ func TestVolumeMappedSubstepsDoNotAllocate(t *testing.T) {
 	}
 	substepsAllocateNothing(t, w, s.DtMax)
 }
+
+// TestVolumeMapPutsBackAParticleInsideTheWall: a particle that ends up inside a mapped wall
+// (φ ≤ 0; the pressure prevents it at stable steps, this one starts there, 1 cm under the
+// floor and falling at 1 m/s) is put back on the fluid's side, r/2 above the surface, with its
+// velocity into the wall removed, before the substep's search. After one substep of 0.1 ms it
+// is above the floor; left to the wall's pressure alone it was still 5.7 mm inside, thrown
+// out at 43 m/s.
+func TestVolumeMapPutsBackAParticleInsideTheWall(t *testing.T) {
+	const r, dt = 0.01, 1e-4
+	s := components.DefaultSolver()
+	s.ParticleRadius = r
+	s.WallModel = "volumeMaps"
+	s.DtMax = dt
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fl, err := w.AddBoundaryParticles("floor", []mgl64.Vec3{{0, -1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := volumemap.DefaultOptions(4*r, r)
+	if err := sluice.SetWallField(w, fl, &floorField{o}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w.AddFluidParticles("drop", components.DefaultMaterial(), []mgl64.Vec3{{0, -0.01, 0}}, []mgl64.Vec3{{0, -1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := w.Step(dt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := w.Particles(e)
+	if y, vy := p.X[0][1], p.V[0][1]; st.Substeps != 1 || y < 0 || vy < -0.01 {
+		t.Errorf("after %d substep(s) the particle is at y = %.5f m moving at %.3f m/s: want above the mapped floor, its fall stopped (one substep of gravity: −0.001 m/s)", st.Substeps, y, vy)
+	}
+}
