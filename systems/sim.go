@@ -154,6 +154,7 @@ type Sim struct {
 	// fbOwn, the visible samples followed by the virtual particles (mapped.go).
 	wallMaps *generic.Map[components.WallMap]
 	bOrder   []int // boundary bodies' slots in packing order
+	unpacked []int // mapped walls' slots whose samples are not packed (orderBoundary)
 	mapped   []mappedWall
 	nVis     int
 	visGrid  physics.Grid
@@ -745,7 +746,14 @@ func capVolumes(vol []float64, v0 float64) {
 // packBoundary collects every boundary body's samples and computes their volumes.
 func (s *Sim) packBoundary() error {
 	b := &s.Bound
-	b.X, b.V = b.X[:0], b.V[:0]
+	n := 0
+	for _, slot := range s.bOrder {
+		n += s.bodies[slot].p.Len()
+	}
+	b.X = b.X[:0]
+	if cap(b.X) < n {
+		b.X = make([]physics.Vec3, 0, n)
+	}
 	for _, slot := range s.bOrder {
 		if bs := &s.bodies[slot]; true {
 			for _, x := range bs.p.X {
@@ -759,12 +767,18 @@ func (s *Sim) packBoundary() error {
 	b.V = make([]physics.Vec3, len(b.X))
 	b.Vol = make([]float64, len(b.X))
 	// Walls' volumes come from all wall samples together (walls meeting at a corner see each
-	// other); a rigid body's from its own samples alone, computed once when it was made, so
-	// they stay the same wherever it moves (Akinci et al. 2012, Sec. 3).
+	// other, the unpacked mapped walls' samples included, after the packed ones); a rigid
+	// body's from its own samples alone, computed once when it was made, so they stay the
+	// same wherever it moves (Akinci et al. 2012, Sec. 3).
 	var walls physics.BoundarySet
 	for _, slot := range s.bOrder {
 		if bs := &s.bodies[slot]; bs.rigid == nil {
 			walls.X = append(walls.X, bs.p.X...)
+		}
+	}
+	if len(walls.X) > 0 {
+		for _, slot := range s.unpacked {
+			walls.X = append(walls.X, s.bodies[slot].p.X...)
 		}
 	}
 	// The walls' grid is needed only here, once per change of the walls: it is not kept.

@@ -28,7 +28,7 @@ func (s *Sim) surfaceTension(dt float64) {
 // particle's β from its body's material each substep; without such a body or without boundary
 // samples it does nothing.
 func (s *Sim) adhesion(dt float64) {
-	s.adhOn = s.Bound.Len() > 0 && s.anyFluidCoeff(wallAdhesionOf)
+	s.adhOn = (s.Bound.Len() > 0 || len(s.mapped) > 0) && s.anyFluidCoeff(wallAdhesionOf)
 	if !s.adhOn {
 		return
 	}
