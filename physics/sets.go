@@ -354,7 +354,7 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 			js, gws = fblk.Row(i - lo)
 		}
 		gws = gws[:len(js)]
-		nui := f.Visc[i]
+		nui, rhoi := f.Visc[i], f.Rho[i]
 		inviscid := f.pass.inviscid
 		for k, j := range js {
 			xj, vj := &f.X[j], &f.V[j]
@@ -364,9 +364,9 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 				rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
 				// The pair's volume with the pair's mean density, 2m_j/(ρ_i + ρ_j): m_j/ρ_j
 				// where the densities match, and m_i·(this) is symmetric in i and j, so the
-				// pair forces m_i a_i are equal and opposite.
-				pv := 2 * f.M[j] / (f.Rho[i] + f.Rho[j])
-				c := visc * nu * pv * (vx*rx + vy*ry + vz*rz) / (rx*rx + ry*ry + rz*rz + eps) * float64(gws[k])
+				// pair forces m_i a_i are equal and opposite. Its denominator joins the
+				// kernel term's in one division.
+				c := visc * nu * 2 * f.M[j] * (vx*rx + vy*ry + vz*rz) * float64(gws[k]) / ((rhoi + f.Rho[j]) * (rx*rx + ry*ry + rz*rz + eps))
 				ax += c * rx // ∇W_ij = G_ij x_ij
 				ay += c * ry
 				az += c * rz
