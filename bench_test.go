@@ -366,6 +366,7 @@ func BenchmarkPFDamBreakModel(b *testing.B) {
 	}{{"pf", "pf", tol}, {"pf-tol1e-3", "pf", 1e-3}, {"iisph", "iisph", tol}} {
 		b.Run(run.name, func(b *testing.B) {
 			sc.Solver.PressureSolver = run.solver
+			sc.Solver.WallModel = "particles" // PF meets walls through samples; IISPH on the same walls
 			sc.Solver.PFStiffness = 50000
 			sc.Solver.PFTolerance = run.tol
 			const frames = 15

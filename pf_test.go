@@ -106,6 +106,7 @@ func TestPFBadSettingsAreRejected(t *testing.T) {
 		{func(s *components.Solver) { s.PFMaxCGIterations = 20000 }, []string{"pfMaxCGIterations", "10000"}},
 		{func(s *components.Solver) { s.PFChebyshev = 1 }, []string{"pfChebyshev", "1"}},
 		{func(s *components.Solver) { s.PressureSolver = "pbf" }, []string{"pressureSolver", "iisph, pf"}},
+		{func(s *components.Solver) { s.PressureSolver, s.WallModel = "pf", "volumeMaps" }, []string{"wallModel", "volumeMaps", "allowed: particles"}},
 	}
 	checkBadSolverSettings(t, cases)
 }

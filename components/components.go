@@ -313,7 +313,7 @@ type Solver struct {
 	Kernel          string     `json:"kernel" default:"cubic" doc:"smoothing kernel: cubic (cubic spline) or wendland (Wendland C2)"`
 	ParticleVolume  float64    `json:"particleVolume" unit:"(2r)^d" default:"0" range:"[0,1.5]" doc:"volume V of a fluid-phase particle (water, goo) as a fraction of (2r)³ ((2r)² in a 2D world), which sets its mass ρ0·V; 0 = the lattice volume V0 = 1/Σ_j W(x_j) of the cubic lattice at spacing 2r (1.00003 for the cubic spline), at which a sampled block starts at rest density; SPlisHSPlasH's scenes import with its 0.8, so their water starts 20 % below rest density as in the reference; other phases keep V0; 0 or [0.5, 1.5]"`
 	Dimensions      int        `json:"dimensions" default:"3" range:"[2,3]" doc:"3, or 2 for a planar world in the x–y plane at z = 0 (SPlisHSPlasH's sim2D): kernels normalised in 2D, particle areas instead of volumes, masses per metre of depth; fluid bodies (emitters included), elastic bodies, box walls and wall meshes (their sections with the plane) only (docs/2d.md)"`
-	WallModel       string     `json:"wallModel" default:"particles" doc:"how the fluid meets static walls: particles (the walls' samples, Akinci et al. 2012) or volumeMaps (each wall's signed distance and volume map, one virtual boundary particle per fluid particle near it, Bender et al. 2019; walls without a mesh keep their samples)"`
+	WallModel       string     `json:"wallModel" default:"particles" doc:"how the fluid meets static walls: particles (the walls' samples, Akinci et al. 2012) or volumeMaps (each wall's signed distance and volume map, one virtual boundary particle per fluid particle near it, Bender et al. 2019; walls without a mesh keep their samples; not with pressureSolver pf)"`
 	WallMapVolume   float64    `json:"wallMapVolume" unit:"1" default:"0.8" range:"(0,1]" doc:"volume maps (wallModel volumeMaps): the factor f on a map's boundary volume V = f·∫γ(φ) over the support (Bender et al. 2019); 0.8 is the reference implementation's, with which the wall's pressure force carries a resting column's weight and a resting layer stands volumemap.RestDistance (2.33 r) off the surface"`
 	WallPressure    string     `json:"wallPressure" default:"mirror" doc:"pressure of boundary samples in the pressure solve: mirror (the particle's own, one-sided force; Akinci 2012, Ihmsen 2014) or extrapolate (hydrostatic extrapolation from the particle, symmetric force; Adami 2012 Eq. 27) with rigid bodies' sample volumes capped at the particle volume: extrapolate gives the hydrostatic pressure next to walls (see package iisph)"`
 	Gravity         mgl64.Vec3 `json:"gravity" unit:"m/s^2" default:"[0,-9.81,0]" range:"[-10000,10000]" doc:"gravitational acceleration, y up"`
@@ -379,6 +379,9 @@ func (s *Solver) Validate(path string) error {
 	}
 	if s.PressureSolver != "iisph" && s.PressureSolver != "pf" && s.PressureSolver != "dfsph" {
 		return &params.Error{Path: pathJoin(path, "pressureSolver"), Msg: fmt.Sprintf("%q is not a pressure solver (allowed: iisph, pf, dfsph)", s.PressureSolver)}
+	}
+	if s.PressureSolver == "pf" && s.WallModel == "volumeMaps" {
+		return &params.Error{Path: pathJoin(path, "wallModel"), Msg: `"volumeMaps" is not available with pressureSolver pf (allowed: particles): the Projective Fluids solve does not hold the water correctly against volume-mapped walls yet`}
 	}
 	if s.PressureSolver == "dfsph" && s.WallPressure != "mirror" {
 		return &params.Error{Path: pathJoin(path, "wallPressure"), Msg: fmt.Sprintf("%q is not available with pressureSolver dfsph (allowed: mirror; DFSPH iterates pressure increments, which a hydrostatic extrapolation of the full pressure does not split into)", s.WallPressure)}

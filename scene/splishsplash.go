@@ -635,6 +635,9 @@ func (im *importer) configuration(c obj) error {
 	case s.Dimensions == 2:
 		s.WallModel = "particles"
 		im.warn(p+".boundaryHandlingMethod", "%v (%s): a 2D world's walls are boundary particles (Akinci et al. 2012); sluice's volume maps are 3D", bhm, map[float64]string{1: "density maps", 2: "volume maps"}[bhm])
+	case s.PressureSolver == "pf":
+		s.WallModel = "particles"
+		im.warn(p+".boundaryHandlingMethod", "%v (%s): sluice's Projective Fluids meets walls through boundary particles (Akinci et al. 2012); its solve does not hold the water correctly against volume-mapped walls yet", bhm, map[float64]string{1: "density maps", 2: "volume maps"}[bhm])
 	default:
 		s.WallModel = "volumeMaps"
 		if bhm == 1 {

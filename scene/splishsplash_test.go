@@ -555,6 +555,10 @@ func TestProjectiveFluidsSceneSelectsPF(t *testing.T) {
 	if strings.Contains(joined, "simulationMethod") {
 		t.Errorf("a warning names simulationMethod: %v", warns)
 	}
+	// the scene's walls default to volume maps, which PF does not take: samples, with a warning
+	if s.WallModel != "particles" || !strings.Contains(joined, "boundaryHandlingMethod") {
+		t.Errorf("wallModel %q and warnings %v; want particles and a warning naming boundaryHandlingMethod", s.WallModel, warns)
+	}
 	for _, k := range []string{"Projective Fluids.minIterations", "Projective Fluids.maxError"} {
 		if !strings.Contains(joined, k) {
 			t.Errorf("no warning names %s: %v", k, warns)
