@@ -305,3 +305,51 @@ func TestMappedWallsPackSamplesOnlyWhereNeeded(t *testing.T) {
 		w.Close()
 	}
 }
+
+// TestAdhesionReachesAMappedWall: wall adhesion (material.wallAdhesion β, Akinci et al. 2013,
+// Eq. 6–7) acts through a mapped wall's virtual particle, also when the world packs none of the
+// wall's samples. A lone particle 2.5 r above a mapped floor in zero gravity (its density far
+// below rest, so no pressure) is pulled towards the floor with β = 20 and does not move with
+// β = 0. With the adhesion switched on only where samples are packed it would not move
+// either way.
+func TestAdhesionReachesAMappedWall(t *testing.T) {
+	const r, y0 = 0.01, 0.025
+	var dy [2]float64
+	for k, beta := range []float64{0, 20} {
+		s := components.DefaultSolver()
+		s.ParticleRadius = r
+		s.Gravity = mgl64.Vec3{}
+		s.WallModel = "volumeMaps"
+		w, err := sluice.NewWorld(s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, err := w.AddBoundaryParticles("floor", []mgl64.Vec3{{0, -1, 0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sluice.SetWallField(w, fl, &floorField{volumemap.DefaultOptions(4*r, r)}); err != nil {
+			t.Fatal(err)
+		}
+		m := components.DefaultMaterial()
+		m.WallAdhesion = beta
+		e, err := w.AddFluidParticles("drop", m, []mgl64.Vec3{{0, y0, 0}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := 0; f < 3; f++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := sluice.PackedWallSamples(w); n != 0 {
+			t.Fatalf("β = %g: %d wall samples packed, want none (the case this test covers)", beta, n)
+		}
+		dy[k] = w.Particles(e).X[0][1] - y0
+		w.Close()
+	}
+	t.Logf("after 0.05 s: moved %.3g m with β = 0, %.3g m with β = 20", dy[0], dy[1])
+	if dy[0] != 0 || !(dy[1] < 0) {
+		t.Errorf("the particle moved %.3g m (β = 0) and %.3g m (β = 20); want none without adhesion and towards the floor with it", dy[0], dy[1])
+	}
+}

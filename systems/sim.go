@@ -755,14 +755,13 @@ func (s *Sim) packBoundary() error {
 		b.X = make([]physics.Vec3, 0, n)
 	}
 	for _, slot := range s.bOrder {
-		if bs := &s.bodies[slot]; true {
-			for _, x := range bs.p.X {
-				if !physics.Finite(x) {
-					return fmt.Errorf("boundary body %q has a non-finite sample %v", bs.body.Name, x)
-				}
+		bs := &s.bodies[slot]
+		for _, x := range bs.p.X {
+			if !physics.Finite(x) {
+				return fmt.Errorf("boundary body %q has a non-finite sample %v", bs.body.Name, x)
 			}
-			b.X = append(b.X, bs.p.X...)
 		}
+		b.X = append(b.X, bs.p.X...)
 	}
 	b.V = make([]physics.Vec3, len(b.X))
 	b.Vol = make([]float64, len(b.X))

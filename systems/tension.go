@@ -25,8 +25,9 @@ func (s *Sim) surfaceTension(dt float64) {
 // adhesion adds the adhesion of Akinci et al. 2013 (Eq. 6-7, tension.Adhesive) of the fluid
 // bodies (plain and goo) whose material has wallAdhesion > 0 to v*, and sums its reaction per boundary
 // body for boundaryLoads. Like surfaceTension it runs in AdvectionForces and copies every packed
-// particle's β from its body's material each substep; without such a body or without boundary
-// samples it does nothing.
+// particle's β from its body's material each substep; without such a body, or without boundary
+// samples and volume-mapped walls, it does nothing (a mapped wall acts through its virtual
+// particles, packed samples or not).
 func (s *Sim) adhesion(dt float64) {
 	s.adhOn = (s.Bound.Len() > 0 || len(s.mapped) > 0) && s.anyFluidCoeff(wallAdhesionOf)
 	if !s.adhOn {
