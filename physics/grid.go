@@ -472,6 +472,19 @@ func (g *Grid) cellsFillChunk(_, _, c int) {
 	}
 }
 
+// Relabel makes the grid that of its points permuted into the grid's order, after the caller
+// has set x′[k] = x[Order[k]] (Permuter.Apply with Order): exactly the grid a Build of x′
+// would make, since the points of a cell keep their relative order and a Build breaks ties
+// by index, without sorting again. Order becomes the identity and each point's cell its
+// position's; the cells, their adjacency and Sorted are unchanged.
+func (g *Grid) Relabel() {
+	for c := range len(g.cellStart) - 1 {
+		for k := g.cellStart[c]; k < g.cellStart[c+1]; k++ {
+			g.Order[k], g.cellOf[k] = k, int32(c)
+		}
+	}
+}
+
 // morton interleaves the low 21 bits of x, y, z into a z-order key (x in the lowest bit).
 func morton(x, y, z uint32) uint64 {
 	return spread(x) | spread(y)<<1 | spread(z)<<2

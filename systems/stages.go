@@ -69,13 +69,12 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 		return s.describe(err)
 	}
 	if s.sinceSort == 0 {
-		s.perm.Apply(f.Fields(), s.fluidGrid.Order)
-		s.permuteOrigin(s.fluidGrid.Order)
-		s.remapGoo(s.fluidGrid.Order, f.Len())
-		if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
-			return err
-		}
-		s.placeVirtual()
+		order := s.fluidGrid.Order
+		s.perm.Apply(f.Fields(), order)
+		s.permuteOrigin(order)
+		s.remapGoo(order, f.Len())
+		s.permuteVirtual(order)
+		s.fluidGrid.Relabel()
 	}
 	if s.moving {
 		t0 := time.Now()
