@@ -144,6 +144,39 @@ func (pm *Permuter) Apply(fields []Field, order []int32) {
 	}
 }
 
+// PermuteRows sets row k of a to row order[k] in place, for a laid out as len(order) rows of
+// width entries (a[width·k + c] is column c of row k), such as the K virtual particles of
+// each fluid particle (one per volume-mapped wall). order must be a permutation; it is
+// modified while a column is permuted and restored before PermuteRows returns. Each column
+// follows the permutation's cycles on its own, so no row is copied aside.
+func PermuteRows[T any](a []T, width int, order []int32) {
+	if len(a) != width*len(order) {
+		panic("physics: PermuteRows with a slice that is not len(order) rows of width entries")
+	}
+	for c := 0; c < width; c++ {
+		for k0 := range order {
+			if order[k0] < 0 {
+				continue
+			}
+			tmp := a[width*k0+c]
+			k := k0
+			for {
+				next := order[k]
+				order[k] = ^next
+				if int(next) == k0 {
+					a[width*k+c] = tmp
+					break
+				}
+				a[width*k+c] = a[width*int(next)+c]
+				k = int(next)
+			}
+		}
+		for k := range order {
+			order[k] = ^order[k]
+		}
+	}
+}
+
 // permute sets a[k] = a[order[k]] for k < len(order) in place (see Permuter.Apply). For a
 // permutation it walks each cycle once, marking the visited entries of order by complementing
 // them (^i < 0) and restoring them at the end.

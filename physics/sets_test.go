@@ -83,3 +83,32 @@ func TestPermuterMatchesGather(t *testing.T) {
 		t.Fatalf("selection: %v, want %v", x[:3], want)
 	}
 }
+
+// TestPermuteRowsMovesWholeRows checks PermuteRows against a copy made row by row, for one,
+// two and three columns, and that the permutation is restored.
+func TestPermuteRowsMovesWholeRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 500
+	for width := 1; width <= 3; width++ {
+		order := make([]int32, n)
+		for i, p := range rng.Perm(n) {
+			order[i] = int32(p)
+		}
+		saved := slices.Clone(order)
+		a := make([]float64, width*n)
+		for i := range a {
+			a[i] = rng.Float64()
+		}
+		want := make([]float64, width*n)
+		for k, i := range order {
+			copy(want[width*k:width*k+width], a[width*int(i):width*int(i)+width])
+		}
+		PermuteRows(a, width, order)
+		if !slices.Equal(a, want) {
+			t.Fatalf("width %d: rows not moved as order says", width)
+		}
+		if !slices.Equal(order, saved) {
+			t.Fatalf("width %d: order not restored", width)
+		}
+	}
+}

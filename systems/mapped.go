@@ -140,21 +140,17 @@ func (s *Sim) placeVirtual() {
 }
 
 // permuteVirtual moves the virtual particles placeVirtual placed with their fluid particles
-// when NeighborSearch permutes the fluid into z-order (slot i of the fluid's new index takes
-// slot order[i]), instead of placing them again: the volume-map queries are most of a
-// placement's cost. Their velocity, viscosity and owner are the same for every slot of a wall
-// and stay as they are. With several mapped walls (K slots a particle) it places them again.
+// when NeighborSearch permutes the fluid into z-order (the K slots of the fluid's new index i,
+// one per mapped wall, take those of order[i]), instead of placing them again: the
+// volume-map queries are most of a placement's cost. Their velocity, viscosity and owner are
+// the same for every slot of a wall and stay as they are.
 func (s *Sim) permuteVirtual(order []int32) {
 	if len(s.mapped) == 0 {
 		return
 	}
-	if len(s.mapped) > 1 {
-		s.placeVirtual()
-		return
-	}
-	fb, nv := &s.FBound, s.nVis
-	x, vol := fb.X[nv:nv+len(order)], fb.Vol[nv:nv+len(order)]
-	s.perm.Apply([]physics.Field{{Vec: &x}, {Scalar: &vol}}, order)
+	fb, nv, m := &s.FBound, s.nVis, len(s.mapped)*len(order)
+	physics.PermuteRows(fb.X[nv:nv+m], len(s.mapped), order)
+	physics.PermuteRows(fb.Vol[nv:nv+m], len(s.mapped), order)
 }
 
 // fluidBoundary sets fb and fbOwner, the boundary the fluid's stages see this substep, and
