@@ -355,11 +355,11 @@ func TestAdhesionReachesAMappedWall(t *testing.T) {
 }
 
 // TestTwoMappedWallsKeepTheWater runs the dam break with a second volume-mapped wall, a
-// partition across the tank in the water's path, so each fluid particle has two virtual particles (one per wall) that
-// follow it through every z-order sort. The water must stay inside the tank and out of the
-// partition, and the partition must hold it back: the front stays behind its face for 0.5 s
-// while water piles against it. Were a wall's virtual particles left with the slots of other
-// particles after a sort, the walls would push the wrong particles and let water through.
+// partition across the tank in the water's path, so each fluid particle has two virtual
+// particles (one per wall) that follow it through every z-order sort. The water must stay
+// inside the tank, and the partition must hold it back: the front stays behind its face for
+// 0.5 s while water piles against it. Were a wall's virtual particles left with the slots of
+// other particles after a sort, the walls would push the wrong particles and let water through.
 func TestTwoMappedWallsKeepTheWater(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("a 0.5 s dam break: skipped in -short and under -race")
@@ -368,8 +368,8 @@ func TestTwoMappedWallsKeepTheWater(t *testing.T) {
 	set.WallModel = "volumeMaps"
 	w, e := damBreakSolver(t, set, 1)
 	defer w.Close()
-	// the post spans the tank's depth and height (z 0 to 0.4, y 0 to 1), a partition no
-	// water passes beside or over
+	// the partition spans the tank's depth and height (z 0 to 0.4, y 0 to 1): no water
+	// passes beside or over it
 	const postLo, postHi = 0.9, 1.0
 	if _, err := w.AddBoundaryBox("post", mgl64.Vec3{postLo, -0.1, -0.1}, mgl64.Vec3{postHi, 1.1, 0.5}, false); err != nil {
 		t.Fatal(err)

@@ -154,32 +154,12 @@ func PermuteRows[T any](a []T, width int, order []int32) {
 		panic("physics: PermuteRows with a slice that is not len(order) rows of width entries")
 	}
 	for c := 0; c < width; c++ {
-		for k0 := range order {
-			if order[k0] < 0 {
-				continue
-			}
-			tmp := a[width*k0+c]
-			k := k0
-			for {
-				next := order[k]
-				order[k] = ^next
-				if int(next) == k0 {
-					a[width*k+c] = tmp
-					break
-				}
-				a[width*k+c] = a[width*int(next)+c]
-				k = int(next)
-			}
-		}
-		for k := range order {
-			order[k] = ^order[k]
-		}
+		permuteCycles(a, width, c, order)
 	}
 }
 
 // permute sets a[k] = a[order[k]] for k < len(order) in place (see Permuter.Apply). For a
-// permutation it walks each cycle once, marking the visited entries of order by complementing
-// them (^i < 0) and restoring them at the end.
+// permutation it walks each cycle once (permuteCycles).
 func permute[T any](a []T, order []int32) {
 	if len(a) == 0 {
 		return
@@ -190,20 +170,27 @@ func permute[T any](a []T, order []int32) {
 		}
 		return
 	}
+	permuteCycles(a, 1, 0, order)
+}
+
+// permuteCycles sets column c of row k of a (a[width·k + c]) to that of row order[k] for the
+// permutation order, walking each cycle once and marking the visited entries of order by
+// complementing them (^i < 0); it restores them at the end.
+func permuteCycles[T any](a []T, width, c int, order []int32) {
 	for k0 := range order {
 		if order[k0] < 0 {
 			continue
 		}
-		tmp := a[k0]
+		tmp := a[width*k0+c]
 		k := k0
 		for {
 			next := order[k]
 			order[k] = ^next
 			if int(next) == k0 {
-				a[k] = tmp
+				a[width*k+c] = tmp
 				break
 			}
-			a[k] = a[next]
+			a[width*k+c] = a[width*int(next)+c]
 			k = int(next)
 		}
 	}
