@@ -14,8 +14,10 @@ import (
 // lattice (spacing 0.05 m, support h = 0.1 m = 2 spacings), runs physics.Advect with ν = 1
 // m²/s and Δt = 1 s without gravity, and returns t·a at the central particle, which the exact
 // ν∇²v makes 1. It also returns the same sum evaluated here from the pair formula of Advect's
-// doc comment with the cubic spline's derivative written out, over the lattice offsets.
-func latticeShearResponse(t *testing.T, pool *par.Pool, tv, nv physics.Vec3) (got, want float64) {
+// doc comment with the cubic spline's derivative written out, over the lattice offsets. With
+// mixed, the corner particle (0.52 m from the centre, outside its support) gets ν = 2 m²/s,
+// which leaves the centre's response alone but takes Advect off its single-material path.
+func latticeShearResponse(t *testing.T, pool *par.Pool, tv, nv physics.Vec3, mixed bool) (got, want float64) {
 	f, b, kr, search := testlattice.Setup(t, pool, 1)
 	ff, fb := search()
 	const n = 12
@@ -26,6 +28,9 @@ func latticeShearResponse(t *testing.T, pool *par.Pool, tv, nv physics.Vec3) (go
 		s := nv[0]*d[0] + nv[1]*d[1] + nv[2]*d[2]
 		f.V[i] = physics.Vec3{tv[0] * s * s / 2, tv[1] * s * s / 2, tv[2] * s * s / 2}
 		f.Visc[i] = 1
+	}
+	if mixed {
+		f.Visc[0] = 2
 	}
 	physics.Density(f, b, ff, fb, kr, pool)
 	physics.Advect(f, ff, kr, physics.Vec3{}, 0, 1, pool)
@@ -77,9 +82,11 @@ func TestViscosityShearResponseOnTheLattice(t *testing.T) {
 	//
 	// pairTol: Advect's float32 kernel gradients against the float64 sum here, and the linear
 	// law in Q. meanTol: the 0.01h² regularisation of the pair denominator alone takes 1.8 %
-	// off the axis-aligned response; a halved coefficient moves the mean to 0.5.
+	// off the axis-aligned response; a halved coefficient moves the mean to 0.5. sameTol: the
+	// two loops of Advect differ only in the order of their floating-point operations.
 	const pairTol = 1e-6
 	const meanTol = 0.02
+	const sameTol = 1e-12
 	pool := par.NewPool(1)
 	defer pool.Close()
 	s2, s3 := 1/math.Sqrt2, 1/math.Sqrt(3)
@@ -92,11 +99,16 @@ func TestViscosityShearResponseOnTheLattice(t *testing.T) {
 		{"face-diagonal shear (Q = 1/2)", physics.Vec3{s2, s2, 0}, physics.Vec3{s2, -s2, 0}},
 		{"body-diagonal shear (Q = 1/3)", physics.Vec3{s2, -s2, 0}, physics.Vec3{s3, s3, s3}},
 	} {
-		got, want := latticeShearResponse(t, pool, c.tv, c.nv)
+		got, want := latticeShearResponse(t, pool, c.tv, c.nv, false)
 		r[k] = got
 		t.Logf("%s: response %.4f of ν∇²v (the pair formula summed here: %.4f)", c.name, got, want)
 		if math.Abs(got-want) > pairTol*math.Abs(want) {
 			t.Errorf("%s: Advect gives %.8f, the pair formula %.8f", c.name, got, want)
+		}
+		// Advect's general loop (several masses or viscosities) and its single-material one
+		// evaluate the same terms in another order: they agree to round-off (sameTol).
+		if mixedGot, _ := latticeShearResponse(t, pool, c.tv, c.nv, true); math.Abs(mixedGot-got) > sameTol*math.Abs(got) {
+			t.Errorf("%s: the general loop gives %.15f, the single-material loop %.15f", c.name, mixedGot, got)
 		}
 	}
 	mu, kappa := r[0], 2*(r[1]-r[0])
@@ -107,5 +119,40 @@ func TestViscosityShearResponseOnTheLattice(t *testing.T) {
 	t.Logf("mean response over all orientations μ + κ/5 = %.4f", mean)
 	if math.Abs(mean-1) > meanTol {
 		t.Errorf("mean response %.4f, want 1 ± %g", mean, meanTol)
+	}
+}
+
+// TestAdvectWithoutViscosityIsGravity: with every viscosity zero and no XSPH, Advect's
+// predicted velocity is v + Δt g exactly (its loop without pairs), and with one particle
+// viscous the general loop moves the velocities of that particle's neighbours.
+func TestAdvectWithoutViscosityIsGravity(t *testing.T) {
+	pool := par.NewPool(1)
+	defer pool.Close()
+	f, b, kr, search := testlattice.Setup(t, pool, 1)
+	ff, fb := search()
+	for i := range f.X {
+		f.V[i] = physics.Vec3{0.1 * float64(i%7), -0.2 * float64(i%5), 0.05 * float64(i%3)}
+		f.Visc[i] = 0
+	}
+	physics.Density(f, b, ff, fb, kr, pool)
+	g := physics.Vec3{0, -9.81, 0}
+	const dt = 0.004
+	physics.Advect(f, ff, kr, g, 0, dt, pool)
+	for i := range f.X {
+		want := physics.Vec3{f.V[i][0] + dt*g[0], f.V[i][1] + dt*g[1], f.V[i][2] + dt*g[2]}
+		if f.VStar[i] != want {
+			t.Fatalf("particle %d: v* = %v, want v + Δt g = %v", i, f.VStar[i], want)
+		}
+	}
+	f.Visc[len(f.X)/2] = 1
+	physics.Advect(f, ff, kr, g, 0, dt, pool)
+	moved := 0
+	for i := range f.X {
+		if f.VStar[i] != (physics.Vec3{f.V[i][0] + dt*g[0], f.V[i][1] + dt*g[1], f.V[i][2] + dt*g[2]}) {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("one viscous particle changed no predicted velocity")
 	}
 }

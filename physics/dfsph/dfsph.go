@@ -184,13 +184,7 @@ func (s *Solver) bind(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *physi
 	nb := par.Blocks(n)
 	s.errSum = par.Grow(s.errSum, nb)
 	s.errMax = par.Grow(s.errMax, nb)
-	s.uniform = true
-	for _, m := range f.M {
-		if m != f.M[0] {
-			s.uniform = false
-			break
-		}
-	}
+	s.uniform = f.UniformMass()
 	return n
 }
 
