@@ -136,6 +136,10 @@ func (w *World) Generation() uint64 { return w.gen }
 // Time returns the simulated time (s).
 func (w *World) Time() float64 { return w.ecs.Clock.Time }
 
+// Behind returns how far the world's time trails the frames its Steps were asked for (s): 0
+// with the solver's alignFrames true, less than one substep with it false (see Step).
+func (w *World) Behind() float64 { return w.ecs.Clock.Owed }
+
 func (w *World) add(name string, phase components.Phase, mat components.Material, p components.Particles) (Entity, error) {
 	return w.addBody(name, phase, mat, p, false, extras{})
 }
@@ -688,7 +692,10 @@ func (w *World) get(e Entity) (*components.Body, *components.Material, *componen
 }
 
 // Step advances the world by frameDt seconds in as many CFL-limited substeps as needed and
-// returns the step's statistics. The substeps allocate no memory; the returned statistics
+// returns the step's statistics. With the solver's alignFrames false the substeps are not
+// aligned with the frames: Step takes whole substeps while they fit into the time owed to the
+// frames and carries the rest, so Time trails the sum of the frames by Behind (less than one
+// substep), and a frame shorter than a substep may take none. The substeps allocate no memory; the returned statistics
 // (a few small slices and a map) are allocated per Step and belong to the caller. After an error (a particle turned non-finite) the bodies hold
 // the state at the failure for inspection.
 func (w *World) Step(frameDt float64) (StepStats, error) {
@@ -714,7 +721,13 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	}
 	w.ctx.Substep = 0
 	tBefore := w.ecs.Clock.Time
-	n, err := w.ecs.Clock.AdvanceVar(frameDt, w.nextDt, w.substep)
+	var n int
+	var err error
+	if w.sim.Settings.AlignFrames {
+		n, err = w.ecs.Clock.AdvanceVar(frameDt, w.nextDt, w.substep)
+	} else {
+		n, err = w.ecs.Clock.AdvanceCarry(frameDt, w.nextDt, w.substep)
+	}
 	s.Scatter()
 	st := s.EndStep(&w.ecs.Clock, n, w.ctx.Dt, w.ecs.Schedule.TakeTimes())
 	if err == nil {

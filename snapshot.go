@@ -48,10 +48,12 @@ import (
 // versions have none. Version 15 added every packed particle's micropolar angular velocity
 // (physics.FluidSet.Omega, empty likewise); older versions restore it as zero. Version 16 added the meshes of
 // the walls made by AddBoundaryMesh (World.WallMesh, for drawing; wallmesh.go); older versions
-// have none, and a view draws those walls as their samples.
+// have none, and a view draws those walls as their samples. Version 17 added the time the
+// clock owes the frames (ecs.Clock.Owed, World.Behind: a world with alignFrames false);
+// older versions restore it as zero.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 16
+	snapshotVersion = 17
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -206,6 +208,7 @@ func (w *World) Save(out io.Writer) error {
 	e.u64(uint64(len(om)))
 	e.vecs(om)
 	w.saveWallMeshes(&e)
+	e.f64(w.ecs.Clock.Owed)
 	payload := e.Bytes()
 	sum := sha256.Sum256(payload)
 	var head [20]byte
@@ -485,6 +488,12 @@ func Restore(in io.Reader, workers int) (*World, error) {
 	if version >= 16 {
 		wallMeshes = loadWallMeshes(d)
 	}
+	owed := 0.0
+	if version >= 17 {
+		if owed = d.f64(); d.err == nil && !(owed >= 0 && owed < math.Inf(1)) {
+			return nil, fmt.Errorf("%w: the clock owes %g s to the frames (must be finite and ≥ 0)", ErrSnapshot, owed)
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -618,7 +627,7 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		w.Close()
 		return nil, fmt.Errorf("%w: %v", ErrSnapshot, err)
 	}
-	w.ecs.Clock.Time, w.ecs.Clock.Steps = clockT, int(clockSteps)
+	w.ecs.Clock.Time, w.ecs.Clock.Steps, w.ecs.Clock.Owed = clockT, int(clockSteps), owed
 	return w, nil
 }
 

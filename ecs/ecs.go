@@ -199,6 +199,9 @@ func (s *Schedule) TakeTimes() []StageTime {
 type Clock struct {
 	Time  float64 // simulated time (s)
 	Steps int     // substeps taken so far
+	// Owed is the time the frames have asked for that AdvanceCarry has not simulated yet
+	// (s): less than one substep after each call, 0 when every frame was advanced exactly.
+	Owed float64
 }
 
 // Advance runs substeps until frameDt of simulated time has passed. next() proposes the next
@@ -245,6 +248,51 @@ func (c *Clock) AdvanceVar(frameDt float64, next func() float64, run func(dt flo
 		c.Steps++
 		remaining -= dt
 		n++
+	}
+	return n, nil
+}
+
+// AdvanceCarry runs whole substeps of the proposed length for as long as they fit into the
+// time owed to the frames, the frame's frameDt added to what earlier calls left over, and
+// carries the rest (less than the next proposal) into the next call in Owed. The substeps are
+// not aligned with the frames, as in a simulator that takes CFL steps and shows the state
+// after the last one that has begun: over many frames the substeps number ∫dt/Δt_CFL, where
+// Advance rounds each frame's count up (a 1/60 s frame at a 5 ms step takes four substeps of
+// 4.17 ms with Advance, and 3⅓ on average here). Time trails the sum of the frames by Owed.
+// A substep whose length is within round-off of Owed takes Owed exactly, so a frame that is a
+// whole number of steps leaves nothing owed. A call may run no substep at all when the frame
+// is shorter than the step.
+func (c *Clock) AdvanceCarry(frameDt float64, next func() float64, run func(dt float64) (float64, error)) (int, error) {
+	if !(frameDt > 0) {
+		return 0, fmt.Errorf("frame time %g s must be > 0", frameDt)
+	}
+	c.Owed += frameDt
+	n := 0
+	for c.Owed > 1e-12*frameDt {
+		dt := next()
+		if !(dt > 0) {
+			return n, fmt.Errorf("substep length %g s is not positive", dt)
+		}
+		if dt >= c.Owed*(1-1e-9) {
+			if dt > c.Owed*(1+1e-9) {
+				break // the step does not fit: it waits for the next frame
+			}
+			dt = c.Owed
+		}
+		took, err := run(dt)
+		if err != nil {
+			return n, err
+		}
+		if !(took > 0 && took <= dt) {
+			return n, fmt.Errorf("substep of %g s reports %g s taken", dt, took)
+		}
+		c.Time += took
+		c.Steps++
+		c.Owed -= took
+		n++
+	}
+	if c.Owed <= 1e-12*frameDt {
+		c.Owed = 0
 	}
 	return n, nil
 }

@@ -96,3 +96,55 @@ func TestClockCoversTheFrameExactly(t *testing.T) {
 		t.Fatal("zero frame time accepted")
 	}
 }
+
+func TestClockCarryTakesWholeStepsAcrossFrames(t *testing.T) {
+	// With a constant proposal dt, AdvanceCarry over many frames takes ⌊T/dt⌋ substeps for
+	// the total time T (Advance takes ⌈frame/dt⌉ per frame), each exactly dt, and leaves
+	// Time + Owed equal to T with Owed below dt after every call. tol: round-off of the sums.
+	const tol = 1e-12
+	for _, c := range []struct {
+		frame, dt float64
+		frames    int
+	}{{1.0 / 60, 0.005, 60}, {1.0 / 60, 0.001, 30}, {0.01, 0.02, 10}, {1.0 / 60, 1.0 / 120, 7}} {
+		var clk Clock
+		total, steps := 0.0, 0
+		for f := 0; f < c.frames; f++ {
+			n, err := clk.AdvanceCarry(c.frame, func() float64 { return c.dt }, func(dt float64) (float64, error) {
+				if math.Abs(dt-c.dt) > tol*c.dt {
+					t.Fatalf("frame %g dt %g: a substep of %g", c.frame, c.dt, dt)
+				}
+				return dt, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps += n
+			total += c.frame
+			if clk.Owed < 0 || clk.Owed >= c.dt*(1+tol) {
+				t.Fatalf("frame %g dt %g: owed %g after frame %d", c.frame, c.dt, clk.Owed, f)
+			}
+			if math.Abs(clk.Time+clk.Owed-total) > tol*total {
+				t.Fatalf("frame %g dt %g: time %g + owed %g, frames %g", c.frame, c.dt, clk.Time, clk.Owed, total)
+			}
+		}
+		if want := int(math.Floor(total/c.dt + 1e-9)); steps != want || clk.Steps != want {
+			t.Fatalf("frame %g dt %g: %d substeps over %d frames, want %d", c.frame, c.dt, steps, c.frames, want)
+		}
+	}
+	// 60 frames of 1/60 s at 5 ms: 200 substeps, where Advance takes 240.
+	var a, b Clock
+	na, nb := 0, 0
+	for f := 0; f < 60; f++ {
+		n, _ := a.AdvanceCarry(1.0/60, func() float64 { return 0.005 }, func(dt float64) (float64, error) { return dt, nil })
+		na += n
+		n, _ = b.Advance(1.0/60, func() float64 { return 0.005 }, func(float64) error { return nil })
+		nb += n
+	}
+	if na != 200 || nb != 240 {
+		t.Fatalf("one second at 5 ms: %d substeps carried, %d aligned; want 200 and 240", na, nb)
+	}
+	var clk Clock
+	if _, err := clk.AdvanceCarry(0, func() float64 { return 1 }, func(dt float64) (float64, error) { return dt, nil }); err == nil {
+		t.Fatal("zero frame time accepted")
+	}
+}
