@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeVTK writes a legacy binary VTK file laid out as the reference's particle exporter lays it
+// out (points, one cell per particle, an id SCALARS array, then a FIELD block of velocity and
+// density), every binary value big-endian; real is "float" or "double".
+func writeVTK(t *testing.T, path, real string, density []float64) {
+	t.Helper()
+	n := len(density)
+	var b bytes.Buffer
+	put := func(v any) {
+		if err := binary.Write(&b, binary.BigEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	putReal := func(v float64) {
+		if real == "float" {
+			put(float32(v))
+		} else {
+			put(v)
+		}
+	}
+	b.WriteString("# vtk DataFile Version 4.1\nSPlisHSPlasH particle data\nBINARY\nDATASET UNSTRUCTURED_GRID\n")
+	fmt.Fprintf(&b, "POINTS %d %s\n", n, real)
+	for i := 0; i < n; i++ {
+		// Positions whose bytes include newlines and blanks, to catch a reader that scans
+		// binary data for text.
+		putReal(float64(i) + 10.0/256)
+		putReal(32)
+		putReal(-1)
+	}
+	fmt.Fprintf(&b, "\nCELLS %d %d\n", n, 2*n)
+	for i := 0; i < n; i++ {
+		put(uint32(1))
+		put(uint32(i))
+	}
+	fmt.Fprintf(&b, "\nCELL_TYPES %d\n", n)
+	for i := 0; i < n; i++ {
+		put(int32(1))
+	}
+	fmt.Fprintf(&b, "\nPOINT_DATA %d\nSCALARS id unsigned_int 1\nLOOKUP_TABLE id_table\n", n)
+	for i := 0; i < n; i++ {
+		put(uint32(i))
+	}
+	fmt.Fprintf(&b, "\nFIELD FieldData 2\nvelocity 3 %d %s\n", n, real)
+	for i := 0; i < 3*n; i++ {
+		putReal(2000) // a velocity that, read as a density, would count as compressed
+	}
+	fmt.Fprintf(&b, "\ndensity 1 %d %s\n", n, real)
+	for _, d := range density {
+		putReal(d)
+	}
+	b.WriteString("\n")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadsDensityAndCompression writes two small files and checks that the density array comes
+// back exactly and that the compression figures are those computed by hand.
+func TestReadsDensityAndCompression(t *testing.T) {
+	// Densities exact in float32, so the values must come back bit for bit (tolerance 0); a
+	// wrong byte order, a wrong offset or the wrong array gives other values.
+	a := []float64{1000, 1010, 995, 1002.5}
+	b := []float64{1020, 1000, 1000, 990}
+	for _, real := range []string{"float", "double"} {
+		dir := t.TempDir()
+		// Named so that lexical order (…_10 before …_9) differs from step order.
+		writeVTK(t, filepath.Join(dir, "ParticleData_Fluid_9.vtk"), real, a)
+		writeVTK(t, filepath.Join(dir, "ParticleData_Fluid_10.vtk"), real, b)
+		files, err := vtkFiles(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 2 || filepath.Base(files[0]) != "ParticleData_Fluid_9.vtk" {
+			t.Fatalf("%s: files %v, want _9 then _10", real, files)
+		}
+		var stats []fileStats
+		for k, want := range [][]float64{a, b} {
+			got, err := readField(files[k], "density")
+			if err != nil {
+				t.Fatalf("%s: %v", real, err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s file %d: %d values, want %d", real, k, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%s file %d: density[%d] = %v, want %v", real, k, i, got[i], want[i])
+				}
+			}
+			stats = append(stats, compression(got, 1000))
+		}
+		// By hand: file a compresses 0, 1 %, 0, 0.25 % -> average 0.3125 %, largest 1 %;
+		// file b 2 %, 0, 0, 0 -> average 0.5 %, largest 2 %. Tolerance: a few ulps of
+		// the float64 arithmetic on these sums.
+		const tol = 1e-15
+		o := summarize(stats)
+		checks := []struct {
+			name      string
+			got, want float64
+		}{
+			{"average of a", stats[0].avg, 0.003125},
+			{"largest of a", stats[0].max, 0.01},
+			{"average of b", stats[1].avg, 0.005},
+			{"largest of b", stats[1].max, 0.02},
+			{"overall average", o.avg, (0.003125 + 0.005) / 2},
+			{"median of the largest", o.medianMax, 0.015},
+			{"largest", o.maxMax, 0.02},
+		}
+		for _, c := range checks {
+			if math.Abs(c.got-c.want) > tol {
+				t.Errorf("%s: %s = %v, want %v", real, c.name, c.got, c.want)
+			}
+		}
+	}
+}
+
+// TestMissingArrayIsAnError checks that asking for an array the file lacks fails rather than
+// reading some other array.
+func TestMissingArrayIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p_1.vtk")
+	writeVTK(t, path, "float", []float64{1000, 1001})
+	if _, err := readField(path, "pressure"); err == nil {
+		t.Fatal("reading a missing array succeeded")
+	}
+	// "id" is an unsigned_int array: decoding it as reals must be refused.
+	if v, err := readField(path, "id"); err == nil {
+		t.Fatalf("the unsigned_int array id was decoded as reals: %v", v)
+	}
+}
