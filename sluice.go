@@ -695,9 +695,10 @@ func (w *World) get(e Entity) (*components.Body, *components.Material, *componen
 // returns the step's statistics. With the solver's alignFrames false the substeps are not
 // aligned with the frames: Step takes whole substeps while they fit into the time owed to the
 // frames and carries the rest, so Time trails the sum of the frames by Behind (less than one
-// substep), and a frame shorter than a substep may take none. The substeps allocate no memory; the returned statistics
-// (a few small slices and a map) are allocated per Step and belong to the caller. After an error (a particle turned non-finite) the bodies hold
-// the state at the failure for inspection.
+// substep), and a frame shorter than a substep may take none. The substeps allocate no
+// memory; the returned statistics (a few small slices and a map) are allocated per Step and
+// belong to the caller. After an error (a particle turned non-finite) the bodies hold the
+// state at the failure for inspection.
 func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
 	s := w.sim

@@ -236,20 +236,28 @@ func (c *Clock) AdvanceVar(frameDt float64, next func() float64, run func(dt flo
 			// the rest of the frame in equal substeps no longer than dt
 			dt = remaining / math.Ceil(remaining/dt*(1-1e-9))
 		}
-		took, err := run(dt)
+		took, err := c.substep(dt, run)
 		if err != nil {
 			return n, err
 		}
-		if !(took > 0 && took <= dt) {
-			return n, fmt.Errorf("substep of %g s reports %g s taken", dt, took)
-		}
-		dt = took
-		c.Time += dt
-		c.Steps++
-		remaining -= dt
+		remaining -= took
 		n++
 	}
 	return n, nil
+}
+
+// substep runs one substep of at most dt and advances the clock by the length it reports.
+func (c *Clock) substep(dt float64, run func(dt float64) (float64, error)) (float64, error) {
+	took, err := run(dt)
+	if err != nil {
+		return 0, err
+	}
+	if !(took > 0 && took <= dt) {
+		return 0, fmt.Errorf("substep of %g s reports %g s taken", dt, took)
+	}
+	c.Time += took
+	c.Steps++
+	return took, nil
 }
 
 // AdvanceCarry runs whole substeps of the proposed length for as long as they fit into the
@@ -279,15 +287,10 @@ func (c *Clock) AdvanceCarry(frameDt float64, next func() float64, run func(dt f
 			}
 			dt = c.Owed
 		}
-		took, err := run(dt)
+		took, err := c.substep(dt, run)
 		if err != nil {
 			return n, err
 		}
-		if !(took > 0 && took <= dt) {
-			return n, fmt.Errorf("substep of %g s reports %g s taken", dt, took)
-		}
-		c.Time += took
-		c.Steps++
 		c.Owed -= took
 		n++
 	}
