@@ -1,6 +1,10 @@
 package physics
 
-import "github.com/sluicephysics/sluice/physics/par"
+import (
+	"math"
+
+	"github.com/sluicephysics/sluice/physics/par"
+)
 
 // Neighbors holds, for every query point i, the points j of a target set within the kernel
 // support, with the kernel value W_ij and the gradient's scalar factor G_ij of each pair, so
@@ -65,6 +69,9 @@ type NeighborBlock struct {
 	skipW bool
 	cand  []int32 // scratch: indices of the candidates one query point accepts
 	near  []int32 // scratch: sorted indices of the points in the 27 cells around a cell
+	// scratch: the positions of the points of near relative to the first query point of the
+	// run, in single precision and one array per axis, for the screen (see screen)
+	nx, ny, nz []float32
 }
 
 // Grad returns the kernel gradient ∇_i W(x_i − x_j) = G_ij (x_i − x_j) of a pair from its
@@ -135,6 +142,7 @@ func (nb *Neighbors) Bytes() (used, held int) {
 		blk := &nb.Blocks[b]
 		used += 4*len(blk.J) + 4*len(blk.W) + 4*len(blk.G) + 4*len(blk.Start)
 		held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G) + 4*cap(blk.Start) + 4*cap(blk.cand) + 4*cap(blk.near)
+		held += 4*cap(blk.nx) + 4*cap(blk.ny) + 4*cap(blk.nz)
 	}
 	used += 8 * len(nb.Sum)
 	held += 8 * cap(nb.Sum)
@@ -209,25 +217,39 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	if vt != nil {
 		nv = vt.K
 	}
+	// The screen compares squared distances in single precision against h² widened by
+	// screenMargin, far more than the rounding of the relative positions and of the sum (a few
+	// 10⁻⁷ h²); the kernel loop below then keeps exactly the pairs with r² < h² in double
+	// precision, so the lists are those of a double-precision screen.
+	h2f := float32(h2 * (1 + screenMargin))
+	nx, ny, nz := blk.nx, blk.ny, blk.nz
+	var ox, oy, oz float64 // origin of the run's relative positions
 	prev := -1
 	for i := lo; i < hi; i++ {
 		blk.Start[i-lo] = int32(len(blk.J))
 		xi := xq[i]
 		if c := int(qg.cellOf[i]); c != prev {
 			prev = c
-			near = near[:0]
-			for _, cell := range adj[27*c : 27*c+27] {
-				if cell < 0 {
-					continue
+			cells := adj[27*c : 27*c+27]
+			nn := 0
+			for _, cell := range cells {
+				if cell >= 0 {
+					nn += int(tg.cellStart[cell+1] - tg.cellStart[cell])
 				}
-				s, e := tg.cellStart[cell], tg.cellStart[cell+1]
-				for k := s; k < e; k++ {
-					near = append(near, k)
-				}
+			}
+			padded := (nn + 7) &^ 7 // the vector screen takes 8 at a time
+			near = resize(near, padded)
+			nx, ny, nz = resize(nx, padded), resize(ny, padded), resize(nz, padded)
+			ox, oy, oz = xi[0], xi[1], xi[2]
+			t := gatherRun(cells, tg.cellStart, tg.Sorted, near, nx, ny, nz, ox, oy, oz)
+			for ; t < padded; t++ {
+				// padding far outside any support: its squared distance overflows to +Inf
+				near[t] = 0
+				nx[t], ny[t], nz[t] = math.MaxFloat32, math.MaxFloat32, math.MaxFloat32
 			}
 		}
 		cand = resize(cand, len(near))
-		cand = cand[:screen(cand, near, tg.Sorted, xi[0], xi[1], xi[2], h2)]
+		cand = cand[:screenVec(cand, near, nx, ny, nz, float32(xi[0]-ox), float32(xi[1]-oy), float32(xi[2]-oz), h2f)]
 		base := len(blk.J)
 		if need := base + len(cand) + nv; need > cap(blk.J) || (!skipW && need > cap(blk.W)) {
 			// Grow to the block's projected total (the pairs so far per point, times the
@@ -257,7 +279,11 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			}
 			xj := &tg.Sorted[k]
 			dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-			r := sqrt(dx*dx + dy*dy + dz*dz)
+			r2 := dx*dx + dy*dy + dz*dz
+			if r2 >= h2 {
+				continue // inside the screen's margin only
+			}
+			r := sqrt(r2)
 			var w, g float64
 			if cubic {
 				w, g = kr.cubic(r)
@@ -311,21 +337,53 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	}
 	blk.Start[hi-lo] = int32(len(blk.J))
 	blk.cand, blk.near = cand, near
+	blk.nx, blk.ny, blk.nz = nx, ny, nz
 }
 
-// screen writes to cand the indices k in near of the points sorted[k] closer than √h2 to
-// (x, y, z) and returns their number, without a branch per point: every index is written, the
-// cursor advances only for one inside. It is a function of its own so that its loop keeps the
-// cursor in a register (in the larger searchBlock the compiler kept it on the stack, a store
-// and reload per candidate).
+// gatherRunGo is gatherRun's Go loop.
+func gatherRunGo(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, nz []float32, ox, oy, oz float64) int {
+	t := 0
+	for _, cell := range cells {
+		if cell < 0 {
+			continue
+		}
+		s, e := cellStart[cell], cellStart[cell+1]
+		src := sorted[s:e]
+		dn, dx, dy, dz := near[t:t+len(src)], nx[t:t+len(src)], ny[t:t+len(src)], nz[t:t+len(src)]
+		for q := range src {
+			p := &src[q]
+			dn[q] = s + int32(q)
+			dx[q], dy[q], dz[q] = float32(p[0]-ox), float32(p[1]-oy), float32(p[2]-oz)
+		}
+		t += len(src)
+	}
+	return t
+}
+
+// screenMargin is the relative widening of h² in the single-precision screen: the positions
+// relative to the run's first query point are within about 2h, so rounding them and the
+// squared distance to float32 errs by a few 10⁻⁷ h²; 4·10⁻⁶ leaves a factor of ten.
+const screenMargin = 4e-6
+
+// useAVX2 selects the AVX2 screen (screen_amd64.s) where the processor has it; tests clear it
+// to compare the two.
+var useAVX2 bool
+
+// screen writes to cand the entries near[t] whose positions (nx[t], ny[t], nz[t]), relative
+// like (x, y, z) to the run's first query point, lie closer than √h2, and returns their number,
+// without a branch per point: every index is written, the cursor advances only for one
+// inside. It is a function of its own so that its loop keeps the cursor in a register (in the
+// larger searchBlock the compiler kept it on the stack, a store and reload per candidate).
+// The positions are single precision in three arrays read in order: 12 bytes a candidate
+// instead of an index and a 24-byte gather.
 //
 //go:noinline
-func screen(cand, near []int32, sorted []Vec3, x, y, z, h2 float64) int {
+func screen(cand, near []int32, nx, ny, nz []float32, x, y, z, h2 float32) int {
 	n := 0
 	cand = cand[:len(near)]
-	for _, k := range near {
-		xj := &sorted[k]
-		dx, dy, dz := x-xj[0], y-xj[1], z-xj[2]
+	nx, ny, nz = nx[:len(near)], ny[:len(near)], nz[:len(near)]
+	for t, k := range near {
+		dx, dy, dz := x-nx[t], y-ny[t], z-nz[t]
 		cand[n] = k
 		if dx*dx+dy*dy+dz*dz < h2 {
 			n++

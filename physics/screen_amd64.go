@@ -1,0 +1,78 @@
+//go:build !purego
+
+package physics
+
+// screenAVX2 is screen over n candidates (a multiple of 8) with AVX2, eight at a time
+// (screen_amd64.s); it accepts exactly the candidates screen accepts.
+//
+//go:noescape
+func screenAVX2(cand, near *int32, nx, ny, nz *float32, n int, x, y, z, h2 float32) int
+
+// gatherRunAVX fills near, nx, ny and nz with the points of the 27 cells (screen_amd64.s).
+//
+//go:noescape
+func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny, nz *float32, ox, oy, oz float64) int
+
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+// packTable[m] lists the set bits of the 8-bit mask m in increasing order, then zeros: the
+// permutation that moves a vector's accepted lanes to its front.
+var packTable [256][8]int32
+
+// hasAVX2 reports whether the processor has AVX2 and POPCNT and the system saves the vector
+// registers (CPUID leaf 1 ECX bits 23, 27, 28; XCR0 bits 1–2; leaf 7 EBX bit 5).
+func hasAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, c1, _ := cpuid(1, 0)
+	const popcnt, osxsave, avx = 1 << 23, 1 << 27, 1 << 28
+	if c1&(popcnt|osxsave|avx) != popcnt|osxsave|avx {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<5) != 0
+}
+
+func init() {
+	for m := range packTable {
+		n := 0
+		for b := 0; b < 8; b++ {
+			if m&(1<<b) != 0 {
+				packTable[m][n] = int32(b)
+				n++
+			}
+		}
+	}
+	useAVX2 = hasAVX2()
+}
+
+// screenVec screens with AVX2 when the processor has it, else with the Go loop.
+func screenVec(cand, near []int32, nx, ny, nz []float32, x, y, z, h2 float32) int {
+	n := len(near)
+	if !useAVX2 || n == 0 {
+		return screen(cand, near, nx, ny, nz, x, y, z, h2)
+	}
+	if n%8 != 0 || len(cand) < n || len(nx) < n || len(ny) < n || len(nz) < n {
+		panic("physics: screenVec needs candidates padded to a multiple of 8")
+	}
+	return screenAVX2(&cand[0], &near[0], &nx[0], &ny[0], &nz[0], n, x, y, z, h2)
+}
+
+// gatherRun writes the sorted indices of the points in the cells (entries < 0 are none) to near
+// and their positions relative to o, rounded to single precision, to nx, ny and nz, which
+// have room for all of them, and returns their number.
+func gatherRun(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, nz []float32, ox, oy, oz float64) int {
+	if !useAVX2 || len(near) == 0 {
+		return gatherRunGo(cells, cellStart, sorted, near, nx, ny, nz, ox, oy, oz)
+	}
+	if len(cells) != 27 {
+		panic("physics: gatherRun needs the 27 cells of a query cell")
+	}
+	return gatherRunAVX(&cells[0], &cellStart[0], &sorted[0][0], &near[0], &nx[0], &ny[0], &nz[0], ox, oy, oz)
+}

@@ -1,0 +1,137 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func screenAVX2(cand, near *int32, nx, ny, nz *float32, n int, x, y, z, h2 float32) int
+//
+// Eight candidates a step: the squared distance in single precision, summed in the order of
+// the Go loop (dx² + dy², then + dz², no fused multiply-add), so the accepted set is the Go
+// loop's exactly; the accepted lanes' entries of near are packed to the front of a vector by
+// the permutation packTable[mask] and stored at cand[count], and count advances by the
+// number of accepted lanes. n is a multiple of 8; cand has room for n entries.
+TEXT ·screenAVX2(SB), NOSPLIT, $0-72
+	MOVQ         cand+0(FP), DI
+	MOVQ         near+8(FP), SI
+	MOVQ         nx+16(FP), R8
+	MOVQ         ny+24(FP), R9
+	MOVQ         nz+32(FP), R10
+	MOVQ         n+40(FP), CX
+	VBROADCASTSS x+48(FP), Y0
+	VBROADCASTSS y+52(FP), Y1
+	VBROADCASTSS z+56(FP), Y2
+	VBROADCASTSS h2+60(FP), Y3
+	LEAQ         ·packTable(SB), R11
+	XORQ         AX, AX
+	XORQ         DX, DX
+
+loop:
+	CMPQ      AX, CX
+	JGE       done
+	VMOVUPS   (R8)(AX*4), Y4
+	VSUBPS    Y4, Y0, Y4
+	VMULPS    Y4, Y4, Y4
+	VMOVUPS   (R9)(AX*4), Y5
+	VSUBPS    Y5, Y1, Y5
+	VMULPS    Y5, Y5, Y5
+	VADDPS    Y5, Y4, Y4
+	VMOVUPS   (R10)(AX*4), Y5
+	VSUBPS    Y5, Y2, Y5
+	VMULPS    Y5, Y5, Y5
+	VADDPS    Y5, Y4, Y4
+	VCMPPS    $1, Y3, Y4, Y4
+	VMOVMSKPS Y4, BX
+	VMOVDQU   (SI)(AX*4), Y6
+	MOVQ      BX, R12
+	SHLQ      $5, R12
+	VMOVDQU   (R11)(R12*1), Y7
+	VPERMD    Y6, Y7, Y6
+	VMOVDQU   Y6, (DI)(DX*4)
+	POPCNTL   BX, BX
+	ADDQ      BX, DX
+	ADDQ      $8, AX
+	JMP       loop
+
+done:
+	VZEROUPPER
+	MOVQ DX, ret+64(FP)
+	RET
+
+// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL   $0, CX
+	XGETBV
+	MOVL   AX, eax+0(FP)
+	MOVL   DX, edx+4(FP)
+	RET
+
+// func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny, nz *float32, ox, oy, oz float64) int
+//
+// The candidates of a run: for each of the 27 cells (entries < 0 skipped), the sorted indices
+// k of its points into near and their positions less the origin, rounded to single precision,
+// into nx, ny and nz; returns their number. Each difference is rounded once, as
+// float32(p − o) in Go; the conversion's merge source is its own input, so it does not wait
+// for the register's previous value.
+TEXT ·gatherRunAVX(SB), NOSPLIT, $0-88
+	MOVQ    cells+0(FP), R8
+	MOVQ    cellStart+8(FP), R9
+	MOVQ    sorted+16(FP), R10
+	MOVQ    near+24(FP), DI
+	MOVQ    nx+32(FP), R11
+	MOVQ    ny+40(FP), R12
+	MOVQ    nz+48(FP), R13
+	VMOVSD  ox+56(FP), X0
+	VMOVSD  oy+64(FP), X1
+	VMOVSD  oz+72(FP), X2
+	XORQ    AX, AX // t
+	XORQ    CX, CX // cell counter
+
+cells:
+	CMPQ    CX, $27
+	JGE     gdone
+	MOVLQSX (R8)(CX*4), BX
+	INCQ    CX
+	TESTQ   BX, BX
+	JS      cells
+	MOVLQSX (R9)(BX*4), SI  // s
+	MOVLQSX 4(R9)(BX*4), DX // e
+	CMPQ    SI, DX
+	JGE     cells
+	LEAQ    (SI)(SI*2), R14
+	SHLQ    $3, R14
+	ADDQ    R10, R14        // &sorted[3s]
+
+points:
+	VMOVSD    (R14), X3
+	VSUBSD    X0, X3, X3
+	VCVTSD2SS X3, X3, X3
+	VMOVSS    X3, (R11)(AX*4)
+	VMOVSD    8(R14), X4
+	VSUBSD    X1, X4, X4
+	VCVTSD2SS X4, X4, X4
+	VMOVSS    X4, (R12)(AX*4)
+	VMOVSD    16(R14), X5
+	VSUBSD    X2, X5, X5
+	VCVTSD2SS X5, X5, X5
+	VMOVSS    X5, (R13)(AX*4)
+	MOVL      SI, (DI)(AX*4)
+	INCQ      AX
+	INCQ      SI
+	ADDQ      $24, R14
+	CMPQ      SI, DX
+	JLT       points
+	JMP       cells
+
+gdone:
+	MOVQ AX, ret+80(FP)
+	RET
