@@ -72,6 +72,8 @@ type NeighborBlock struct {
 	// scratch: the positions of the points of near relative to the first query point of the
 	// run, in single precision and one array per axis, for the screen (see screen)
 	nx, ny, nz []float32
+	r2         []float64 // scratch: squared distances of one query point's pairs
+	ws         []float32 // scratch: their kernel values when the lists keep none (SkipW)
 }
 
 // Grad returns the kernel gradient ∇_i W(x_i − x_j) = G_ij (x_i − x_j) of a pair from its
@@ -142,7 +144,7 @@ func (nb *Neighbors) Bytes() (used, held int) {
 		blk := &nb.Blocks[b]
 		used += 4*len(blk.J) + 4*len(blk.W) + 4*len(blk.G) + 4*len(blk.Start)
 		held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G) + 4*cap(blk.Start) + 4*cap(blk.cand) + 4*cap(blk.near)
-		held += 4*cap(blk.nx) + 4*cap(blk.ny) + 4*cap(blk.nz)
+		held += 4*cap(blk.nx) + 4*cap(blk.ny) + 4*cap(blk.nz) + 8*cap(blk.r2) + 4*cap(blk.ws)
 	}
 	used += 8 * len(nb.Sum)
 	held += 8 * cap(nb.Sum)
@@ -223,6 +225,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	// precision, so the lists are those of a double-precision screen.
 	h2f := float32(h2 * (1 + screenMargin))
 	nx, ny, nz := blk.nx, blk.ny, blk.nz
+	r2s, ws32 := blk.r2, blk.ws
 	var ox, oy, oz float64 // origin of the run's relative positions
 	prev := -1
 	for i := lo; i < hi; i++ {
@@ -270,8 +273,11 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 				blk.W = blk.W[:need]
 			}
 		}
-		m := base
-		ws := 0.0
+		// The pairs inside the support, their squared distances in r2s; then the kernel for
+		// all of them at once (four at a time for the cubic spline with AVX2) and the
+		// weighted sum in list order.
+		r2s = resize(r2s, len(cand))
+		na := 0
 		for _, k := range cand {
 			j := tg.Order[k]
 			if sameSet && int(j) == i {
@@ -283,25 +289,36 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 			if r2 >= h2 {
 				continue // inside the screen's margin only
 			}
-			r := sqrt(r2)
-			var w, g float64
-			if cubic {
-				w, g = kr.cubic(r)
-			} else {
-				w, g = kr.Eval(r)
+			blk.J[base+na] = j
+			r2s[na] = r2
+			na++
+		}
+		m := base + na
+		wv := ws32
+		if !skipW {
+			wv = blk.W[base:m]
+		} else {
+			wv = resize(wv, na)
+			ws32 = wv
+		}
+		gv := blk.G[base:m]
+		if cubic {
+			kr.cubicSquared(r2s[:na], wv, gv)
+		} else {
+			for q, r2 := range r2s[:na] {
+				w, g := kr.Eval(sqrt(r2))
+				wv[q], gv[q] = float32(w), float32(g)
 			}
-			w32 := float32(w)
-			if weights != nil {
-				ws += weights[j] * float64(w32)
-			} else {
-				ws += float64(w32)
+		}
+		ws := 0.0
+		if weights != nil {
+			for q, j := range blk.J[base:m] {
+				ws += weights[j] * float64(wv[q])
 			}
-			blk.J[m] = j
-			if !skipW {
-				blk.W[m] = w32
+		} else {
+			for _, w := range wv[:na] {
+				ws += float64(w)
 			}
-			blk.G[m] = float32(g)
-			m++
 		}
 		for s := nv * i; s < nv*(i+1); s++ {
 			j := vt.Base + int32(s)
@@ -338,6 +355,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	blk.Start[hi-lo] = int32(len(blk.J))
 	blk.cand, blk.near = cand, near
 	blk.nx, blk.ny, blk.nz = nx, ny, nz
+	blk.r2, blk.ws = r2s, ws32
 }
 
 // gatherRunGo is gatherRun's Go loop.

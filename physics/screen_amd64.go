@@ -13,6 +13,12 @@ func screenAVX2(cand, near *int32, nx, ny, nz *float32, n int, x, y, z, h2 float
 //go:noescape
 func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny, nz *float32, ox, oy, oz float64) int
 
+// cubicAVX evaluates the cubic spline for n squared distances, four at a time
+// (screen_amd64.s).
+//
+//go:noescape
+func cubicAVX(r2 *float64, wv, gv *float32, n int, invH, k, l, k2, negL float64)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
@@ -75,4 +81,21 @@ func gatherRun(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, nz
 		panic("physics: gatherRun needs the 27 cells of a query cell")
 	}
 	return gatherRunAVX(&cells[0], &cellStart[0], &sorted[0][0], &near[0], &nx[0], &ny[0], &nz[0], ox, oy, oz)
+}
+
+// cubicSquared sets w[q], g[q] to the cubic spline's value and gradient factor at the distance
+// √r2[q], rounded to single precision, as Kernel.cubic gives them; four at a time with AVX2.
+func (kr *Kernel) cubicSquared(r2 []float64, w, g []float32) {
+	n := len(r2)
+	w, g = w[:n], g[:n]
+	n4 := n &^ 3
+	if useAVX2 && n4 > 0 {
+		cubicAVX(&r2[0], &w[0], &g[0], n4, kr.invH, kr.k, kr.l, kr.k*2, -kr.l)
+	} else {
+		n4 = 0
+	}
+	for q := n4; q < n; q++ {
+		wq, gq := kr.cubic(sqrt(r2[q]))
+		w[q], g[q] = float32(wq), float32(gq)
+	}
 }

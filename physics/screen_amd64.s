@@ -135,3 +135,88 @@ points:
 gdone:
 	MOVQ AX, ret+80(FP)
 	RET
+
+// Four copies each of 1, 0.5, 6, 3 and 2, for the cubic spline's vector loop.
+DATA cubicOne<>+0(SB)/8, $1.0
+DATA cubicOne<>+8(SB)/8, $1.0
+DATA cubicOne<>+16(SB)/8, $1.0
+DATA cubicOne<>+24(SB)/8, $1.0
+GLOBL cubicOne<>(SB), RODATA|NOPTR, $32
+DATA cubicHalf<>+0(SB)/8, $0.5
+DATA cubicHalf<>+8(SB)/8, $0.5
+DATA cubicHalf<>+16(SB)/8, $0.5
+DATA cubicHalf<>+24(SB)/8, $0.5
+GLOBL cubicHalf<>(SB), RODATA|NOPTR, $32
+DATA cubicSix<>+0(SB)/8, $6.0
+DATA cubicSix<>+8(SB)/8, $6.0
+DATA cubicSix<>+16(SB)/8, $6.0
+DATA cubicSix<>+24(SB)/8, $6.0
+GLOBL cubicSix<>(SB), RODATA|NOPTR, $32
+DATA cubicThree<>+0(SB)/8, $3.0
+DATA cubicThree<>+8(SB)/8, $3.0
+DATA cubicThree<>+16(SB)/8, $3.0
+DATA cubicThree<>+24(SB)/8, $3.0
+GLOBL cubicThree<>(SB), RODATA|NOPTR, $32
+DATA cubicTwo<>+0(SB)/8, $2.0
+DATA cubicTwo<>+8(SB)/8, $2.0
+DATA cubicTwo<>+16(SB)/8, $2.0
+DATA cubicTwo<>+24(SB)/8, $2.0
+GLOBL cubicTwo<>(SB), RODATA|NOPTR, $32
+
+// func cubicAVX(r2 *float64, wv, gv *float32, n int, invH, k, l, k2, negL float64)
+//
+// The cubic spline's value and gradient factor (Kernel.cubic) of n squared distances (a
+// multiple of 4), four at a time: r = √r², q = r/H, both branches evaluated with the
+// operations of Kernel.cubic in its order, the one with q ≤ ½ or q > ½ kept per lane, and
+// both rounded to single precision. k2 = k·2 and negL = −l as Kernel.cubic forms them.
+TEXT ·cubicAVX(SB), NOSPLIT, $0-72
+	MOVQ         r2+0(FP), SI
+	MOVQ         wv+8(FP), DI
+	MOVQ         gv+16(FP), DX
+	MOVQ         n+24(FP), CX
+	VBROADCASTSD invH+32(FP), Y0
+	VBROADCASTSD k+40(FP), Y1
+	VBROADCASTSD l+48(FP), Y2
+	VBROADCASTSD k2+56(FP), Y3
+	VBROADCASTSD negL+64(FP), Y4
+	XORQ         AX, AX
+
+kloop:
+	CMPQ       AX, CX
+	JGE        kdone
+	VMOVUPD    (SI)(AX*8), Y5
+	VSQRTPD    Y5, Y5                  // r
+	VMULPD     Y0, Y5, Y6              // q = r·invH
+	VMOVUPD    cubicOne<>(SB), Y15
+	VSUBPD     Y6, Y15, Y7             // a = 1 − q
+	VMULPD     cubicSix<>(SB), Y6, Y8  // 6q
+	VMULPD     Y6, Y8, Y8              // ·q
+	VSUBPD     Y15, Y6, Y9             // q − 1
+	VMULPD     Y9, Y8, Y8              // ·(q − 1)
+	VADDPD     Y15, Y8, Y8             // + 1
+	VMULPD     Y8, Y1, Y8              // w, q ≤ ½: k·(…)
+	VMULPD     cubicThree<>(SB), Y6, Y9 // 3q
+	VSUBPD     cubicTwo<>(SB), Y9, Y9  // 3q − 2
+	VMULPD     Y9, Y2, Y9              // l·(3q − 2)
+	VMULPD     Y0, Y9, Y9              // ·invH
+	VMULPD     Y0, Y9, Y9              // g, q ≤ ½: ·invH
+	VMULPD     Y7, Y3, Y10             // k·2·a
+	VMULPD     Y7, Y10, Y10            // ·a
+	VMULPD     Y7, Y10, Y10            // w, q > ½: ·a
+	VMULPD     Y7, Y4, Y11             // −l·a
+	VMULPD     Y7, Y11, Y11            // ·a
+	VMULPD     Y0, Y11, Y11            // ·invH
+	VDIVPD     Y5, Y11, Y11            // g, q > ½: /r
+	VCMPPD     $2, cubicHalf<>(SB), Y6, Y12 // q ≤ ½
+	VBLENDVPD  Y12, Y8, Y10, Y10
+	VBLENDVPD  Y12, Y9, Y11, Y11
+	VCVTPD2PSY Y10, X10
+	VCVTPD2PSY Y11, X11
+	VMOVUPS    X10, (DI)(AX*4)
+	VMOVUPS    X11, (DX)(AX*4)
+	ADDQ       $4, AX
+	JMP        kloop
+
+kdone:
+	VZEROUPPER
+	RET

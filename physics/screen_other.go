@@ -11,3 +11,12 @@ func screenVec(cand, near []int32, nx, ny, nz []float32, x, y, z, h2 float32) in
 func gatherRun(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, nz []float32, ox, oy, oz float64) int {
 	return gatherRunGo(cells, cellStart, sorted, near, nx, ny, nz, ox, oy, oz)
 }
+
+// cubicSquared sets w[q], g[q] to the cubic spline's value and gradient factor at the distance
+// √r2[q], rounded to single precision, as Kernel.cubic gives them.
+func (kr *Kernel) cubicSquared(r2 []float64, w, g []float32) {
+	for q := range r2 {
+		wq, gq := kr.cubic(sqrt(r2[q]))
+		w[q], g[q] = float32(wq), float32(gq)
+	}
+}

@@ -157,3 +157,42 @@ func TestGatherRunVectorEqualsLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestCubicSquaredEqualsCubic: the cubic spline evaluated four at a time from squared distances
+// gives Kernel.cubic's value and gradient factor bit for bit (both rounded to float32), for
+// random distances in (0, h), at q = ½ and one float64 step to either side of it, and near 0
+// and h, with the vector loop and the Go loop, for every length up to 11 (the tail the vector
+// loop leaves to the Go loop).
+func TestCubicSquaredEqualsCubic(t *testing.T) {
+	const h = 0.1
+	kr := NewKernel(CubicSpline, h)
+	rng := rand.New(rand.NewPCG(15, 16))
+	special := []float64{h / 2, math.Nextafter(h/2, 0), math.Nextafter(h/2, h), 1e-9 * h, math.Nextafter(h, 0), 0.3 * h}
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	for _, vec := range []bool{false, true} {
+		useAVX2 = vec && saved
+		for n := 1; n <= 11; n++ {
+			for trial := 0; trial < 50; trial++ {
+				r := make([]float64, n)
+				r2 := make([]float64, n)
+				for q := range r {
+					if trial < len(special) && q == n-1-trial%n {
+						r[q] = special[trial]
+					} else {
+						r[q] = rng.Float64() * h
+					}
+					r2[q] = r[q] * r[q]
+				}
+				w, g := make([]float32, n), make([]float32, n)
+				kr.cubicSquared(r2, w, g)
+				for q := range r {
+					ww, gg := kr.cubic(sqrt(r2[q]))
+					if math.Float32bits(w[q]) != math.Float32bits(float32(ww)) || math.Float32bits(g[q]) != math.Float32bits(float32(gg)) {
+						t.Fatalf("vector %v, r = %v: (%g, %g), Kernel.cubic (%g, %g)", useAVX2, r[q], w[q], g[q], float32(ww), float32(gg))
+					}
+				}
+			}
+		}
+	}
+}
