@@ -2,6 +2,8 @@
 
 package physics
 
+import "github.com/sluicephysics/sluice/physics/internal/vec"
+
 // screenAVX2 is screen over n candidates (a multiple of 8) with AVX2, eight at a time
 // (screen_amd64.s); it accepts exactly the candidates screen accepts.
 //
@@ -19,31 +21,9 @@ func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny,
 //go:noescape
 func cubicAVX(r2 *float64, wv, gv *float32, n int, invH, k, l, k2, negL float64)
 
-func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
-
 // packTable[m] lists the set bits of the 8-bit mask m in increasing order, then zeros: the
 // permutation that moves a vector's accepted lanes to its front.
 var packTable [256][8]int32
-
-// hasAVX2 reports whether the processor has AVX2 and POPCNT and the system saves the vector
-// registers (CPUID leaf 1 ECX bits 23, 27, 28; XCR0 bits 1–2; leaf 7 EBX bit 5).
-func hasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, c1, _ := cpuid(1, 0)
-	const popcnt, osxsave, avx = 1 << 23, 1 << 27, 1 << 28
-	if c1&(popcnt|osxsave|avx) != popcnt|osxsave|avx {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, b7, _, _ := cpuid(7, 0)
-	return b7&(1<<5) != 0
-}
 
 func init() {
 	for m := range packTable {
@@ -55,7 +35,7 @@ func init() {
 			}
 		}
 	}
-	useAVX2 = hasAVX2()
+	useAVX2 = vec.HasAVX2
 }
 
 // screenVec screens with AVX2 when the processor has it, else with the Go loop.

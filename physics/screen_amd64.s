@@ -56,25 +56,6 @@ done:
 	MOVQ DX, ret+64(FP)
 	RET
 
-// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv() (eax, edx uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL   $0, CX
-	XGETBV
-	MOVL   AX, eax+0(FP)
-	MOVL   DX, edx+4(FP)
-	RET
-
 // func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny, nz *float32, ox, oy, oz float64) int
 //
 // The candidates of a run: for each of the 27 cells (entries < 0 skipped), the sorted indices

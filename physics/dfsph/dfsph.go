@@ -62,6 +62,7 @@ import (
 	"fmt"
 
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -388,16 +389,9 @@ func (s *Solver) source(lo, hi, block int) {
 		vi := v[i]
 		xi := &f.X[i]
 		mi := f.M[i]
-		var sx, sy, sz, sd float64 // Σ_j G_ij v_j, Σ_j G_ij v_j·y_j
 		js, gws := fblk.Row(i - lo)
-		gws = gws[:len(js)]
-		for k, j := range js {
-			g, rj := float64(gws[k]), &vr[j]
-			sx += g * rj[0]
-			sy += g * rj[1]
-			sz += g * rj[2]
-			sd += g * rj[3]
-		}
+		a := vec.GatherSum4(js, gws, vr) // Σ_j G_ij v_j, Σ_j G_ij v_j·y_j
+		sx, sy, sz, sd := a[0], a[1], a[2], a[3]
 		gy := &s.gy[i]
 		yx, yy, yz := xi[0]-s.c[0], xi[1]-s.c[1], xi[2]-s.c[2]
 		div := vi[0]*(yx*gy[3]-gy[0]) + vi[1]*(yy*gy[3]-gy[1]) + vi[2]*(yz*gy[3]-gy[2]) -
@@ -463,13 +457,9 @@ func (s *Solver) correct(lo, hi, block int) {
 		gws = gws[:len(js)]
 		if s.uniform {
 			// the single-phase pair term m (k_i + k_j) ∇W_ij, without the mass loads
-			for k, j := range js {
-				rj := &kk[j]
-				c := mi * (ki + rj[3]) * float64(gws[k]) // ∇W_ij = G_ij (y_i − y_j)
-				x += c * (yi[0] - rj[0])
-				y += c * (yi[1] - rj[1])
-				z += c * (yi[2] - rj[2])
-			}
+			// (∇W_ij = G_ij (y_i − y_j))
+			a := vec.KGradSum(js, gws, kk, yi, mi)
+			x, y, z = a[0], a[1], a[2]
 			js = js[:0]
 		}
 		for k, j := range js {

@@ -46,6 +46,7 @@ import (
 	"math"
 
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -416,14 +417,9 @@ func (s *Solver) uSweep(lo, hi, block int) {
 			}
 		} else {
 			// y_i Σ_j G_ij Q_j − Σ_j G_ij Q_j y_j
-			var sq float64
-			for k, j := range js {
-				g, qj := float64(gws[k]), &qs[j]
-				sq += g * qj[3]
-				x += g * qj[0]
-				y += g * qj[1]
-				z += g * qj[2]
-			}
+			a := vec.GatherSum4(js, gws, qs)
+			x, y, z = a[0], a[1], a[2]
+			sq := a[3]
 			x = (xi[0]-c[0])*sq - x
 			y = (xi[1]-c[1])*sq - y
 			z = (xi[2]-c[2])*sq - z
@@ -471,18 +467,10 @@ func (s *Solver) pSweep(lo, hi, block int) {
 	var esum, emax, rmax float64
 	for i := lo; i < hi; i++ {
 		// Σ_j u_j·∇W_ij = y_i·Σ_j G_ij u_j − Σ_j G_ij u_j·y_j (see Solver)
-		var sx, sy, sz, sd float64
 		xi := &f.X[i]
 		js, gws := fblk.Row(i - lo)
-		gws = gws[:len(js)]
-		for k, j := range js {
-			g, uj := float64(gws[k]), &u[j]
-			sx += g * uj[0]
-			sy += g * uj[1]
-			sz += g * uj[2]
-			sd += g * uj[3]
-		}
-		sum := (xi[0]-c[0])*sx + (xi[1]-c[1])*sy + (xi[2]-c[2])*sz - sd
+		a := vec.GatherSum4(js, gws, u)
+		sum := (xi[0]-c[0])*a[0] + (xi[1]-c[1])*a[1] + (xi[2]-c[2])*a[2] - a[3]
 		ui, gt := &u[i], &s.gt[i]
 		mi := f.M[i]
 		ap := ui[0]*gt[0] + ui[1]*gt[1] + ui[2]*gt[2] - mi*sum

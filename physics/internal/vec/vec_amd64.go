@@ -1,0 +1,31 @@
+//go:build !purego
+
+package vec
+
+//go:noescape
+func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64)
+
+//go:noescape
+func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64)
+
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+// hasAVX2: CPUID leaf 1 ECX bits 23 (POPCNT), 27 (OSXSAVE) and 28 (AVX), XCR0 bits 1–2 (the
+// system saves the XMM and YMM registers), leaf 7 EBX bit 5 (AVX2).
+func hasAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, c1, _ := cpuid(1, 0)
+	const popcnt, osxsave, avx = 1 << 23, 1 << 27, 1 << 28
+	if c1&(popcnt|osxsave|avx) != popcnt|osxsave|avx {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<5) != 0
+}

@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package vec
+
+func hasAVX2() bool { return false }
+
+func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64) {
+	panic("vec: no assembly in this build")
+}
