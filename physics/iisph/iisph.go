@@ -173,9 +173,12 @@ type Solver struct {
 	resMax []float64 // per-block largest complementarity residual (see pSweep)
 	dt     float64
 	final  bool // the uSweep in flight is of the returned pressures: it writes f.AP
-	f      *physics.FluidSet
-	b      *physics.BoundarySet
-	ff, fb *physics.Neighbors
+	// uniform: every particle has the same mass, so predict's pair sums skip the mass ratios
+	// (vec.PredictSums)
+	uniform bool
+	f       *physics.FluidSet
+	b       *physics.BoundarySet
+	ff, fb  *physics.Neighbors
 
 	fnWarm, fnPredict, fnU, fnP func(lo, hi, block int)
 }
@@ -240,6 +243,7 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		return res
 	}
 	pool.For(n, s.fnWarm)
+	s.uniform = f.UniformMass()
 	pool.For(n, s.fnPredict)
 	s.chebW = 1
 	if s.Chebyshev > 0 {
@@ -310,6 +314,14 @@ func (s *Solver) predict(lo, hi, block int) {
 		var sx, sy, sz, gg, div, qx, qy, qz float64
 		js, gws := fblk.Row(i - lo)
 		gws = gws[:len(js)]
+		if s.uniform {
+			// one mass: the sums per component, the dot products' components added at the end
+			var sg, sq [3]float64
+			sg, gg, div, sq = vec.PredictSums(js, gws, f.X, f.VStar, s.q, xi, &vi)
+			sx, sy, sz = sg[0], sg[1], sg[2]
+			qx, qy, qz = sq[0], sq[1], sq[2]
+			js = js[:0]
+		}
 		for k, j := range js {
 			g := physics.Grad(gws[k], xi, &f.X[j])
 			sx += g[0]

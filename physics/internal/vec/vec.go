@@ -4,6 +4,8 @@
 // processor lacks AVX2, and in builds with -tags purego.
 package vec
 
+import "github.com/go-gl/mathgl/mgl64"
+
 // HasAVX2 reports whether the assembly loops are used: the processor has AVX2 and POPCNT and
 // the system saves the vector registers. Tests clear it to compare the Go loops.
 var HasAVX2 = hasAVX2()
@@ -62,4 +64,40 @@ func kGradSumGo(js []int32, gs []float32, v [][4]float64, y *[4]float64, m float
 		c += f * (y[2] - vj[2])
 	}
 	return [3]float64{a, b, c}
+}
+
+// PredictSums returns the pair sums of IISPH's prediction pass for one particle i of a single
+// mass, over the pairs (j_k, g_k) of its list with ∇W_k = g_k (x_i − x_j):
+//
+//	s = Σ_k ∇W_k,  gg = Σ_k |∇W_k|²,  div = Σ_k (v_i − v_j)·∇W_k,  qs = Σ_k q[j_k][3] ∇W_k.
+//
+// Each sum runs per component in list order; gg and div add their three components at the end,
+// (x + y) + z. One rounding per product and per sum, no fused multiply-add.
+func PredictSums(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi, vi *mgl64.Vec3) (s [3]float64, gg, div float64, qs [3]float64) {
+	gs = gs[:len(js)]
+	var out [4][4]float64
+	if HasAVX2 && len(js) > 0 {
+		predictSumsAVX(&js[0], &gs[0], len(js), &x[0], &v[0], &q[0], xi, vi, &out)
+	} else {
+		predictSumsGo(js, gs, x, v, q, xi, vi, &out)
+	}
+	o := &out
+	return [3]float64{o[0][0], o[0][1], o[0][2]}, (o[1][0] + o[1][1]) + o[1][2], (o[2][0] + o[2][1]) + o[2][2], [3]float64{o[3][0], o[3][1], o[3][2]}
+}
+
+// predictSumsGo is the Go loop of PredictSums; out holds the per-component sums of ∇W, of its
+// squares, of the velocity products and of q∇W, one row each.
+func predictSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64) {
+	s, gg, dv, qs := &out[0], &out[1], &out[2], &out[3]
+	for k, j := range js {
+		c := float64(gs[k])
+		xj, vj, qj := &x[j], &v[j], q[j][3]
+		for d := 0; d < 3; d++ {
+			g := c * (xi[d] - xj[d])
+			s[d] += g
+			gg[d] += g * g
+			dv[d] += (vi[d] - vj[d]) * g
+			qs[d] += qj * g
+		}
+	}
 }

@@ -2,11 +2,16 @@
 
 package vec
 
+import "github.com/go-gl/mathgl/mgl64"
+
 //go:noescape
 func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64)
 
 //go:noescape
 func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64)
+
+//go:noescape
+func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64)
 
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)

@@ -76,6 +76,71 @@ kdone:
 	VZEROUPPER
 	RET
 
+// The lanes of a three-vector row: the first three, not the fourth (which belongs to the next
+// row, or lies past the slice's end).
+DATA rowMask<>+0(SB)/8, $-1
+DATA rowMask<>+8(SB)/8, $-1
+DATA rowMask<>+16(SB)/8, $-1
+DATA rowMask<>+24(SB)/8, $0
+GLOBL rowMask<>(SB), RODATA|NOPTR, $32
+
+// func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64)
+//
+// One pair a step, the components in the lanes: x_j and v_j by masked loads of their three
+// lanes, ∇W = g·(x_i − x_j), and the four sums of the Go loop per lane.
+TEXT ·predictSumsAVX(SB), NOSPLIT, $0-72
+	MOVQ         js+0(FP), SI
+	MOVQ         gs+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVQ         x+24(FP), R8
+	MOVQ         v+32(FP), R9
+	MOVQ         q+40(FP), R10
+	VMOVUPD      rowMask<>(SB), Y14
+	MOVQ         xi+48(FP), DX
+	VMASKMOVPD   (DX), Y14, Y12     // x_i
+	MOVQ         vi+56(FP), DX
+	VMASKMOVPD   (DX), Y14, Y13     // v_i
+	VXORPD       Y8, Y8, Y8
+	VXORPD       Y9, Y9, Y9
+	VXORPD       Y10, Y10, Y10
+	VXORPD       Y11, Y11, Y11
+	VXORPD       X15, X15, X15
+	XORQ         AX, AX
+
+ploop:
+	CMPQ         AX, CX
+	JGE          pdone
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), R11
+	SHLQ         $3, R11            // 24 j
+	SHLQ         $5, BX             // 32 j
+	VMASKMOVPD   (R8)(R11*1), Y14, Y1
+	VSUBPD       Y1, Y12, Y1        // x_i − x_j
+	VCVTSS2SD    (DI)(AX*4), X15, X2
+	VBROADCASTSD X2, Y2
+	VMULPD       Y1, Y2, Y1         // ∇W = g·(x_i − x_j)
+	VADDPD       Y1, Y8, Y8
+	VMULPD       Y1, Y1, Y3
+	VADDPD       Y3, Y9, Y9
+	VMASKMOVPD   (R9)(R11*1), Y14, Y4
+	VSUBPD       Y4, Y13, Y4        // v_i − v_j
+	VMULPD       Y1, Y4, Y4
+	VADDPD       Y4, Y10, Y10
+	VBROADCASTSD 24(R10)(BX*1), Y5  // q_j
+	VMULPD       Y1, Y5, Y5
+	VADDPD       Y5, Y11, Y11
+	INCQ         AX
+	JMP          ploop
+
+pdone:
+	MOVQ    out+64(FP), DX
+	VMOVUPD Y8, (DX)
+	VMOVUPD Y9, 32(DX)
+	VMOVUPD Y10, 64(DX)
+	VMOVUPD Y11, 96(DX)
+	VZEROUPPER
+	RET
+
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL leaf+0(FP), AX

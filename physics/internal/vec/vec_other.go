@@ -2,6 +2,8 @@
 
 package vec
 
+import "github.com/go-gl/mathgl/mgl64"
+
 func hasAVX2() bool { return false }
 
 func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64) {
@@ -9,5 +11,9 @@ func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64
 }
 
 func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64) {
 	panic("vec: no assembly in this build")
 }
