@@ -2,13 +2,16 @@
 // writes them with "enableVTKExport" and a "density" entry in "particleAttributes", and prints
 // the compression the density field shows: per particle max(0, ρ/ρ0 − 1), averaged over the
 // particles of a file, then over the files; and per file the largest particle's compression,
-// of which it prints the median over the files and the largest.
+// of which it prints the median over the files and the largest, naming the file that holds it.
+// -first N leaves out the files numbered below N (the reference's IISPH and DFSPH export, at
+// the start of a step, the density of the step before, so their file 1 holds the initial
+// state's).
 //
 // The reference computes the exported density at the start of the step that precedes the export,
 // from the positions the step before left; a file thus shows the density of the positions one
 // step produced, which is what sluice's stats call "measured after the substep".
 //
-//	go run ./bench/vtkcompression -rho0 1000 -v DIR
+//	go run ./bench/vtkcompression -rho0 1000 [-first N] [-v] DIR
 package main
 
 import (
@@ -31,9 +34,10 @@ func main() {
 	rho0 := flag.Float64("rho0", 1000, "rest density in kg/m³")
 	field := flag.String("field", "density", "name of the density array in the files' FIELD block")
 	verbose := flag.Bool("v", false, "print one line per file")
+	first := flag.Int("first", 0, "leave out the files whose number (the last in the name) is below this")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: vtkcompression [-rho0 R] [-field NAME] [-v] DIR")
+		fmt.Fprintln(os.Stderr, "usage: vtkcompression [-rho0 R] [-field NAME] [-first N] [-v] DIR")
 		os.Exit(2)
 	}
 	files, err := vtkFiles(flag.Arg(0))
@@ -41,8 +45,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "vtkcompression:", err)
 		os.Exit(1)
 	}
+	files = fromNumber(files, *first)
 	if len(files) == 0 {
-		fmt.Fprintln(os.Stderr, "vtkcompression: no .vtk files in", flag.Arg(0))
+		fmt.Fprintln(os.Stderr, "vtkcompression: no .vtk files numbered", *first, "or more in", flag.Arg(0))
 		os.Exit(1)
 	}
 	stats := make([]fileStats, 0, len(files))
@@ -60,8 +65,9 @@ func main() {
 		}
 	}
 	o := summarize(stats)
-	fmt.Printf("files %d  average compression %.4f %% (of the files' averages: %.4f–%.4f %%)  largest per file: median %.4f %%, at most %.4f %%\n",
-		o.files, 100*o.avg, 100*o.minAvg, 100*o.maxAvg, 100*o.medianMax, 100*o.maxMax)
+	fmt.Printf("files %d (%s to %s)  average compression %.4f %% (of the files' averages: %.4f–%.4f %%)  largest per file: median %.4f %%, at most %.4f %% (%s)\n",
+		o.files, filepath.Base(files[0]), filepath.Base(files[len(files)-1]), 100*o.avg, 100*o.minAvg, 100*o.maxAvg,
+		100*o.medianMax, 100*o.maxMax, filepath.Base(files[o.argMax]))
 }
 
 // fileStats is the compression of one file: its particle count, average and largest.
@@ -86,11 +92,13 @@ func compression(rho []float64, rho0 float64) fileStats {
 }
 
 // overall is the summary over the files: the mean of the files' averages, their range, and the
-// median and largest of the files' largest compressions.
+// median and largest of the files' largest compressions, and the index of the file with the
+// largest.
 type overall struct {
 	files               int
 	avg, minAvg, maxAvg float64
 	medianMax, maxMax   float64
+	argMax              int
 }
 
 func summarize(stats []fileStats) overall {
@@ -104,6 +112,9 @@ func summarize(stats []fileStats) overall {
 		o.minAvg = math.Min(o.minAvg, s.avg)
 		o.maxAvg = math.Max(o.maxAvg, s.avg)
 		maxes[i] = s.max
+		if s.max > stats[o.argMax].max {
+			o.argMax = i
+		}
 	}
 	o.avg /= float64(len(stats))
 	sort.Float64s(maxes)
@@ -118,6 +129,30 @@ func summarize(stats []fileStats) overall {
 
 var lastNumber = regexp.MustCompile(`(\d+)\D*$`)
 
+// fileNumber is the last number in a file's name, math.MaxInt for a name without one.
+func fileNumber(name string) int {
+	m := lastNumber.FindStringSubmatch(filepath.Base(name))
+	if m == nil {
+		return math.MaxInt
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return math.MaxInt
+	}
+	return n
+}
+
+// fromNumber keeps the files numbered first or more, in their order.
+func fromNumber(files []string, first int) []string {
+	var kept []string
+	for _, f := range files {
+		if fileNumber(f) >= first {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
 // vtkFiles lists the .vtk files of dir in the order of the last number in their names (the
 // reference numbers its exports ParticleData_Fluid_1.vtk, _2, …), names without one last.
 func vtkFiles(dir string) ([]string, error) {
@@ -131,19 +166,8 @@ func vtkFiles(dir string) ([]string, error) {
 			names = append(names, e.Name())
 		}
 	}
-	num := func(s string) int {
-		m := lastNumber.FindStringSubmatch(s)
-		if m == nil {
-			return math.MaxInt
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			return math.MaxInt
-		}
-		return n
-	}
 	sort.SliceStable(names, func(i, j int) bool {
-		a, b := num(names[i]), num(names[j])
+		a, b := fileNumber(names[i]), fileNumber(names[j])
 		if a != b {
 			return a < b
 		}

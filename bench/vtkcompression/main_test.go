@@ -138,3 +138,51 @@ func TestMissingArrayIsAnError(t *testing.T) {
 		t.Fatalf("the unsigned_int array id was decoded as reals: %v", v)
 	}
 }
+
+// TestFirstLeavesOutEarlierFilesAndNamesTheLargest checks -first's selection by the number in
+// the name (not by lexical order) and that the summary points at the file holding the largest
+// compression.
+func TestFirstLeavesOutEarlierFilesAndNamesTheLargest(t *testing.T) {
+	dir := t.TempDir()
+	// File 1 (the initial state) holds the largest compression, 5 %; of the rest, file 10
+	// holds 3 %, file 2 holds 1 %.
+	writeVTK(t, filepath.Join(dir, "ParticleData_Fluid_1.vtk"), "float", []float64{1050, 1000})
+	writeVTK(t, filepath.Join(dir, "ParticleData_Fluid_2.vtk"), "float", []float64{1010, 1000})
+	writeVTK(t, filepath.Join(dir, "ParticleData_Fluid_10.vtk"), "float", []float64{1000, 1030})
+	files, err := vtkFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := fromNumber(files, 2)
+	if len(kept) != 2 || filepath.Base(kept[0]) != "ParticleData_Fluid_2.vtk" ||
+		filepath.Base(kept[1]) != "ParticleData_Fluid_10.vtk" {
+		t.Fatalf("-first 2 kept %v, want _2 then _10", kept)
+	}
+	if all := fromNumber(files, 0); len(all) != 3 {
+		t.Fatalf("-first 0 kept %d files, want 3", len(all))
+	}
+	summary := func(names []string) overall {
+		var stats []fileStats
+		for _, n := range names {
+			rho, err := readField(n, "density")
+			if err != nil {
+				t.Fatal(err)
+			}
+			stats = append(stats, compression(rho, 1000))
+		}
+		return summarize(stats)
+	}
+	// The densities are exact in float32 and the compressions are differences of them
+	// divided by 1000: a few ulps of float64.
+	const tol = 1e-15
+	o := summary(kept)
+	if filepath.Base(kept[o.argMax]) != "ParticleData_Fluid_10.vtk" || math.Abs(o.maxMax-0.03) > tol {
+		t.Errorf("files 2 and 10: largest %v in %s, want 0.03 in _10", o.maxMax, kept[o.argMax])
+	}
+	if math.Abs(o.medianMax-0.02) > tol {
+		t.Errorf("files 2 and 10: median of the largest %v, want 0.02", o.medianMax)
+	}
+	if o = summary(files); filepath.Base(files[o.argMax]) != "ParticleData_Fluid_1.vtk" || math.Abs(o.maxMax-0.05) > tol {
+		t.Errorf("all files: largest %v in %s, want 0.05 in _1", o.maxMax, files[o.argMax])
+	}
+}

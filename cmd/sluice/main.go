@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv] [--solver KEY=VALUE …]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -40,6 +40,7 @@ import (
 const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…]
              [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv]
+             [--solver KEY=VALUE …]   (sets the scene's solver settings, e.g. --solver pfTolerance=1e-3)
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
@@ -198,6 +199,8 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
 	surfaceFmt := fs.String("export-surface", "", "also write each fluid body's surface as a triangle mesh on the exported frames: obj or ply (needs --out)")
 	surfaceCell := fs.Float64("surface-cell", 0, "grid cell of the surface meshes in m (0: the particle radius r)")
+	var solverSet solverSettings
+	fs.Var(&solverSet, "solver", "KEY=VALUE: set a setting of the scene's solver block (its name in a native scene, e.g. pfTolerance=1e-3; JSON value); repeatable, imported scenes included")
 	if err := fs.Parse(flagArgs); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the flag set printed the usage: asking for it is not a failure
@@ -295,6 +298,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	simDuration, frameRate := *duration, *fps
 	prefix := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
 	var cont runNote // where a resumed run goes on from
+	if resume && len(solverSet) > 0 {
+		return errors.New("--solver: a resumed run keeps the saved run's solver settings")
+	}
 	if resume {
 		if simDuration == 0 {
 			return errors.New("resume needs --duration S (the simulated time to add)")
@@ -326,6 +332,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
 		if err != nil {
+			return err
+		}
+		if err := applySolverSettings(&sc.Solver, solverSet); err != nil {
 			return err
 		}
 		for _, w := range sc.Advice() {
