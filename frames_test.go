@@ -64,6 +64,41 @@ func TestCarriedFramesTakeFewerSubsteps(t *testing.T) {
 	}
 }
 
+// TestCarriedFramesDoNotDependOnTheFrameRate: with alignFrames false the substeps take the
+// lengths the CFL rule proposes, whatever the frames, so the small dam break run for 0.2 s in
+// 12 frames of 1/60 s and in 200 frames of 1 ms (most of them shorter than a substep) takes the
+// same substeps and ends in the same state, bit for bit. A clock that let the frames trim a
+// substep to the time owed (by round-off) ended the two in different states.
+func TestCarriedFramesDoNotDependOnTheFrameRate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two 0.2 s dam breaks")
+	}
+	s := components.DefaultSolver()
+	s.AlignFrames = false
+	run := func(frameDt float64, frames int) (int, [32]byte, float64, float64) {
+		w, e := damBreakSolver(t, s, 2)
+		defer w.Close()
+		n := 0
+		for f := 0; f < frames; f++ {
+			st, err := w.Step(frameDt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += st.Substeps
+		}
+		return n, stateHash(w, e), w.Time(), w.Behind()
+	}
+	n60, h60, t60, b60 := run(1.0/60, 12)
+	n1k, h1k, t1k, b1k := run(0.001, 200)
+	t.Logf("0.2 s: %d substeps in 1/60 s frames (time %.6f s, behind %.3f ms), %d in 1 ms frames (time %.6f s, behind %.3f ms)", n60, t60, 1e3*b60, n1k, t1k, 1e3*b1k)
+	if n60 != n1k || t60 != t1k {
+		t.Fatalf("%d substeps to %v s in 1/60 s frames, %d to %v s in 1 ms frames", n60, t60, n1k, t1k)
+	}
+	if h60 != h1k {
+		t.Fatalf("the same %d substeps end in different states: hash %x and %x", n60, h60[:8], h1k[:8])
+	}
+}
+
 // TestCarriedFramesSnapshotContinuesBitIdentically: a world with alignFrames false saved
 // while it is behind its frames continues, restored, exactly as the uninterrupted run (the
 // state hash and the clock), so the time it owes the frames is part of its state.

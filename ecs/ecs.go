@@ -267,9 +267,11 @@ func (c *Clock) substep(dt float64, run func(dt float64) (float64, error)) (floa
 // after the last one that has begun: over many frames the substeps number ∫dt/Δt_CFL, where
 // Advance rounds each frame's count up (a 1/60 s frame at a 5 ms step takes four substeps of
 // 4.17 ms with Advance, and 3⅓ on average here). Time trails the sum of the frames by Owed.
-// A substep whose length is within round-off of Owed takes Owed exactly, so a frame that is a
-// whole number of steps leaves nothing owed. A call may run no substep at all when the frame
-// is shorter than the step.
+// Every substep takes the proposed length unchanged, also one that exceeds Owed by round-off
+// only (which then leaves nothing owed), so the substeps' lengths, and with them the run, do
+// not depend on how the time is cut into frames: the frames decide only after which substep
+// each call returns. A call may run no substep at all when the frame is shorter than the
+// step.
 func (c *Clock) AdvanceCarry(frameDt float64, next func() float64, run func(dt float64) (float64, error)) (int, error) {
 	if !(frameDt > 0) {
 		return 0, fmt.Errorf("frame time %g s must be > 0", frameDt)
@@ -281,17 +283,15 @@ func (c *Clock) AdvanceCarry(frameDt float64, next func() float64, run func(dt f
 		if !(dt > 0) {
 			return n, fmt.Errorf("substep length %g s is not positive", dt)
 		}
-		if dt >= c.Owed*(1-1e-9) {
-			if dt > c.Owed*(1+1e-9) {
-				break // the step does not fit: it waits for the next frame
-			}
-			dt = c.Owed
+		if dt > c.Owed*(1+1e-9) {
+			break // the step does not fit: it waits for the next frame
 		}
 		took, err := c.substep(dt, run)
 		if err != nil {
 			return n, err
 		}
-		c.Owed -= took
+		// A step longer than the owed time by round-off only leaves nothing owed.
+		c.Owed = max(0, c.Owed-took)
 		n++
 	}
 	if c.Owed <= 1e-12*frameDt {
