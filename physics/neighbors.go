@@ -220,8 +220,8 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		nv = vt.K
 	}
 	// The screen compares squared distances in single precision against h² widened by
-	// screenMargin, far more than the rounding of the relative positions and of the sum (a few
-	// 10⁻⁷ h²); the kernel loop below then keeps exactly the pairs with r² < h² in double
+	// screenMargin, more than the rounding of the relative positions and of the sum (at most
+	// about 10⁻⁶ h²); the kernel loop below then keeps exactly the pairs with r² < h² in double
 	// precision, so the lists are those of a double-precision screen.
 	h2f := float32(h2 * (1 + screenMargin))
 	nx, ny, nz := blk.nx, blk.ny, blk.nz
@@ -378,9 +378,11 @@ func gatherRunGo(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, 
 	return t
 }
 
-// screenMargin is the relative widening of h² in the single-precision screen: the positions
-// relative to the run's first query point are within about 2h, so rounding them and the
-// squared distance to float32 errs by a few 10⁻⁷ h²; 4·10⁻⁶ leaves a factor of ten.
+// screenMargin is the relative widening of h² in the single-precision screen. A candidate
+// lies within 2h of the run's first point on each axis and the query point within h, so
+// rounding their relative positions to float32 (2⁻²⁴ relative) moves a coordinate difference
+// by at most about 2·10⁻⁷ h, and a squared distance near h² by at most about 10⁻⁶ h² with the
+// rounding of the squares and sums; 4·10⁻⁶ leaves a factor of four.
 const screenMargin = 4e-6
 
 // useAVX2 selects the AVX2 screen (screen_amd64.s) where the processor has it; tests clear it
