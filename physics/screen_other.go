@@ -2,21 +2,17 @@
 
 package physics
 
-// screenVec is the Go loop where no vector screen is built (other architectures, purego).
-func screenVec(cand, near []int32, nx, ny, nz []float32, x, y, z, h2 float32) int {
-	return screen(cand, near, nx, ny, nz, x, y, z, h2)
+// Where no assembly is built (other architectures, -tags purego) useAVX2 stays false and these
+// are never called.
+
+func screenAVX2(cand, near *int32, nx, ny, nz *float32, n int, x, y, z, h2 float32) int {
+	panic("physics: no assembly in this build")
 }
 
-// gatherRun is gatherRunGo where no assembly is built.
-func gatherRun(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, nz []float32, ox, oy, oz float64) int {
-	return gatherRunGo(cells, cellStart, sorted, near, nx, ny, nz, ox, oy, oz)
+func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny, nz *float32, ox, oy, oz float64) int {
+	panic("physics: no assembly in this build")
 }
 
-// cubicSquared sets w[q], g[q] to the cubic spline's value and gradient factor at the distance
-// √r2[q], rounded to single precision, as Kernel.cubic gives them.
-func (kr *Kernel) cubicSquared(r2 []float64, w, g []float32) {
-	for q := range r2 {
-		wq, gq := kr.cubic(sqrt(r2[q]))
-		w[q], g[q] = float32(wq), float32(gq)
-	}
+func cubicAVX(r2 *float64, wv, gv *float32, n int, invH, k, l, k2, negL float64) {
+	panic("physics: no assembly in this build")
 }

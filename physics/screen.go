@@ -1,0 +1,46 @@
+package physics
+
+// The search's loops that run as AVX2 assembly (screen_amd64.s) where useAVX2 is set, and as
+// the Go loops of neighbors.go otherwise; both do the same operations in the same order.
+
+// screenVec screens with AVX2 when the processor has it, else with the Go loop.
+func screenVec(cand, near []int32, nx, ny, nz []float32, x, y, z, h2 float32) int {
+	n := len(near)
+	if !useAVX2 || n == 0 {
+		return screen(cand, near, nx, ny, nz, x, y, z, h2)
+	}
+	if n%8 != 0 || len(cand) < n || len(nx) < n || len(ny) < n || len(nz) < n {
+		panic("physics: screenVec needs candidates padded to a multiple of 8")
+	}
+	return screenAVX2(&cand[0], &near[0], &nx[0], &ny[0], &nz[0], n, x, y, z, h2)
+}
+
+// gatherRun writes the sorted indices of the points in the cells (entries < 0 are none) to near
+// and their positions relative to o, rounded to single precision, to nx, ny and nz, which
+// have room for all of them, and returns their number.
+func gatherRun(cells, cellStart []int32, sorted []Vec3, near []int32, nx, ny, nz []float32, ox, oy, oz float64) int {
+	if !useAVX2 || len(near) == 0 {
+		return gatherRunGo(cells, cellStart, sorted, near, nx, ny, nz, ox, oy, oz)
+	}
+	if len(cells) != 27 {
+		panic("physics: gatherRun needs the 27 cells of a query cell")
+	}
+	return gatherRunAVX(&cells[0], &cellStart[0], &sorted[0][0], &near[0], &nx[0], &ny[0], &nz[0], ox, oy, oz)
+}
+
+// cubicSquared sets w[q], g[q] to the cubic spline's value and gradient factor at the distance
+// √r2[q], rounded to single precision, as Kernel.cubic gives them; four at a time with AVX2.
+func (kr *Kernel) cubicSquared(r2 []float64, w, g []float32) {
+	n := len(r2)
+	w, g = w[:n], g[:n]
+	n4 := n &^ 3
+	if useAVX2 && n4 > 0 {
+		cubicAVX(&r2[0], &w[0], &g[0], n4, kr.invH, kr.k, kr.l, kr.k*2, -kr.l)
+	} else {
+		n4 = 0
+	}
+	for q := n4; q < n; q++ {
+		wq, gq := kr.cubic(sqrt(r2[q]))
+		w[q], g[q] = float32(wq), float32(gq)
+	}
+}
