@@ -45,7 +45,7 @@ func (w *World) Remove(e Entity) error {
 	w.pending = slices.DeleteFunc(w.pending, func(p pendingLoad) bool { return p.id == b.ID })
 	w.sim.DropJointsOf(b.ID)
 	w.dropWallMesh(b.ID)
-	w.ecs.ECS.RemoveEntity(e)
+	w.moveBodies(func() { w.ecs.ECS.RemoveEntity(e) })
 	w.query.built = false
 	w.gen++
 	return nil

@@ -73,6 +73,8 @@ type World struct {
 
 	wallMeshes []wallMeshEntry // the meshes of AddBoundaryMesh's walls, by body ID (wallmesh.go)
 
+	moves []heldMove // copies of the bodies kept across the ECS's moves of them (ecsmove.go)
+
 	// The substep callbacks of Step, made once so the substep loop allocates nothing.
 	ctx     ecs.Context
 	nextDt  func() float64
@@ -115,6 +117,7 @@ func (w *World) runSubstep(dt float64) (float64, error) {
 func (w *World) Close() {
 	w.closeReduced()
 	w.ecs.Close()
+	w.moves = nil
 }
 
 // ECS returns the underlying ECS world (arche world, schedule, clock, pool).
@@ -703,6 +706,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	t0 := time.Now()
 	s := w.sim
 	s.BeginStep()
+	w.releaseMoves()
 	w.worldEvents, w.doneEmitters = w.worldEvents[:0], w.doneEmitters[:0]
 	w.query.built = false
 	if err := w.stepReduced(frameDt); err != nil {

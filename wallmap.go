@@ -20,7 +20,7 @@ func (w *World) setWallField(e Entity, f components.WallField) error {
 		m.Field = f
 		return nil
 	}
-	w.wallMaps.Assign(e, &components.WallMap{Field: f})
+	w.moveBodies(func() { w.wallMaps.Assign(e, &components.WallMap{Field: f}) })
 	return nil
 }
 
