@@ -36,6 +36,7 @@ import (
 	"math"
 
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -159,7 +160,7 @@ type Body struct {
 	vol  float64 // particle rest volume v (m³), Eq. 4.10
 	mat  Material
 	solC float64 // c of Eq. 4.13
-	piH2 float64 // (π/(2h))²: the kernel's derivative is −c·cos(ρπ/(2h)) = −c·cosQuarterSq(ρ²·piH2)
+	piH2 float64 // (π/(2h))²: the kernel's derivative is −c·cos(ρπ/(2h)) = −c·vec.CosQuarterSq(ρ²·piH2)
 	// noCorrection leaves out the gradient correction (correct): the ablation that shows
 	// what it is for.
 	noCorrection bool
@@ -185,15 +186,14 @@ type Body struct {
 	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
 	// the same pair in row pJ (the transposed entry, (j, i)).
 	pStart, pJ, pT, cursor []int32
-	// ps[blk] holds, for the row of the particle that block blk is working on, the scalar
+	// rows[blk] holds, for the row of the particle that block blk is working on, the scalar
 	// s_ij = W'(|u|)/|u| of the Solenthaler kernel at u = F_i⁻¹(y_i − y_j) (0 outside the
-	// support), computed once per ordered pair for the gradient correction and particle i's
-	// term of Eq. 4.10 (a row's scratch, not a list over all pairs: it is read only while
-	// row i is worked on, so it stays in cache); pa holds, per entry, first u (pairScalars)
-	// and then that term, M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 (pairBlock)
-	// reads for both particles of the pair and replaces by the pair's velocity changes, which
-	// pass 3 (sumBlock) adds up.
-	ps   [][]float64
+	// support) and u, computed once per ordered pair for the gradient correction and particle
+	// i's term of Eq. 4.10 (a row's scratch, not a list over all pairs: it is read only while
+	// row i is worked on, so it stays in cache); pa holds, per entry, that term,
+	// M_i ∇W(F_i⁻¹(y_i − y_j)) (pairTerms), which pass 2 (pairBlock) reads for both particles
+	// of the pair and replaces by the pair's velocity changes, which pass 3 (sumBlock) adds up.
+	rows []rowScratch
 	pa   []Vec3
 	part [][5]float64 // per block: few, ill, inverted, yielded counts; unused slot kept zero
 	pmin []float64
@@ -233,7 +233,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.finc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
-	b.ps = make([][]float64, nb)
+	b.rows = make([]rowScratch, nb)
 	b.pStart, b.cursor = make([]int32, n+1), make([]int32, n)
 	b.pmin, b.pmax = make([]float64, nb), make([]float64, nb)
 	b.kr = physics.NewKernel(physics.CubicSpline, h)
@@ -392,45 +392,14 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 // the fit: reason 0 for fewer than MinNeighbors neighbours with a positive weight, 1 for an
 // ill-conditioned XXᵀ.
 func fit(i int, nbr []int32, x, y []Vec3, h float64) (f mat3, ok bool, reason int) {
-	h2 := h * h
-	// a = XXᵀ and c = YXᵀ, summed in scalars (which the compiler keeps in registers, unlike
-	// the elements of an array) and gathered into the matrices after the loop.
-	var a0, a1, a2, a4, a5, a8 float64
-	var c0, c1, c2, c3, c4, c5, c6, c7, c8 float64
-	xi, yi := x[i], y[i]
-	cnt := 0
-	for _, j := range nbr {
-		dx0, dx1, dx2 := x[j][0]-xi[0], x[j][1]-xi[1], x[j][2]-xi[2]
-		r2 := dx0*dx0 + dx1*dx1 + dx2*dx2
-		if r2 >= h2 {
-			continue
-		}
-		q := h2 - r2
-		w := q * q * q
-		w2 := w * w
-		dy0, dy1, dy2 := y[j][0]-yi[0], y[j][1]-yi[1], y[j][2]-yi[2]
-		a0 += w2 * dx0 * dx0
-		a1 += w2 * dx0 * dx1
-		a2 += w2 * dx0 * dx2
-		a4 += w2 * dx1 * dx1
-		a5 += w2 * dx1 * dx2
-		a8 += w2 * dx2 * dx2
-		c0 += w2 * dy0 * dx0
-		c1 += w2 * dy0 * dx1
-		c2 += w2 * dy0 * dx2
-		c3 += w2 * dy1 * dx0
-		c4 += w2 * dy1 * dx1
-		c5 += w2 * dy1 * dx2
-		c6 += w2 * dy2 * dx0
-		c7 += w2 * dy2 * dx1
-		c8 += w2 * dy2 * dx2
-		cnt++
-	}
+	// a = XXᵀ and c = YXᵀ, the sums in four lanes (vec.FitSums, vector assembly where the
+	// processor has it).
+	sum, cnt := vec.FitSums(nbr, x, y, &x[i], &y[i], h*h)
 	if cnt < MinNeighbors {
 		return f, false, 0
 	}
-	a := mat3{a0, a1, a2, a1, a4, a5, a2, a5, a8}
-	c := mat3{c0, c1, c2, c3, c4, c5, c6, c7, c8}
+	a := mat3{sum[0], sum[1], sum[2], sum[1], sum[3], sum[4], sum[2], sum[4], sum[5]}
+	c := mat3(sum[6:15])
 	inv, ok := symInverse(&a, MinMomentRatio)
 	if !ok {
 		lam, v := physics.SymEigen3(&a)
@@ -474,56 +443,70 @@ func symInverse(a *mat3, ratio float64) (inv mat3, ok bool) {
 	return inv, true
 }
 
-// deformBlock is pass 1 of Step for particles [lo, hi).
+// deformBlock is pass 1 of Step for particles [lo, hi). It takes the particles four at a
+// time: their fits, then the four SVDs at once (Decompose4, the same result as one at a time),
+// then the rest of each particle's update.
 func (b *Body) deformBlock(lo, hi, blk int) {
 	var cnt [5]float64
 	smin, smax := math.Inf(1), math.Inf(-1)
-	for i := lo; i < hi; i++ {
-		e0, e1 := b.pStart[i], b.pStart[i+1]
-		nbr := b.pJ[e0:e1]
-		fi := b.f[i]
-		b.finc[i] = identity()
-		var s SVD3
-		decomposed, detached := false, false
-		if b.hasPrev {
-			finc, ok, reason := fit(i, nbr, b.xPrev, b.x, b.h)
+	for i0 := lo; i0 < hi; i0 += 4 {
+		nl := min(4, hi-i0)
+		// For each particle of the group: the matrix to decompose (the fitted update of F, or
+		// F itself), and whether the fit was rejected (detached) or not made (no previous step).
+		var fs [4]mat3
+		var fitted, detached [4]bool
+		for l := range fs {
+			fs[l] = identity()
+			if l >= nl {
+				continue
+			}
+			i := i0 + l
+			fi := b.f[i]
+			fs[l] = fi
+			b.finc[i] = identity()
+			if !b.hasPrev {
+				continue
+			}
+			finc, ok, reason := fit(i, b.pJ[b.pStart[i]:b.pStart[i+1]], b.xPrev, b.x, b.h)
 			if ok {
 				b.finc[i] = finc
-				fn := mul(&finc, &fi)
-				// §4.4: no update that leaves a singular value ≤ 0 (an inverted or
-				// collapsed neighbourhood); with Irving's convention only σ₃ can be.
-				if s = Decompose(&fn); s.S[2] > 0 {
-					decomposed = true
-				} else {
-					cnt[2]++
-				}
+				fs[l] = mul(&finc, &fi)
+				fitted[l] = true
 			} else {
 				cnt[reason]++
-				detached = true
+				detached[l] = true
 			}
 		}
-		if !decomposed {
-			s = Decompose(&fi)
+		var ss [4]SVD3
+		Decompose4(&fs, &ss)
+		for l := 0; l < nl; l++ {
+			i := i0 + l
+			s := &ss[l]
+			// §4.4: no update that leaves a singular value ≤ 0 (an inverted or collapsed
+			// neighbourhood); with Irving's convention only σ₃ can be.
+			if fitted[l] && !(s.S[2] > 0) {
+				cnt[2]++
+				*s = Decompose(&b.f[i])
+			}
+			if plasticFlow(&s.S, &b.alpha[i], &b.mat, b.dt) {
+				cnt[3]++
+			}
+			b.f[i] = udvt(&s.U, s.S, &s.V)
+			p := stress(s.S, b.mat.Mu, b.mat.Lambda)
+			b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
+			// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
+			b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
+			e0, e1 := b.pStart[i], b.pStart[i+1]
+			c := b.pairScalars(i, b.pJ[e0:e1], &b.rows[blk])
+			if detached[l] {
+				b.m[i] = mat3{}
+			} else if !b.noCorrection {
+				b.correct(i, &c)
+			}
+			b.pairTerms(i, &b.rows[blk], b.pa[e0:e1])
+			smin = min(smin, s.S[2])
+			smax = max(smax, s.S[0])
 		}
-		if plasticFlow(&s.S, &b.alpha[i], &b.mat, b.dt) {
-			cnt[3]++
-		}
-		b.f[i] = udvt(&s.U, s.S, &s.V)
-		p := stress(s.S, b.mat.Mu, b.mat.Lambda)
-		b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
-		// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
-		b.finv[i] = udvt(&s.V, [3]float64{1 / s.S[0], 1 / s.S[1], 1 / s.S[2]}, &s.U)
-		ps := par.Grow(b.ps[blk], int(e1-e0))
-		b.ps[blk] = ps
-		c := b.pairScalars(i, nbr, ps, b.pa[e0:e1])
-		if detached {
-			b.m[i] = mat3{}
-		} else if !b.noCorrection {
-			b.correct(i, &c)
-		}
-		b.pairTerms(i, ps, b.pa[e0:e1])
-		smin = min(smin, s.S[2])
-		smax = max(smax, s.S[0])
 	}
 	b.part[blk] = cnt
 	b.pmin[blk], b.pmax[blk] = smin, smax
@@ -536,55 +519,44 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 	return [3]float64{2*mu*(s[0]-1) + tr, 2*mu*(s[1]-1) + tr, 2*mu*(s[2]-1) + tr}
 }
 
-// pairScalars fills ps[n] with s_ij = W'(|u|)/|u| and pu[n] with u = F_i⁻¹(y_i − y_j), for
-// the neighbours j = nbr[n] of particle i (s_ij = 0 where u is outside the support or zero), so
-// ∇W(u) = s_ij u (pairTerms reads u instead of forming it again), and returns the gradient
-// correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see correct), summed in the same
-// sweep over the pairs.
-func (b *Body) pairScalars(i int, nbr []int32, ps []float64, pu []Vec3) mat3 {
-	x := b.x
-	xi := x[i]
-	a := &b.finv[i]
-	h, solC, piH2, vol := b.h, b.solC, b.piH2, b.vol
-	var c0, c1, c2, c4, c5, c8 float64 // C_i's upper triangle, in registers (see fit)
-	for n, j := range nbr {
-		r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
-		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
-		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
-		pu[n] = Vec3{u0, u1, u2}
-		rho2 := u0*u0 + u1*u1 + u2*u2
-		rho := math.Sqrt(rho2)
-		ps[n] = 0
-		if rho < h && rho != 0 {
-			sq := -solC * cosQuarterSq(rho2*piH2) / rho
-			ps[n] = sq
-			w := -vol * sq // |W'(|u|)|/|u|·v: W' ≤ 0 inside the support
-			c0 += w * u0 * u0
-			c1 += w * u0 * u1
-			c2 += w * u0 * u2
-			c4 += w * u1 * u1
-			c5 += w * u1 * u2
-			c8 += w * u2 * u2
-		}
-	}
-	return mat3{c0, c1, c2, c1, c4, c5, c2, c5, c8}
+// rowScratch is one block's scratch for the row it works on (Body.rows).
+type rowScratch struct {
+	s, u0, u1, u2 []float64 // per entry: s_ij and the components of u (pairScalars)
+	args          vec.PairArgs
 }
 
-// pairTerms replaces pa[n], u = F_i⁻¹(y_i − y_j) as pairScalars left it, with particle i's
-// term of Eq. 4.10 for its neighbour j = nbr[n], M_i ∇W(u) = M_i (s_ij u) with the scalars ps of
-// pairScalars and M_i as corrected (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
+// pairScalars fills r.s[n] with s_ij = W'(|u|)/|u| and r.u0-u2[n] with u = F_i⁻¹(y_i − y_j),
+// for the neighbours j = nbr[n] of particle i (s_ij = 0 where u is outside the support or
+// zero), so ∇W(u) = s_ij u (pairTerms reads u instead of forming it again), and returns the
+// gradient correction's matrix C_i = v Σ_j |W'(|u_j|)|/|u_j| u_j u_jᵀ (see correct), summed in
+// the same sweep over the pairs (vec.PairScalars: W'(ρ) = −c cos(ρπ/(2h)) below, and the
+// weight v|W'|/ρ = −v s_ij since W' ≤ 0 inside the support).
+func (b *Body) pairScalars(i int, nbr []int32, r *rowScratch) mat3 {
+	up := (len(nbr) + 3) &^ 3 // vec.PairScalars writes whole groups of four
+	r.s, r.u0 = par.Grow(r.s, up)[:len(nbr)], par.Grow(r.u0, up)[:len(nbr)]
+	r.u1, r.u2 = par.Grow(r.u1, up)[:len(nbr)], par.Grow(r.u2, up)[:len(nbr)]
+	a := &r.args
+	a.A, a.Xi, a.H = b.finv[i], b.x[i], b.h
+	a.NegSolC, a.PiH2, a.NegVol = -b.solC, b.piH2, -b.vol
+	c := vec.PairScalars(nbr, b.x, r.s, r.u0, r.u1, r.u2, a)
+	return mat3{c[0], c[1], c[2], c[1], c[3], c[4], c[2], c[4], c[5]}
+}
+
+// pairTerms sets pa[n] to particle i's term of Eq. 4.10 for its neighbour j = nbr[n],
+// M_i ∇W(u) = M_i (s_ij u) with the scalars and u of pairScalars (r) and M_i as corrected
+// (correct). The Solenthaler kernel of Eq. 4.12-4.13 with support h,
 // W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), has dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h))
-// for 0 ≤ ρ < h (evaluated by cosQuarter), and ∇W(q) = W'(|q|) q/|q|.
-func (b *Body) pairTerms(i int, ps []float64, pa []Vec3) {
+// for 0 ≤ ρ < h (evaluated by vec.CosQuarterSq), and ∇W(q) = W'(|q|) q/|q|.
+func (b *Body) pairTerms(i int, r *rowScratch, pa []Vec3) {
 	mi := &b.m[i]
-	for n, sq := range ps {
+	u0, u1, u2 := r.u0[:len(r.s)], r.u1[:len(r.s)], r.u2[:len(r.s)]
+	pa = pa[:len(r.s)]
+	for n, sq := range r.s {
 		if sq == 0 {
 			pa[n] = Vec3{}
 			continue
 		}
-		u := &pa[n]
-		q0, q1, q2 := sq*u[0], sq*u[1], sq*u[2]
+		q0, q1, q2 := sq*u0[n], sq*u1[n], sq*u2[n]
 		pa[n] = Vec3{mi[0]*q0 + mi[1]*q1 + mi[2]*q2, mi[3]*q0 + mi[4]*q1 + mi[5]*q2, mi[6]*q0 + mi[7]*q1 + mi[8]*q2}
 	}
 }

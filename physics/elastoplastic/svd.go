@@ -26,49 +26,92 @@ type SVD3 struct {
 // ones before it. Repeated singular values are harmless: every orthonormal basis of their
 // subspace is a valid V, and the rotations stop once the columns are orthogonal.
 func Decompose(f *[9]float64) SVD3 {
-	var out SVD3
-	b := *f
-	v := identity()
-	for sweep := 0; sweep < 30; sweep++ {
+	b, v := columns(f), identity3()
+	for sweep := 0; sweep < maxSweeps; sweep++ {
+		rotated := rotatePair(&b[0], &b[1], &v[0], &v[1])
+		rotated = rotatePair(&b[0], &b[2], &v[0], &v[2]) || rotated
+		rotated = rotatePair(&b[1], &b[2], &v[1], &v[2]) || rotated
+		if !rotated {
+			break
+		}
+	}
+	return finish(&b, &v)
+}
+
+// maxSweeps bounds the Jacobi sweeps of Decompose; three to five suffice for every matrix the
+// tests draw.
+const maxSweeps = 30
+
+// cols3 is a 3x3 matrix stored by columns, the layout the Jacobi rotations work on.
+type cols3 = [3][3]float64
+
+// columns returns the columns of f.
+func columns(f *mat3) cols3 {
+	return cols3{{f[0], f[3], f[6]}, {f[1], f[4], f[7]}, {f[2], f[5], f[8]}}
+}
+
+func identity3() cols3 { return cols3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} }
+
+// Decompose4 is Decompose of four matrices at once, with the same result for each, bit for
+// bit: the four run their Jacobi rotations in one loop, so that the processor overlaps their
+// chains of square roots and divisions (each rotation waits on the last one of its own matrix,
+// but not on the other three's). A matrix whose rotations have converged while another's have
+// not sweeps again without rotating: its columns are unchanged, so every pair passes the same
+// orthogonality test as before and the extra sweeps change nothing.
+func Decompose4(f *[4]mat3, out *[4]SVD3) {
+	var b, v [4]cols3
+	for l := range b {
+		b[l], v[l] = columns(&f[l]), identity3()
+	}
+	for sweep := 0; sweep < maxSweeps; sweep++ {
 		rotated := false
-		for pq := 0; pq < 3; pq++ {
-			p, q := 0, 1
-			switch pq {
-			case 1:
-				p, q = 0, 2
-			case 2:
-				p, q = 1, 2
-			}
-			var al, be, ga float64
-			for r := 0; r < 3; r++ {
-				bp, bq := b[3*r+p], b[3*r+q]
-				al += bp * bp
-				be += bq * bq
-				ga += bp * bq
-			}
-			if ga == 0 || math.Abs(ga) <= 1e-16*math.Sqrt(al*be) {
-				continue
-			}
-			rotated = true
-			zeta := (be - al) / (2 * ga)
-			t := math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
-			c := 1 / math.Sqrt(1+t*t)
-			sn := c * t
-			for r := 0; r < 3; r++ {
-				bp, bq := b[3*r+p], b[3*r+q]
-				b[3*r+p], b[3*r+q] = c*bp-sn*bq, sn*bp+c*bq
-				vp, vq := v[3*r+p], v[3*r+q]
-				v[3*r+p], v[3*r+q] = c*vp-sn*vq, sn*vp+c*vq
-			}
+		for l := range b {
+			rotated = rotatePair(&b[l][0], &b[l][1], &v[l][0], &v[l][1]) || rotated
+		}
+		for l := range b {
+			rotated = rotatePair(&b[l][0], &b[l][2], &v[l][0], &v[l][2]) || rotated
+		}
+		for l := range b {
+			rotated = rotatePair(&b[l][1], &b[l][2], &v[l][1], &v[l][2]) || rotated
 		}
 		if !rotated {
 			break
 		}
 	}
-	var col [3][3]float64 // columns of B
+	for l := range b {
+		out[l] = finish(&b[l], &v[l])
+	}
+}
+
+// rotatePair makes the columns bp and bq of B orthogonal by one Jacobi rotation, applied to
+// the same columns vp, vq of V, and reports whether it rotated: not when the columns are
+// already orthogonal to round-off relative to their lengths.
+func rotatePair(bp, bq, vp, vq *[3]float64) bool {
+	al := bp[0]*bp[0] + bp[1]*bp[1] + bp[2]*bp[2]
+	be := bq[0]*bq[0] + bq[1]*bq[1] + bq[2]*bq[2]
+	ga := bp[0]*bq[0] + bp[1]*bq[1] + bp[2]*bq[2]
+	if ga == 0 || math.Abs(ga) <= 1e-16*math.Sqrt(al*be) {
+		return false
+	}
+	zeta := (be - al) / (2 * ga)
+	t := math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
+	c := 1 / math.Sqrt(1+t*t)
+	sn := c * t
+	bp[0], bq[0] = c*bp[0]-sn*bq[0], sn*bp[0]+c*bq[0]
+	bp[1], bq[1] = c*bp[1]-sn*bq[1], sn*bp[1]+c*bq[1]
+	bp[2], bq[2] = c*bp[2]-sn*bq[2], sn*bp[2]+c*bq[2]
+	vp[0], vq[0] = c*vp[0]-sn*vq[0], sn*vp[0]+c*vq[0]
+	vp[1], vq[1] = c*vp[1]-sn*vq[1], sn*vp[1]+c*vq[1]
+	vp[2], vq[2] = c*vp[2]-sn*vq[2], sn*vp[2]+c*vq[2]
+	return true
+}
+
+// finish turns the converged columns b of B = F V and v of V (Decompose) into the SVD.
+func finish(b, v *cols3) SVD3 {
+	var out SVD3
+	col := *b
 	var n [3]float64
 	for c := 0; c < 3; c++ {
-		col[c] = [3]float64{b[c], b[3+c], b[6+c]}
 		n[c] = norm3(col[c])
 	}
 	// Order by decreasing column length (a fixed sorting network of three).
@@ -86,7 +129,7 @@ func Decompose(f *[9]float64) SVD3 {
 	for c := 0; c < 3; c++ {
 		bs[c] = col[order[c]]
 		for r := 0; r < 3; r++ {
-			out.V[3*r+c] = v[3*r+order[c]]
+			out.V[3*r+c] = v[order[c]][r]
 		}
 	}
 	if det(&out.V) < 0 {

@@ -156,3 +156,85 @@ func TestSVDSpecialMatrices(t *testing.T) {
 		}
 	}
 }
+
+// svdSample returns matrices of every kind TestSVDRandomInvertedNearSingular draws, and the
+// kind a body's step decomposes most: a rotation times a stretch within a few percent of I.
+func svdSample(rng *rand.Rand, kind int) mat3 {
+	u, v := randRotation(rng), randRotation(rng)
+	switch kind % 5 {
+	case 0:
+		var f mat3
+		for k := range f {
+			f[k] = rng.NormFloat64()
+		}
+		return f
+	case 1:
+		return udvt(&u, [3]float64{1 + rng.Float64(), math.Pow(10, -13*rng.Float64()), math.Pow(10, -13*rng.Float64())}, &v)
+	case 2:
+		return udvt(&u, [3]float64{0.5 + rng.Float64(), 0.5 + rng.Float64(), -(0.5 + rng.Float64())}, &v)
+	case 3:
+		a := 0.5 + rng.Float64()
+		return udvt(&u, [3]float64{a, a, a}, &v)
+	}
+	d := [3]float64{1 + 0.05*rng.NormFloat64(), 1 + 0.05*rng.NormFloat64(), 1 + 0.05*rng.NormFloat64()}
+	return udvt(&u, d, &v)
+}
+
+// TestDecompose4MatchesDecompose: the four-at-once decomposition gives each matrix exactly
+// Decompose's result (every bit of U, V and Σ), also when the four need different numbers of
+// sweeps (mixed kinds, and groups with the identity and the zero matrix, which need none).
+func TestDecompose4MatchesDecompose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 3000; trial++ {
+		var f [4]mat3
+		for l := range f {
+			f[l] = svdSample(rng, rng.IntN(5))
+		}
+		switch trial % 7 {
+		case 3:
+			f[1] = identity()
+		case 5:
+			f[2] = mat3{}
+		}
+		var got [4]SVD3
+		Decompose4(&f, &got)
+		for l := range f {
+			want := Decompose(&f[l])
+			if got[l] != want {
+				t.Fatalf("trial %d, matrix %d: Decompose4 gives %v, Decompose %v", trial, l, got[l], want)
+			}
+		}
+	}
+}
+
+// BenchmarkDecompose times one SVD of a matrix near a rotation (the body's usual case), one
+// at a time and four at once.
+func BenchmarkDecompose(b *testing.B) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	fs := make([][4]mat3, 256)
+	for k := range fs {
+		for l := range fs[k] {
+			fs[k][l] = svdSample(rng, 4)
+		}
+	}
+	var sink float64
+	b.Run("one", func(b *testing.B) {
+		for n := 0; n < b.N; n++ {
+			f := &fs[n%len(fs)]
+			for l := range f {
+				s := Decompose(&f[l])
+				sink += s.S[0]
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(4*b.N), "ns/svd")
+	})
+	b.Run("four", func(b *testing.B) {
+		var out [4]SVD3
+		for n := 0; n < b.N; n++ {
+			Decompose4(&fs[n%len(fs)], &out)
+			sink += out[0].S[0]
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(4*b.N), "ns/svd")
+	})
+	_ = sink
+}

@@ -13,6 +13,12 @@ func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m 
 //go:noescape
 func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64)
 
+//go:noescape
+func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64, acc *[15][4]float64) int
+
+//go:noescape
+func pairScalarsAVX(js *int32, n int, x *mgl64.Vec3, ps, u0, u1, u2 *float64, p *PairArgs)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 

@@ -17,3 +17,11 @@ func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m 
 func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64) {
 	panic("vec: no assembly in this build")
 }
+
+func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64, acc *[15][4]float64) int {
+	panic("vec: no assembly in this build")
+}
+
+func pairScalarsAVX(js *int32, n int, x *mgl64.Vec3, ps, u0, u1, u2 *float64, p *PairArgs) {
+	panic("vec: no assembly in this build")
+}

@@ -1,0 +1,211 @@
+package vec
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// FitSums returns the sums of the weighted least-squares fit of an affine motion over a
+// neighbourhood (the moment matrices of D. Gerszewski et al. 2009, Eq. 4.5, with the poly6
+// weights of Eq. 4.7 without their constant): for the neighbours j of js, with the offsets
+// d = x[j] − xi and e = y[j] − yi and r² = |d|² = (d₀d₀ + d₁d₁) + d₂d₂, every neighbour with
+// r² not ≥ h2 is counted and adds, with w = ((h2 − r²)(h2 − r²))(h2 − r²) and ω = w·w,
+//
+//	s[0:6]  the upper triangle of Σ ω d dᵀ, in the order 00, 01, 02, 11, 12, 22, each term (ω d_a) d_b,
+//	s[6:15] Σ ω e dᵀ row by row (s[6+3a+b] has the terms (ω e_a) d_b).
+//
+// Neighbour k of the list adds into lane k mod 4 of each sum, each lane in list order, and the
+// four lanes are added as (l₀ + l₁) + (l₂ + l₃): the assembly takes four neighbours a step,
+// and the Go loop does the same operations in the same order, so both give the same bits.
+// Every j must index x and y (the assembly does not check).
+func FitSums(js []int32, x, y []mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64) (s [15]float64, cnt int) {
+	var acc [15][4]float64
+	if HasAVX2 && len(js) > 0 {
+		// The assembly reads four indices a step: the whole groups from js, the last
+		// partial group from a padded copy, so it never reads past the slice.
+		n4 := len(js) &^ 3
+		if n4 > 0 {
+			cnt = fitSumsAVX(&js[0], n4, &x[0], &y[0], xi, yi, h2, &acc)
+		}
+		if n4 < len(js) {
+			var tail [4]int32
+			copy(tail[:], js[n4:])
+			cnt += fitSumsAVX(&tail[0], len(js)-n4, &x[0], &y[0], xi, yi, h2, &acc)
+		}
+	} else {
+		cnt = fitSumsGo(js, x, y, xi, yi, h2, &acc)
+	}
+	for k := range s {
+		s[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3])
+	}
+	return s, cnt
+}
+
+// fitSumsGo is the Go loop of FitSums: it adds into the lanes of acc and returns the count.
+func fitSumsGo(js []int32, x, y []mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64, acc *[15][4]float64) int {
+	cnt := 0
+	for k, j := range js {
+		xj, yj := &x[j], &y[j]
+		d0, d1, d2 := xj[0]-xi[0], xj[1]-xi[1], xj[2]-xi[2]
+		r2 := d0*d0 + d1*d1 + d2*d2
+		if r2 >= h2 {
+			continue
+		}
+		cnt++
+		q := h2 - r2
+		w := q * q * q
+		w2 := w * w
+		e0, e1, e2 := yj[0]-yi[0], yj[1]-yi[1], yj[2]-yi[2]
+		l := k & 3
+		t := w2 * d0
+		acc[0][l] += t * d0
+		acc[1][l] += t * d1
+		acc[2][l] += t * d2
+		t = w2 * d1
+		acc[3][l] += t * d1
+		acc[4][l] += t * d2
+		t = w2 * d2
+		acc[5][l] += t * d2
+		t = w2 * e0
+		acc[6][l] += t * d0
+		acc[7][l] += t * d1
+		acc[8][l] += t * d2
+		t = w2 * e1
+		acc[9][l] += t * d0
+		acc[10][l] += t * d1
+		acc[11][l] += t * d2
+		t = w2 * e2
+		acc[12][l] += t * d0
+		acc[13][l] += t * d1
+		acc[14][l] += t * d2
+	}
+	return cnt
+}
+
+// CosQuarterSq returns cos √y for 0 ≤ y ≤ (π/2)²: the Taylor series of cos to x²⁰, a
+// polynomial of degree 10 in y = x² (the derivative of the Solenthaler kernel of the
+// elastoplastic forces, cos(ρπ/(2h)) for 0 ≤ ρ < h). The first term left out,
+// x²²/22! ≤ (π/2)²²/22! ≈ 2·10⁻¹⁷, is below double round-off, so the result matches math.Cos
+// to a few ulp at a fraction of the cost of its argument reduction. Taking y instead of x lets
+// the caller pass ρ²(π/(2h))² without waiting for the square root of ρ². The polynomial is
+// evaluated by Estrin's scheme (pairs of coefficients combined with y, y², y⁴, y⁸) rather than
+// Horner's rule: the same terms, but a chain of 5 dependent multiply-adds instead of 10.
+// PairScalars' assembly evaluates the same operations in the same order.
+func CosQuarterSq(y float64) float64 {
+	y2 := y * y
+	y4 := y2 * y2
+	a0 := 1 + cosC1*y
+	a1 := cosC2 + cosC3*y
+	a2 := cosC4 + cosC5*y
+	a3 := cosC6 + cosC7*y
+	a4 := cosC8 + cosC9*y
+	b0 := a0 + a1*y2
+	b1 := a2 + a3*y2
+	b2 := a4 + cosC10*y2
+	return b0 + y4*(b1+y4*b2)
+}
+
+// The coefficients of CosQuarterSq, (−1)ᵏ/(2k)!.
+const (
+	cosC1  = -1.0 / 2
+	cosC2  = 1.0 / 24
+	cosC3  = -1.0 / 720
+	cosC4  = 1.0 / 40320
+	cosC5  = -1.0 / 3628800
+	cosC6  = 1.0 / 479001600
+	cosC7  = -1.0 / 87178291200
+	cosC8  = 1.0 / 20922789888000
+	cosC9  = -1.0 / 6402373705728000
+	cosC10 = 1.0 / 2432902008176640000
+)
+
+// PairArgs holds one particle's constants for PairScalars, and its sums.
+type PairArgs struct {
+	A       [9]float64 // the particle's F⁻¹, row-major
+	Xi      mgl64.Vec3 // its position
+	H       float64    // the kernel's support radius
+	NegSolC float64    // −c of the Solenthaler kernel
+	PiH2    float64    // (π/(2h))²
+	NegVol  float64    // −v, the particle's rest volume negated
+	// broadcast: the fields above, each in the four lanes of a row, in the order A, Xi, H,
+	// NegSolC, PiH2, NegVol; and the sums' lanes. Filled by PairScalars.
+	broadcast [16][4]float64
+	acc       [6][4]float64
+}
+
+// PairScalars computes, for the neighbours j = js[k] of a particle at xi with F⁻¹ = A, the
+// terms of the elastoplastic forces (Gerszewski et al. 2009, Eq. 4.10-4.13) that depend on the
+// pair alone:
+//
+//	r = xi − x[j] (per component), u = A r (each row ((a₀r₀ + a₁r₁) + a₂r₂)),
+//	ρ² = (u₀u₀ + u₁u₁) + u₂u₂, ρ = √ρ²,
+//	s = ((−c)·CosQuarterSq(ρ²·(π/(2h))²))/ρ where ρ < h and ρ ≠ 0, else s = 0,
+//
+// stored as ps[k] = s and u0[k], u1[k], u2[k] = u; and it returns the upper triangle of
+// Σ w u uᵀ with w = (−v)·s over the pairs with s set, in the order 00, 01, 02, 11, 12, 22, each
+// term (w u_a) u_b. Pair k adds into lane k mod 4 of each sum, each lane in list order, the
+// lanes added as (l₀ + l₁) + (l₂ + l₃): the assembly takes four pairs a step, the Go loop does
+// the same operations in the same order, and both give the same bits. ps, u0, u1 and u2 must
+// have room for len(js) rounded up to a multiple of 4 (the assembly writes whole groups), and
+// every j must index x (the assembly does not check).
+func PairScalars(js []int32, x []mgl64.Vec3, ps, u0, u1, u2 []float64, p *PairArgs) (c [6]float64) {
+	n := len(js)
+	if up := (n + 3) &^ 3; cap(ps) < up || cap(u0) < up || cap(u1) < up || cap(u2) < up {
+		panic("vec: PairScalars needs room for whole groups of four")
+	}
+	p.acc = [6][4]float64{}
+	if HasAVX2 && n > 0 {
+		for k, v := range [16]float64{p.A[0], p.A[1], p.A[2], p.A[3], p.A[4], p.A[5], p.A[6], p.A[7], p.A[8], p.Xi[0], p.Xi[1], p.Xi[2], p.H, p.NegSolC, p.PiH2, p.NegVol} {
+			p.broadcast[k] = [4]float64{v, v, v, v}
+		}
+		ps, u0, u1, u2 = ps[:cap(ps)], u0[:cap(u0)], u1[:cap(u1)], u2[:cap(u2)]
+		n4 := n &^ 3
+		if n4 > 0 {
+			pairScalarsAVX(&js[0], n4, &x[0], &ps[0], &u0[0], &u1[0], &u2[0], p)
+		}
+		if n4 < n {
+			var tail [4]int32
+			copy(tail[:], js[n4:])
+			pairScalarsAVX(&tail[0], n-n4, &x[0], &ps[n4], &u0[n4], &u1[n4], &u2[n4], p)
+		}
+	} else {
+		pairScalarsGo(js, x, ps, u0, u1, u2, p)
+	}
+	for k := range c {
+		c[k] = (p.acc[k][0] + p.acc[k][1]) + (p.acc[k][2] + p.acc[k][3])
+	}
+	return c
+}
+
+// pairScalarsGo is the Go loop of PairScalars; it adds into the lanes of p.acc.
+func pairScalarsGo(js []int32, x []mgl64.Vec3, ps, u0s, u1s, u2s []float64, p *PairArgs) {
+	a, xi := &p.A, &p.Xi
+	h, negSolC, piH2, negVol := p.H, p.NegSolC, p.PiH2, p.NegVol
+	ps, u0s, u1s, u2s = ps[:len(js)], u0s[:len(js)], u1s[:len(js)], u2s[:len(js)]
+	for k, j := range js {
+		xj := &x[j]
+		r0, r1, r2 := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		u0 := a[0]*r0 + a[1]*r1 + a[2]*r2
+		u1 := a[3]*r0 + a[4]*r1 + a[5]*r2
+		u2 := a[6]*r0 + a[7]*r1 + a[8]*r2
+		u0s[k], u1s[k], u2s[k] = u0, u1, u2
+		rho2 := u0*u0 + u1*u1 + u2*u2
+		rho := math.Sqrt(rho2)
+		ps[k] = 0
+		if rho < h && rho != 0 {
+			s := negSolC * CosQuarterSq(rho2*piH2) / rho
+			ps[k] = s
+			w := negVol * s
+			l := k & 3
+			t := w * u0
+			p.acc[0][l] += t * u0
+			p.acc[1][l] += t * u1
+			p.acc[2][l] += t * u2
+			t = w * u1
+			p.acc[3][l] += t * u1
+			p.acc[4][l] += t * u2
+			p.acc[5][l] += w * u2 * u2
+		}
+	}
+}

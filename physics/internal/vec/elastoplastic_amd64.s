@@ -1,0 +1,360 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Lane numbers 0-3, as 64-bit integers: lane l of a step is valid when l < n − k.
+DATA laneIota<>+0(SB)/8, $0
+DATA laneIota<>+8(SB)/8, $1
+DATA laneIota<>+16(SB)/8, $2
+DATA laneIota<>+24(SB)/8, $3
+GLOBL laneIota<>(SB), RODATA|NOPTR, $32
+
+// func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64, acc *[15][4]float64) int
+//
+// Four neighbours a step, one per lane. The four rows x[j] (and y[j]) are loaded as their
+// first two components and their third and transposed into one register per component
+// (loads and shuffles: the processors' gather instructions are slow where the 2023 gather
+// mitigation is in force). The caller provides whole groups of four valid indices; the lanes
+// past n are masked off. A lane inside the support (r² not ≥ h², unordered included) keeps its
+// weight and offsets; the others are zeroed, so they add +0 to each sum, which leaves it
+// unchanged (a sum that starts at +0 never becomes −0). The sums live in acc and are added to
+// in place; the same products and sums per lane as the Go loop.
+TEXT ·fitSumsAVX(SB), NOSPLIT, $0-72
+	MOVQ         js+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVQ         x+16(FP), R8
+	MOVQ         y+24(FP), R9
+	MOVQ         xi+32(FP), R11
+	MOVQ         yi+40(FP), R12
+	VBROADCASTSD h2+48(FP), Y13
+	MOVQ         acc+56(FP), DX
+	VMOVDQU      laneIota<>(SB), Y12
+	XORQ         R10, R10
+	XORQ         AX, AX
+
+floop:
+	CMPQ         AX, CX
+	JGE          fdone
+	MOVLQSX      0(SI)(AX*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVLQSX      4(SI)(AX*4), R13
+	LEAQ         (R13)(R13*2), R13
+	MOVLQSX      8(SI)(AX*4), R14
+	LEAQ         (R14)(R14*2), R14
+	MOVLQSX      12(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX      // 3j of the four rows: row j is at 8·3j
+	// x rows → Y0, Y1, Y2 (components 0, 1, 2 of the four neighbours)
+	VMOVUPD      (R8)(DI*8), X0
+	VMOVUPD      (R8)(R13*8), X1
+	VINSERTF128  $1, (R8)(R14*8), Y0, Y0
+	VINSERTF128  $1, (R8)(BX*8), Y1, Y1
+	VMOVSD       16(R8)(DI*8), X2
+	VMOVHPD      16(R8)(R13*8), X2, X2
+	VMOVSD       16(R8)(R14*8), X3
+	VMOVHPD      16(R8)(BX*8), X3, X3
+	VINSERTF128  $1, X3, Y2, Y2
+	VUNPCKHPD    Y1, Y0, Y3
+	VUNPCKLPD    Y1, Y0, Y0
+	VMOVAPD      Y3, Y1
+	// y rows → Y7, Y11, Y14
+	VMOVUPD      (R9)(DI*8), X7
+	VMOVUPD      (R9)(R13*8), X8
+	VINSERTF128  $1, (R9)(R14*8), Y7, Y7
+	VINSERTF128  $1, (R9)(BX*8), Y8, Y8
+	VMOVSD       16(R9)(DI*8), X14
+	VMOVHPD      16(R9)(R13*8), X14, X14
+	VMOVSD       16(R9)(R14*8), X9
+	VMOVHPD      16(R9)(BX*8), X9, X9
+	VINSERTF128  $1, X9, Y14, Y14
+	VUNPCKHPD    Y8, Y7, Y11
+	VUNPCKLPD    Y8, Y7, Y7
+	MOVQ         CX, BX
+	SUBQ         AX, BX
+	VMOVQ        BX, X5
+	VPBROADCASTQ X5, Y5
+	VPCMPGTQ     Y12, Y5, Y5         // valid lanes: n − k > l
+	VBROADCASTSD (R11), Y8
+	VSUBPD       Y8, Y0, Y0          // d0
+	VBROADCASTSD 8(R11), Y8
+	VSUBPD       Y8, Y1, Y1          // d1
+	VBROADCASTSD 16(R11), Y8
+	VSUBPD       Y8, Y2, Y2          // d2
+	VMULPD       Y0, Y0, Y3
+	VMULPD       Y1, Y1, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y2, Y2, Y4
+	VADDPD       Y4, Y3, Y3          // r²
+	VCMPPD       $0x19, Y13, Y3, Y6  // not r² ≥ h²
+	VANDPD       Y5, Y6, Y6          // counted lanes
+	VMOVMSKPD    Y6, BX
+	POPCNTL      BX, BX
+	ADDQ         BX, R10
+	VSUBPD       Y3, Y13, Y3         // q = h² − r²
+	VMULPD       Y3, Y3, Y4
+	VMULPD       Y3, Y4, Y4          // w = (q·q)·q
+	VMULPD       Y4, Y4, Y4          // ω = w·w
+	VANDPD       Y6, Y4, Y4
+	VANDPD       Y6, Y0, Y0
+	VANDPD       Y6, Y1, Y1
+	VANDPD       Y6, Y2, Y2
+	VBROADCASTSD (R12), Y8
+	VSUBPD       Y8, Y7, Y7
+	VANDPD       Y6, Y7, Y7          // e0
+	VBROADCASTSD 8(R12), Y8
+	VSUBPD       Y8, Y11, Y11
+	VANDPD       Y6, Y11, Y11        // e1
+	VBROADCASTSD 16(R12), Y8
+	VSUBPD       Y8, Y14, Y14
+	VANDPD       Y6, Y14, Y14        // e2
+
+	VMULPD       Y0, Y4, Y5          // t = ω·d0
+	VMULPD       Y0, Y5, Y8
+	VADDPD       0(DX), Y8, Y8
+	VMOVUPD      Y8, 0(DX)
+	VMULPD       Y1, Y5, Y8
+	VADDPD       32(DX), Y8, Y8
+	VMOVUPD      Y8, 32(DX)
+	VMULPD       Y2, Y5, Y8
+	VADDPD       64(DX), Y8, Y8
+	VMOVUPD      Y8, 64(DX)
+	VMULPD       Y1, Y4, Y5          // t = ω·d1
+	VMULPD       Y1, Y5, Y8
+	VADDPD       96(DX), Y8, Y8
+	VMOVUPD      Y8, 96(DX)
+	VMULPD       Y2, Y5, Y8
+	VADDPD       128(DX), Y8, Y8
+	VMOVUPD      Y8, 128(DX)
+	VMULPD       Y2, Y4, Y5          // t = ω·d2
+	VMULPD       Y2, Y5, Y8
+	VADDPD       160(DX), Y8, Y8
+	VMOVUPD      Y8, 160(DX)
+
+	VMULPD       Y7, Y4, Y5          // t = ω·e0
+	VMULPD       Y0, Y5, Y8
+	VADDPD       192(DX), Y8, Y8
+	VMOVUPD      Y8, 192(DX)
+	VMULPD       Y1, Y5, Y8
+	VADDPD       224(DX), Y8, Y8
+	VMOVUPD      Y8, 224(DX)
+	VMULPD       Y2, Y5, Y8
+	VADDPD       256(DX), Y8, Y8
+	VMOVUPD      Y8, 256(DX)
+
+	VMULPD       Y11, Y4, Y5          // t = ω·e1
+	VMULPD       Y0, Y5, Y8
+	VADDPD       288(DX), Y8, Y8
+	VMOVUPD      Y8, 288(DX)
+	VMULPD       Y1, Y5, Y8
+	VADDPD       320(DX), Y8, Y8
+	VMOVUPD      Y8, 320(DX)
+	VMULPD       Y2, Y5, Y8
+	VADDPD       352(DX), Y8, Y8
+	VMOVUPD      Y8, 352(DX)
+
+	VMULPD       Y14, Y4, Y5          // t = ω·e2
+	VMULPD       Y0, Y5, Y8
+	VADDPD       384(DX), Y8, Y8
+	VMOVUPD      Y8, 384(DX)
+	VMULPD       Y1, Y5, Y8
+	VADDPD       416(DX), Y8, Y8
+	VMOVUPD      Y8, 416(DX)
+	VMULPD       Y2, Y5, Y8
+	VADDPD       448(DX), Y8, Y8
+	VMOVUPD      Y8, 448(DX)
+
+	ADDQ         $4, AX
+	JMP          floop
+
+fdone:
+	MOVQ         R10, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// The coefficients of CosQuarterSq in four lanes each: 1, then c1 … c10 (their bits).
+DATA cosTab<>+0(SB)/8, $0x3ff0000000000000 // 1
+DATA cosTab<>+8(SB)/8, $0x3ff0000000000000
+DATA cosTab<>+16(SB)/8, $0x3ff0000000000000
+DATA cosTab<>+24(SB)/8, $0x3ff0000000000000
+DATA cosTab<>+32(SB)/8, $0xbfe0000000000000 // c1
+DATA cosTab<>+40(SB)/8, $0xbfe0000000000000
+DATA cosTab<>+48(SB)/8, $0xbfe0000000000000
+DATA cosTab<>+56(SB)/8, $0xbfe0000000000000
+DATA cosTab<>+64(SB)/8, $0x3fa5555555555555 // c2
+DATA cosTab<>+72(SB)/8, $0x3fa5555555555555
+DATA cosTab<>+80(SB)/8, $0x3fa5555555555555
+DATA cosTab<>+88(SB)/8, $0x3fa5555555555555
+DATA cosTab<>+96(SB)/8, $0xbf56c16c16c16c17 // c3
+DATA cosTab<>+104(SB)/8, $0xbf56c16c16c16c17
+DATA cosTab<>+112(SB)/8, $0xbf56c16c16c16c17
+DATA cosTab<>+120(SB)/8, $0xbf56c16c16c16c17
+DATA cosTab<>+128(SB)/8, $0x3efa01a01a01a01a // c4
+DATA cosTab<>+136(SB)/8, $0x3efa01a01a01a01a
+DATA cosTab<>+144(SB)/8, $0x3efa01a01a01a01a
+DATA cosTab<>+152(SB)/8, $0x3efa01a01a01a01a
+DATA cosTab<>+160(SB)/8, $0xbe927e4fb7789f5c // c5
+DATA cosTab<>+168(SB)/8, $0xbe927e4fb7789f5c
+DATA cosTab<>+176(SB)/8, $0xbe927e4fb7789f5c
+DATA cosTab<>+184(SB)/8, $0xbe927e4fb7789f5c
+DATA cosTab<>+192(SB)/8, $0x3e21eed8eff8d898 // c6
+DATA cosTab<>+200(SB)/8, $0x3e21eed8eff8d898
+DATA cosTab<>+208(SB)/8, $0x3e21eed8eff8d898
+DATA cosTab<>+216(SB)/8, $0x3e21eed8eff8d898
+DATA cosTab<>+224(SB)/8, $0xbda93974a8c07c9d // c7
+DATA cosTab<>+232(SB)/8, $0xbda93974a8c07c9d
+DATA cosTab<>+240(SB)/8, $0xbda93974a8c07c9d
+DATA cosTab<>+248(SB)/8, $0xbda93974a8c07c9d
+DATA cosTab<>+256(SB)/8, $0x3d2ae7f3e733b81f // c8
+DATA cosTab<>+264(SB)/8, $0x3d2ae7f3e733b81f
+DATA cosTab<>+272(SB)/8, $0x3d2ae7f3e733b81f
+DATA cosTab<>+280(SB)/8, $0x3d2ae7f3e733b81f
+DATA cosTab<>+288(SB)/8, $0xbca6827863b97d97 // c9
+DATA cosTab<>+296(SB)/8, $0xbca6827863b97d97
+DATA cosTab<>+304(SB)/8, $0xbca6827863b97d97
+DATA cosTab<>+312(SB)/8, $0xbca6827863b97d97
+DATA cosTab<>+320(SB)/8, $0x3c1e542ba4020225 // c10
+DATA cosTab<>+328(SB)/8, $0x3c1e542ba4020225
+DATA cosTab<>+336(SB)/8, $0x3c1e542ba4020225
+DATA cosTab<>+344(SB)/8, $0x3c1e542ba4020225
+GLOBL cosTab<>(SB), RODATA|NOPTR, $352
+
+// func pairScalarsAVX(js *int32, n int, x *mgl64.Vec3, ps, u0, u1, u2 *float64, p *PairArgs)
+//
+// Four pairs a step, one per lane, the rows x[j] loaded and transposed as in fitSumsAVX (the
+// caller provides whole groups of four valid indices; ps and u0-u2 have room for them). The
+// constants are read from the rows of p.broadcast, the sums added to p.acc in place. Lanes
+// outside the support or past n are zeroed before the sums, so they add +0 (which leaves a sum
+// that starts at +0 unchanged); the same operations per lane as the Go loop.
+// PairArgs: A at 0, broadcast rows at 128 (A 128-384, Xi 416-480, H 512, −c 544,
+// (π/(2h))² 576, −v 608), acc at 640.
+TEXT ·pairScalarsAVX(SB), NOSPLIT, $0-64
+	MOVQ         js+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVQ         x+16(FP), R8
+	MOVQ         ps+24(FP), R9
+	MOVQ         u0+32(FP), R11
+	MOVQ         u1+40(FP), R12
+	MOVQ         u2+48(FP), DX
+	MOVQ         p+56(FP), R10
+	XORQ         AX, AX
+
+sloop:
+	CMPQ         AX, CX
+	JGE          sdone
+	MOVLQSX      0(SI)(AX*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVLQSX      4(SI)(AX*4), R13
+	LEAQ         (R13)(R13*2), R13
+	MOVLQSX      8(SI)(AX*4), R14
+	LEAQ         (R14)(R14*2), R14
+	MOVLQSX      12(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMOVUPD      (R8)(DI*8), X0
+	VMOVUPD      (R8)(R13*8), X1
+	VINSERTF128  $1, (R8)(R14*8), Y0, Y0
+	VINSERTF128  $1, (R8)(BX*8), Y1, Y1
+	VMOVSD       16(R8)(DI*8), X2
+	VMOVHPD      16(R8)(R13*8), X2, X2
+	VMOVSD       16(R8)(R14*8), X3
+	VMOVHPD      16(R8)(BX*8), X3, X3
+	VINSERTF128  $1, X3, Y2, Y2
+	VUNPCKHPD    Y1, Y0, Y3
+	VUNPCKLPD    Y1, Y0, Y0
+	VMOVUPD      416(R10), Y4
+	VSUBPD       Y0, Y4, Y0          // r0 = xi0 − x0
+	VMOVUPD      448(R10), Y4
+	VSUBPD       Y3, Y4, Y1          // r1
+	VMOVUPD      480(R10), Y4
+	VSUBPD       Y2, Y4, Y2          // r2
+	VMULPD       128(R10), Y0, Y3
+	VMULPD       160(R10), Y1, Y6
+	VADDPD       Y6, Y3, Y3
+	VMULPD       192(R10), Y2, Y6
+	VADDPD       Y6, Y3, Y3          // u0
+	VMULPD       224(R10), Y0, Y4
+	VMULPD       256(R10), Y1, Y6
+	VADDPD       Y6, Y4, Y4
+	VMULPD       288(R10), Y2, Y6
+	VADDPD       Y6, Y4, Y4          // u1
+	VMULPD       320(R10), Y0, Y5
+	VMULPD       352(R10), Y1, Y6
+	VADDPD       Y6, Y5, Y5
+	VMULPD       384(R10), Y2, Y6
+	VADDPD       Y6, Y5, Y5          // u2
+	VMOVUPD      Y3, (R11)(AX*8)
+	VMOVUPD      Y4, (R12)(AX*8)
+	VMOVUPD      Y5, (DX)(AX*8)
+	VMULPD       Y3, Y3, Y6
+	VMULPD       Y4, Y4, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y5, Y5, Y7
+	VADDPD       Y7, Y6, Y6          // ρ²
+	VSQRTPD      Y6, Y7              // ρ
+	VCMPPD       $0x11, 512(R10), Y7, Y8 // ρ < h
+	VXORPD       Y9, Y9, Y9
+	VCMPPD       $0x0c, Y9, Y7, Y9   // ρ ≠ 0
+	VANDPD       Y9, Y8, Y8
+	VMULPD       576(R10), Y6, Y9    // y = ρ²(π/(2h))²
+	VMULPD       Y9, Y9, Y10         // y²
+	VMULPD       Y10, Y10, Y11       // y⁴
+	VMULPD       cosTab<>+32(SB), Y9, Y12
+	VADDPD       cosTab<>+0(SB), Y12, Y12   // a0 = 1 + c1 y
+	VMULPD       cosTab<>+96(SB), Y9, Y13
+	VADDPD       cosTab<>+64(SB), Y13, Y13  // a1 = c2 + c3 y
+	VMULPD       Y10, Y13, Y13
+	VADDPD       Y13, Y12, Y12              // b0 = a0 + a1 y²
+	VMULPD       cosTab<>+160(SB), Y9, Y13
+	VADDPD       cosTab<>+128(SB), Y13, Y13 // a2 = c4 + c5 y
+	VMULPD       cosTab<>+224(SB), Y9, Y14
+	VADDPD       cosTab<>+192(SB), Y14, Y14 // a3 = c6 + c7 y
+	VMULPD       Y10, Y14, Y14
+	VADDPD       Y14, Y13, Y13              // b1 = a2 + a3 y²
+	VMULPD       cosTab<>+288(SB), Y9, Y14
+	VADDPD       cosTab<>+256(SB), Y14, Y14 // a4 = c8 + c9 y
+	VMULPD       cosTab<>+320(SB), Y10, Y15
+	VADDPD       Y15, Y14, Y14              // b2 = a4 + c10 y²
+	VMULPD       Y14, Y11, Y14
+	VADDPD       Y14, Y13, Y13              // b1 + y⁴ b2
+	VMULPD       Y13, Y11, Y13
+	VADDPD       Y13, Y12, Y12              // cos = b0 + y⁴(b1 + y⁴ b2)
+	VMULPD       544(R10), Y12, Y12
+	VDIVPD       Y7, Y12, Y12               // s = (−c cos)/ρ
+	VANDPD       Y8, Y12, Y12
+	VMOVUPD      Y12, (R9)(AX*8)
+	MOVQ         CX, BX
+	SUBQ         AX, BX
+	VMOVQ        BX, X9
+	VPBROADCASTQ X9, Y9
+	VPCMPGTQ     laneIota<>(SB), Y9, Y9     // valid lanes: n − k > l
+	VANDPD       Y9, Y8, Y8
+	VMULPD       608(R10), Y12, Y12         // w = (−v)·s
+	VANDPD       Y8, Y12, Y12
+	VANDPD       Y8, Y3, Y3
+	VANDPD       Y8, Y4, Y4
+	VANDPD       Y8, Y5, Y5
+	VMULPD       Y3, Y12, Y13               // t = w·u0
+	VMULPD       Y3, Y13, Y14
+	VADDPD       640(R10), Y14, Y14
+	VMOVUPD      Y14, 640(R10)
+	VMULPD       Y4, Y13, Y14
+	VADDPD       672(R10), Y14, Y14
+	VMOVUPD      Y14, 672(R10)
+	VMULPD       Y5, Y13, Y14
+	VADDPD       704(R10), Y14, Y14
+	VMOVUPD      Y14, 704(R10)
+	VMULPD       Y4, Y12, Y13               // t = w·u1
+	VMULPD       Y4, Y13, Y14
+	VADDPD       736(R10), Y14, Y14
+	VMOVUPD      Y14, 736(R10)
+	VMULPD       Y5, Y13, Y14
+	VADDPD       768(R10), Y14, Y14
+	VMOVUPD      Y14, 768(R10)
+	VMULPD       Y5, Y12, Y13               // t = w·u2
+	VMULPD       Y5, Y13, Y14
+	VADDPD       800(R10), Y14, Y14
+	VMOVUPD      Y14, 800(R10)
+	ADDQ         $4, AX
+	JMP          sloop
+
+sdone:
+	VZEROUPPER
+	RET

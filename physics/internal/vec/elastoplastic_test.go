@@ -1,0 +1,262 @@
+package vec
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// TestFitSums: on a hand-worked neighbourhood the sums are the formula's; on random ones of
+// every length up to 70, with neighbours inside and outside the support, coincident ones and
+// non-finite positions, the assembly equals the Go loop bit for bit and counts the same.
+func TestFitSums(t *testing.T) {
+	x := []mgl64.Vec3{{0, 0, 0}, {0.5, 0, 0}, {0, -0.25, 0.5}, {3, 0, 0}}
+	y := []mgl64.Vec3{{1, 1, 1}, {1.5, 1, 2}, {1, 0.5, 1.5}, {0, 0, 0}}
+	s, cnt := FitSums([]int32{1, 2, 3}, x, y, &x[0], &y[0], 1)
+	if cnt != 2 {
+		t.Fatalf("counted %d neighbours, want 2 (the third is outside)", cnt)
+	}
+	w1 := math.Pow(1-0.25, 6)   // r² = 0.25
+	w2 := math.Pow(1-0.3125, 6) // r² = 0.0625 + 0.25
+	d1, e1 := [3]float64{0.5, 0, 0}, [3]float64{0.5, 0, 1}
+	d2, e2 := [3]float64{0, -0.25, 0.5}, [3]float64{0, -0.5, 0.5}
+	var want [15]float64
+	tri := [6][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}}
+	for k, ab := range tri {
+		want[k] = w1*d1[ab[0]]*d1[ab[1]] + w2*d2[ab[0]]*d2[ab[1]]
+	}
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			want[6+3*a+b] = w1*e1[a]*d1[b] + w2*e2[a]*d2[b]
+		}
+	}
+	for k := range want {
+		if math.Abs(s[k]-want[k]) > 1e-15 {
+			t.Fatalf("sum %d = %v, want %v", k, s[k], want[k])
+		}
+	}
+	if !HasAVX2 {
+		t.Skip("no AVX2: only the Go loop runs here")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n <= 70; n++ {
+		for trial := 0; trial < 20; trial++ {
+			rows := 60
+			x, y := make([]mgl64.Vec3, rows), make([]mgl64.Vec3, rows)
+			for i := range x {
+				for c := 0; c < 3; c++ {
+					x[i][c] = rng.NormFloat64() * 0.6
+					y[i][c] = x[i][c] + 0.1*rng.NormFloat64()
+				}
+			}
+			if trial == 7 {
+				x[3] = x[0] // coincident with the centre: r² = 0, counted
+			}
+			if trial == 9 {
+				x[5][1] = math.Inf(1) // outside
+				x[6][2] = math.NaN()  // not ≥ h²: counted, and poisons the sums alike
+			}
+			js := make([]int32, n)
+			for k := range js {
+				js[k] = int32(1 + rng.IntN(rows-1))
+			}
+			xi, yi := x[0], y[0]
+			a, ca := FitSums(js, x, y, &xi, &yi, 1)
+			var acc [15][4]float64
+			cb := fitSumsGo(js, x, y, &xi, &yi, 1, &acc)
+			if ca != cb {
+				t.Fatalf("%d neighbours: assembly counts %d, Go %d", n, ca, cb)
+			}
+			for k := range a {
+				b := (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3])
+				if math.Float64bits(a[k]) != math.Float64bits(b) && !(math.IsNaN(a[k]) && math.IsNaN(b)) {
+					t.Fatalf("%d neighbours, trial %d, sum %d: assembly %v, Go %v", n, trial, k, a[k], b)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkFitSums(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	rows := 4096
+	x, y := make([]mgl64.Vec3, rows), make([]mgl64.Vec3, rows)
+	for i := range x {
+		for c := 0; c < 3; c++ {
+			x[i][c] = rng.Float64()
+			y[i][c] = x[i][c] + 0.01*rng.NormFloat64()
+		}
+	}
+	js := make([]int32, 33)
+	for k := range js {
+		js[k] = int32(rng.IntN(rows))
+	}
+	var sink float64
+	for _, asm := range []bool{false, true} {
+		name := "go"
+		if asm {
+			name = "avx2"
+		}
+		b.Run(name, func(b *testing.B) {
+			if asm && !HasAVX2 {
+				b.Skip("no AVX2")
+			}
+			save := HasAVX2
+			HasAVX2 = asm
+			defer func() { HasAVX2 = save }()
+			for n := 0; n < b.N; n++ {
+				s, _ := FitSums(js, x, y, &x[n&1023], &y[n&1023], 4)
+				sink += s[0]
+			}
+		})
+	}
+	_ = sink
+}
+
+// TestPairArgsLayout: the assembly reads PairArgs at fixed offsets.
+func TestPairArgsLayout(t *testing.T) {
+	var p PairArgs
+	if o := unsafe.Offsetof(p.broadcast); o != 128 {
+		t.Fatalf("broadcast at %d, the assembly reads it at 128", o)
+	}
+	if o := unsafe.Offsetof(p.acc); o != 640 {
+		t.Fatalf("acc at %d, the assembly reads it at 640", o)
+	}
+}
+
+// TestCosQuarterSq: within 1e-15 of math.Cos on [0, π/2] (the series' error is below 2e-17,
+// the rest is round-off of ten terms).
+func TestCosQuarterSq(t *testing.T) {
+	for k := 0; k <= 1000; k++ {
+		x := math.Pi / 2 * float64(k) / 1000
+		if e := math.Abs(CosQuarterSq(x*x) - math.Cos(x)); e > 1e-15 {
+			t.Fatalf("cos %v: off by %g", x, e)
+		}
+	}
+}
+
+// TestPairScalars: on a hand-worked pair the outputs are the formula's; on random
+// neighbourhoods of every length up to 70, with pairs inside and outside the support,
+// coincident ones and non-finite positions, the assembly equals the Go loop bit for bit.
+func TestPairScalars(t *testing.T) {
+	x := []mgl64.Vec3{{0, 0, 0}, {0.3, 0.1, -0.2}, {2, 0, 0}}
+	p := &PairArgs{A: [9]float64{1.1, 0.1, 0, 0, 0.9, 0.05, 0.02, 0, 1}, Xi: x[0], H: 1, NegSolC: -3, PiH2: (math.Pi / 2) * (math.Pi / 2), NegVol: -0.5}
+	ps, u0, u1, u2 := make([]float64, 4), make([]float64, 4), make([]float64, 4), make([]float64, 4)
+	c := PairScalars([]int32{1, 2}, x, ps[:2], u0[:2], u1[:2], u2[:2], p)
+	r := [3]float64{-0.3, -0.1, 0.2}
+	u := [3]float64{1.1*r[0] + 0.1*r[1], 0.9*r[1] + 0.05*r[2], 0.02*r[0] + r[2]}
+	rho := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+	s := -3 * math.Cos(rho*math.Pi/2) / rho
+	if math.Abs(ps[0]-s) > 1e-14 || ps[1] != 0 {
+		t.Fatalf("ps = %v, want [%v 0] (the second pair is outside the support)", ps[:2], s)
+	}
+	if math.Abs(u0[0]-u[0])+math.Abs(u1[0]-u[1])+math.Abs(u2[0]-u[2]) > 1e-15 {
+		t.Fatalf("u = %v %v %v, want %v", u0[0], u1[0], u2[0], u)
+	}
+	w := -0.5 * s
+	want := [6]float64{w * u[0] * u[0], w * u[0] * u[1], w * u[0] * u[2], w * u[1] * u[1], w * u[1] * u[2], w * u[2] * u[2]}
+	for k := range want {
+		if math.Abs(c[k]-want[k]) > 1e-14 {
+			t.Fatalf("sum %d = %v, want %v", k, c[k], want[k])
+		}
+	}
+	if !HasAVX2 {
+		t.Skip("no AVX2: only the Go loop runs here")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 70; n++ {
+		for trial := 0; trial < 20; trial++ {
+			rows := 60
+			x := make([]mgl64.Vec3, rows)
+			for i := range x {
+				for c := 0; c < 3; c++ {
+					x[i][c] = rng.NormFloat64() * 0.6
+				}
+			}
+			if trial == 7 {
+				x[3] = x[0]
+			}
+			if trial == 9 {
+				x[5][1] = math.Inf(1)
+				x[6][2] = math.NaN()
+			}
+			js := make([]int32, n)
+			for k := range js {
+				js[k] = int32(1 + rng.IntN(rows-1))
+			}
+			var a [9]float64
+			for k := range a {
+				a[k] = 0.2 * rng.NormFloat64()
+			}
+			a[0], a[4], a[8] = a[0]+1, a[4]+1, a[8]+1
+			args := PairArgs{A: a, Xi: x[0], H: 1, NegSolC: -2.5, PiH2: (math.Pi / 2) * (math.Pi / 2), NegVol: -0.3}
+			up := (n + 3) &^ 3
+			var o [2][4][]float64
+			var sums [2][6]float64
+			for v := range o {
+				for q := range o[v] {
+					o[v][q] = make([]float64, n, up)
+				}
+			}
+			sums[0] = PairScalars(js, x, o[0][0], o[0][1], o[0][2], o[0][3], &args)
+			args.acc = [6][4]float64{}
+			pairScalarsGo(js, x, o[1][0], o[1][1], o[1][2], o[1][3], &args)
+			for k := range sums[1] {
+				sums[1][k] = (args.acc[k][0] + args.acc[k][1]) + (args.acc[k][2] + args.acc[k][3])
+			}
+			same := func(a, b float64) bool {
+				return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+			}
+			for k := range sums[0] {
+				if !same(sums[0][k], sums[1][k]) {
+					t.Fatalf("%d pairs, trial %d, sum %d: assembly %v, Go %v", n, trial, k, sums[0][k], sums[1][k])
+				}
+			}
+			for q := range o[0] {
+				for k := 0; k < n; k++ {
+					if !same(o[0][q][k], o[1][q][k]) {
+						t.Fatalf("%d pairs, trial %d, output %d of pair %d: assembly %v, Go %v", n, trial, q, k, o[0][q][k], o[1][q][k])
+					}
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkPairScalars(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	rows := 4096
+	x := make([]mgl64.Vec3, rows)
+	for i := range x {
+		for c := 0; c < 3; c++ {
+			x[i][c] = rng.Float64()
+		}
+	}
+	js := make([]int32, 33)
+	for k := range js {
+		js[k] = int32(rng.IntN(rows))
+	}
+	o := make([]float64, 4*36)
+	for _, asm := range []bool{false, true} {
+		name := "go"
+		if asm {
+			name = "avx2"
+		}
+		b.Run(name, func(b *testing.B) {
+			if asm && !HasAVX2 {
+				b.Skip("no AVX2")
+			}
+			save := HasAVX2
+			HasAVX2 = asm
+			defer func() { HasAVX2 = save }()
+			p := PairArgs{A: [9]float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, H: 0.5, NegSolC: -1, PiH2: 10, NegVol: -1}
+			for n := 0; n < b.N; n++ {
+				p.Xi = x[n&1023]
+				PairScalars(js, x, o[0:33:36], o[36:69:72], o[72:105:108], o[108:141:144], &p)
+			}
+		})
+	}
+}
