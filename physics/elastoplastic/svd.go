@@ -16,7 +16,10 @@ type SVD3 struct {
 // Decompose computes the SVD of f (row-major) by one-sided Jacobi rotations (Hestenes 1958):
 // V starts at I and B = F V; each rotation of a column pair of V makes the same pair of
 // columns of B orthogonal, and sweeps repeat until every pair is orthogonal to round-off
-// relative to the columns' lengths. Working on F itself, not on FᵀF, keeps the relative
+// relative to the columns' lengths, or until a sweep's rotations were all by angles of at most
+// jacobiDone: Jacobi sweeps converge quadratically, so the columns are then orthogonal to
+// about jacobiDone² ≈ 1e-16 of their lengths, and another sweep would only turn them by
+// round-off. Working on F itself, not on FᵀF, keeps the relative
 // accuracy of the small singular values, and F = B Vᵀ holds to round-off at every stage.
 // Then the columns are ordered by decreasing length, V is made a rotation by negating its
 // last column (and B's) when det V < 0, u₁ = b₁/|b₁|, u₂ = b₂/|b₂|, u₃ = u₁ × u₂ (so U is a
@@ -28,10 +31,10 @@ type SVD3 struct {
 func Decompose(f *[9]float64) SVD3 {
 	b, v := columns(f), identity3()
 	for sweep := 0; sweep < maxSweeps; sweep++ {
-		rotated := rotatePair(&b[0], &b[1], &v[0], &v[1])
-		rotated = rotatePair(&b[0], &b[2], &v[0], &v[2]) || rotated
-		rotated = rotatePair(&b[1], &b[2], &v[1], &v[2]) || rotated
-		if !rotated {
+		t := rotatePair(&b[0], &b[1], &v[0], &v[1])
+		t = max(t, rotatePair(&b[0], &b[2], &v[0], &v[2]))
+		t = max(t, rotatePair(&b[1], &b[2], &v[1], &v[2]))
+		if !(t > jacobiDone) {
 			break
 		}
 	}
@@ -41,6 +44,13 @@ func Decompose(f *[9]float64) SVD3 {
 // maxSweeps bounds the Jacobi sweeps of Decompose; three to five suffice for every matrix the
 // tests draw.
 const maxSweeps = 30
+
+// jacobiDone is the largest tangent of a sweep's rotation angles after which Decompose stops:
+// the next sweep's angles would be of order jacobiDone², below double round-off. For a
+// rotation times a stretch within 1 % of I (the body's usual F) this saves the last two of
+// five sweeps (BenchmarkDecompose); for repeated singular values the angles stay large until
+// the columns are orthogonal, and the sweeps stop as before, when no pair needs a rotation.
+const jacobiDone = 1e-8
 
 // cols3 is a 3x3 matrix stored by columns, the layout the Jacobi rotations work on.
 type cols3 = [3][3]float64
@@ -55,26 +65,37 @@ func identity3() cols3 { return cols3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} }
 // Decompose4 is Decompose of four matrices at once, with the same result for each, bit for
 // bit: the four run their Jacobi rotations in one loop, so that the processor overlaps their
 // chains of square roots and divisions (each rotation waits on the last one of its own matrix,
-// but not on the other three's). A matrix whose rotations have converged while another's have
-// not sweeps again without rotating: its columns are unchanged, so every pair passes the same
-// orthogonality test as before and the extra sweeps change nothing.
+// but not on the other three's). A matrix whose sweeps have stopped rotates no more while the
+// others go on.
 func Decompose4(f *[4]mat3, out *[4]SVD3) {
 	var b, v [4]cols3
 	for l := range b {
 		b[l], v[l] = columns(&f[l]), identity3()
 	}
+	var done [4]bool
 	for sweep := 0; sweep < maxSweeps; sweep++ {
-		rotated := false
+		var t [4]float64
 		for l := range b {
-			rotated = rotatePair(&b[l][0], &b[l][1], &v[l][0], &v[l][1]) || rotated
+			if !done[l] {
+				t[l] = rotatePair(&b[l][0], &b[l][1], &v[l][0], &v[l][1])
+			}
 		}
 		for l := range b {
-			rotated = rotatePair(&b[l][0], &b[l][2], &v[l][0], &v[l][2]) || rotated
+			if !done[l] {
+				t[l] = max(t[l], rotatePair(&b[l][0], &b[l][2], &v[l][0], &v[l][2]))
+			}
 		}
 		for l := range b {
-			rotated = rotatePair(&b[l][1], &b[l][2], &v[l][1], &v[l][2]) || rotated
+			if !done[l] {
+				t[l] = max(t[l], rotatePair(&b[l][1], &b[l][2], &v[l][1], &v[l][2]))
+			}
 		}
-		if !rotated {
+		all := true
+		for l := range b {
+			done[l] = done[l] || !(t[l] > jacobiDone)
+			all = all && done[l]
+		}
+		if all {
 			break
 		}
 	}
@@ -84,14 +105,14 @@ func Decompose4(f *[4]mat3, out *[4]SVD3) {
 }
 
 // rotatePair makes the columns bp and bq of B orthogonal by one Jacobi rotation, applied to
-// the same columns vp, vq of V, and reports whether it rotated: not when the columns are
-// already orthogonal to round-off relative to their lengths.
-func rotatePair(bp, bq, vp, vq *[3]float64) bool {
+// the same columns vp, vq of V, and returns |tan| of the rotation's angle: 0 when the columns
+// are already orthogonal to round-off relative to their lengths and it did not rotate.
+func rotatePair(bp, bq, vp, vq *[3]float64) float64 {
 	al := bp[0]*bp[0] + bp[1]*bp[1] + bp[2]*bp[2]
 	be := bq[0]*bq[0] + bq[1]*bq[1] + bq[2]*bq[2]
 	ga := bp[0]*bq[0] + bp[1]*bq[1] + bp[2]*bq[2]
 	if ga == 0 || math.Abs(ga) <= 1e-16*math.Sqrt(al*be) {
-		return false
+		return 0
 	}
 	zeta := (be - al) / (2 * ga)
 	t := math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
@@ -103,26 +124,28 @@ func rotatePair(bp, bq, vp, vq *[3]float64) bool {
 	vp[0], vq[0] = c*vp[0]-sn*vq[0], sn*vp[0]+c*vq[0]
 	vp[1], vq[1] = c*vp[1]-sn*vq[1], sn*vp[1]+c*vq[1]
 	vp[2], vq[2] = c*vp[2]-sn*vq[2], sn*vp[2]+c*vq[2]
-	return true
+	return math.Abs(t)
 }
 
-// finish turns the converged columns b of B = F V and v of V (Decompose) into the SVD.
+// finish turns the converged columns b of B = F V and v of V (Decompose) into the SVD. The
+// columns are ordered by their squared lengths (the same order as by their lengths, without
+// the square roots), and u₁, u₂ are scaled by the reciprocal of their lengths.
 func finish(b, v *cols3) SVD3 {
 	var out SVD3
 	col := *b
-	var n [3]float64
+	var n2 [3]float64
 	for c := 0; c < 3; c++ {
-		n[c] = norm3(col[c])
+		n2[c] = dot3(col[c], col[c])
 	}
 	// Order by decreasing column length (a fixed sorting network of three).
 	order := [3]int{0, 1, 2}
-	if n[order[0]] < n[order[1]] {
+	if n2[order[0]] < n2[order[1]] {
 		order[0], order[1] = order[1], order[0]
 	}
-	if n[order[1]] < n[order[2]] {
+	if n2[order[1]] < n2[order[2]] {
 		order[1], order[2] = order[2], order[1]
 	}
-	if n[order[0]] < n[order[1]] {
+	if n2[order[0]] < n2[order[1]] {
 		order[0], order[1] = order[1], order[0]
 	}
 	var bs [3][3]float64
@@ -136,11 +159,12 @@ func finish(b, v *cols3) SVD3 {
 		out.V[2], out.V[5], out.V[8] = -out.V[2], -out.V[5], -out.V[8]
 		bs[2] = [3]float64{-bs[2][0], -bs[2][1], -bs[2][2]}
 	}
-	scale := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2]) // |F|_F
+	scale := math.Sqrt(n2[0] + n2[1] + n2[2]) // |F|_F
 	tiny := 1e-300 + 1e-15*scale
 	u1 := bs[0]
-	if l := norm3(u1); l > tiny {
-		u1 = [3]float64{u1[0] / l, u1[1] / l, u1[2] / l}
+	if l := math.Sqrt(n2[order[0]]); l > tiny {
+		r := 1 / l
+		u1 = [3]float64{u1[0] * r, u1[1] * r, u1[2] * r}
 	} else {
 		u1 = [3]float64{1, 0, 0}
 	}
@@ -148,7 +172,8 @@ func finish(b, v *cols3) SVD3 {
 	pr := dot3(u1, u2)
 	u2 = [3]float64{u2[0] - pr*u1[0], u2[1] - pr*u1[1], u2[2] - pr*u1[2]}
 	if l := norm3(u2); l > tiny {
-		u2 = [3]float64{u2[0] / l, u2[1] / l, u2[2] / l}
+		r := 1 / l
+		u2 = [3]float64{u2[0] * r, u2[1] * r, u2[2] * r}
 	} else {
 		u2 = anyOrthogonal(u1)
 	}

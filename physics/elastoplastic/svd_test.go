@@ -157,11 +157,12 @@ func TestSVDSpecialMatrices(t *testing.T) {
 	}
 }
 
-// svdSample returns matrices of every kind TestSVDRandomInvertedNearSingular draws, and the
-// kind a body's step decomposes most: a rotation times a stretch within a few percent of I.
+// svdSample returns matrices of every kind TestSVDRandomInvertedNearSingular draws, a
+// rotation times a stretch within a few percent of I along random axes (kind 4), and the kind
+// a body's step decomposes most (kind 5): a rotation times a symmetric stretch within 1 % of I.
 func svdSample(rng *rand.Rand, kind int) mat3 {
 	u, v := randRotation(rng), randRotation(rng)
-	switch kind % 5 {
+	switch kind % 6 {
 	case 0:
 		var f mat3
 		for k := range f {
@@ -175,12 +176,27 @@ func svdSample(rng *rand.Rand, kind int) mat3 {
 	case 3:
 		a := 0.5 + rng.Float64()
 		return udvt(&u, [3]float64{a, a, a}, &v)
+	case 5:
+		var e mat3
+		for r := 0; r < 3; r++ {
+			for c := r; c < 3; c++ {
+				e[3*r+c] = 0.01 * rng.NormFloat64()
+				e[3*c+r] = e[3*r+c]
+			}
+		}
+		id := identity()
+		for k := range e {
+			e[k] += id[k]
+		}
+		return mul(&u, &e)
 	}
 	d := [3]float64{1 + 0.05*rng.NormFloat64(), 1 + 0.05*rng.NormFloat64(), 1 + 0.05*rng.NormFloat64()}
 	return udvt(&u, d, &v)
 }
 
-// TestDecompose4MatchesDecompose: the four-at-once decomposition gives each matrix exactly
+// TestDecompose4MatchesDecompose: Decompose is accurate (checkSVD) on every kind of svdSample,
+// which includes the body's usual F, a rotation times a stretch near I, on which its early stop
+// (jacobiDone) saves sweeps; and the four-at-once decomposition gives each matrix exactly
 // Decompose's result (every bit of U, V and Σ), also when the four need different numbers of
 // sweeps (mixed kinds, and groups with the identity and the zero matrix, which need none).
 func TestDecompose4MatchesDecompose(t *testing.T) {
@@ -188,7 +204,7 @@ func TestDecompose4MatchesDecompose(t *testing.T) {
 	for trial := 0; trial < 3000; trial++ {
 		var f [4]mat3
 		for l := range f {
-			f[l] = svdSample(rng, rng.IntN(5))
+			f[l] = svdSample(rng, rng.IntN(6))
 		}
 		switch trial % 7 {
 		case 3:
@@ -199,7 +215,7 @@ func TestDecompose4MatchesDecompose(t *testing.T) {
 		var got [4]SVD3
 		Decompose4(&f, &got)
 		for l := range f {
-			want := Decompose(&f[l])
+			want := checkSVD(t, "sample", &f[l])
 			if got[l] != want {
 				t.Fatalf("trial %d, matrix %d: Decompose4 gives %v, Decompose %v", trial, l, got[l], want)
 			}
@@ -207,14 +223,14 @@ func TestDecompose4MatchesDecompose(t *testing.T) {
 	}
 }
 
-// BenchmarkDecompose times one SVD of a matrix near a rotation (the body's usual case), one
-// at a time and four at once.
+// BenchmarkDecompose times one SVD of a rotation times a symmetric stretch near I (the body's
+// usual case), one at a time and four at once.
 func BenchmarkDecompose(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	fs := make([][4]mat3, 256)
 	for k := range fs {
 		for l := range fs[k] {
-			fs[k][l] = svdSample(rng, 4)
+			fs[k][l] = svdSample(rng, 5)
 		}
 	}
 	var sink float64
