@@ -487,11 +487,16 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 			if fitted[l] && !(s.S[2] > 0) {
 				cnt[2]++
 				*s = Decompose(&b.f[i])
+				fs[l] = b.f[i]
 			}
+			// The new F is the decomposed matrix itself unless plastic flow changed its
+			// singular values (U Σ Vᵀ would give it back only to round-off).
 			if plasticFlow(&s.S, &b.alpha[i], &b.mat, b.dt) {
 				cnt[3]++
+				b.f[i] = udvt(&s.U, s.S, &s.V)
+			} else {
+				b.f[i] = fs[l]
 			}
-			b.f[i] = udvt(&s.U, s.S, &s.V)
 			p := stress(s.S, b.mat.Mu, b.mat.Lambda)
 			b.m[i] = udvt(&s.U, [3]float64{s.S[0] * p[0], s.S[1] * p[1], s.S[2] * p[2]}, &s.V)
 			// F⁻¹ = V diag(1/σ) Uᵀ: the arguments swap roles in udvt.
@@ -548,17 +553,7 @@ func (b *Body) pairScalars(i int, nbr []int32, r *rowScratch) mat3 {
 // W(ρ) = c(2h/π)(cos((ρ+h)π/(2h)) + 1), has dW/dρ = −c sin((ρ+h)π/(2h)) = −c cos(ρπ/(2h))
 // for 0 ≤ ρ < h (evaluated by vec.CosQuarterSq), and ∇W(q) = W'(|q|) q/|q|.
 func (b *Body) pairTerms(i int, r *rowScratch, pa []Vec3) {
-	mi := &b.m[i]
-	u0, u1, u2 := r.u0[:len(r.s)], r.u1[:len(r.s)], r.u2[:len(r.s)]
-	pa = pa[:len(r.s)]
-	for n, sq := range r.s {
-		if sq == 0 {
-			pa[n] = Vec3{}
-			continue
-		}
-		q0, q1, q2 := sq*u0[n], sq*u1[n], sq*u2[n]
-		pa[n] = Vec3{mi[0]*q0 + mi[1]*q1 + mi[2]*q2, mi[3]*q0 + mi[4]*q1 + mi[5]*q2, mi[6]*q0 + mi[7]*q1 + mi[8]*q2}
-	}
+	vec.PairTerms(r.s, r.u0, r.u1, r.u2, &b.m[i], pa)
 }
 
 // dampFactor returns ε v/Δt_prev, the factor of the zero-mode damping's velocity change, or

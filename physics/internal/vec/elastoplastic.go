@@ -209,3 +209,33 @@ func pairScalarsGo(js []int32, x []mgl64.Vec3, ps, u0s, u1s, u2s []float64, p *P
 		}
 	}
 }
+
+// PairTerms sets pa[k] = M (s_k u_k) for the pairs of one row, with s and u (u0, u1, u2) as
+// PairScalars left them and M a particle's 3x3 matrix (row-major): q = (s u₀, s u₁, s u₂) and
+// each row ((m₀q₀ + m₁q₁) + m₂q₂); pa[k] = 0 where s_k = 0. The assembly takes whole groups of
+// four and the Go loop the rest, with the same operations (the pairs do not mix), so the two
+// give the same bits.
+func PairTerms(s, u0, u1, u2 []float64, m *[9]float64, pa []mgl64.Vec3) {
+	n := len(s)
+	u0, u1, u2, pa = u0[:n], u1[:n], u2[:n], pa[:n]
+	n4 := 0
+	if HasAVX2 {
+		n4 = n &^ 3
+		if n4 > 0 {
+			pairTermsAVX(&s[0], &u0[0], &u1[0], &u2[0], n4, m, &pa[0])
+		}
+	}
+	pairTermsGo(s[n4:], u0[n4:], u1[n4:], u2[n4:], m, pa[n4:])
+}
+
+func pairTermsGo(s, u0, u1, u2 []float64, m *[9]float64, pa []mgl64.Vec3) {
+	u0, u1, u2, pa = u0[:len(s)], u1[:len(s)], u2[:len(s)], pa[:len(s)]
+	for k, sk := range s {
+		if sk == 0 {
+			pa[k] = mgl64.Vec3{}
+			continue
+		}
+		q0, q1, q2 := sk*u0[k], sk*u1[k], sk*u2[k]
+		pa[k] = mgl64.Vec3{m[0]*q0 + m[1]*q1 + m[2]*q2, m[3]*q0 + m[4]*q1 + m[5]*q2, m[6]*q0 + m[7]*q1 + m[8]*q2}
+	}
+}

@@ -358,3 +358,77 @@ sloop:
 sdone:
 	VZEROUPPER
 	RET
+
+// func pairTermsAVX(s, u0, u1, u2 *float64, n int, m *[9]float64, pa *mgl64.Vec3)
+//
+// Four pairs a step (n a multiple of 4): q = s u per lane, the three rows of M q, zeroed where
+// s = 0, and the lanes' three-vectors stored one by one (low and high halves of each row).
+TEXT ·pairTermsAVX(SB), NOSPLIT, $0-56
+	MOVQ         s+0(FP), SI
+	MOVQ         u0+8(FP), R8
+	MOVQ         u1+16(FP), R9
+	MOVQ         u2+24(FP), R10
+	MOVQ         n+32(FP), CX
+	MOVQ         m+40(FP), DX
+	MOVQ         pa+48(FP), DI
+	VBROADCASTSD 0(DX), Y7
+	VBROADCASTSD 8(DX), Y8
+	VBROADCASTSD 16(DX), Y9
+	VBROADCASTSD 24(DX), Y10
+	VBROADCASTSD 32(DX), Y11
+	VBROADCASTSD 40(DX), Y12
+	VBROADCASTSD 48(DX), Y13
+	VBROADCASTSD 56(DX), Y14
+	VBROADCASTSD 64(DX), Y15
+	XORQ         AX, AX
+
+tloop:
+	CMPQ         AX, CX
+	JGE          tdone
+	VMOVUPD      (SI)(AX*8), Y0
+	VXORPD       Y6, Y6, Y6
+	VCMPPD       $0x04, Y6, Y0, Y6   // s ≠ 0 (unordered true)
+	VMULPD       (R8)(AX*8), Y0, Y1  // q0
+	VMULPD       (R9)(AX*8), Y0, Y2  // q1
+	VMULPD       (R10)(AX*8), Y0, Y3 // q2
+	VMULPD       Y1, Y7, Y4
+	VMULPD       Y2, Y8, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       Y3, Y9, Y5
+	VADDPD       Y5, Y4, Y4
+	VANDPD       Y6, Y4, Y4          // row 0
+	VMULPD       Y1, Y10, Y5
+	VMULPD       Y2, Y11, Y0
+	VADDPD       Y0, Y5, Y5
+	VMULPD       Y3, Y12, Y0
+	VADDPD       Y0, Y5, Y5
+	VANDPD       Y6, Y5, Y5          // row 1
+	VMULPD       Y1, Y13, Y1
+	VMULPD       Y2, Y14, Y2
+	VADDPD       Y2, Y1, Y1
+	VMULPD       Y3, Y15, Y3
+	VADDPD       Y3, Y1, Y1
+	VANDPD       Y6, Y1, Y1          // row 2
+	LEAQ         (AX)(AX*2), BX
+	LEAQ         (DI)(BX*8), BX      // &pa[k]
+	VMOVLPD      X4, 0(BX)
+	VMOVLPD      X5, 8(BX)
+	VMOVLPD      X1, 16(BX)
+	VMOVHPD      X4, 24(BX)
+	VMOVHPD      X5, 32(BX)
+	VMOVHPD      X1, 40(BX)
+	VEXTRACTF128 $1, Y4, X4
+	VEXTRACTF128 $1, Y5, X5
+	VEXTRACTF128 $1, Y1, X1
+	VMOVLPD      X4, 48(BX)
+	VMOVLPD      X5, 56(BX)
+	VMOVLPD      X1, 64(BX)
+	VMOVHPD      X4, 72(BX)
+	VMOVHPD      X5, 80(BX)
+	VMOVHPD      X1, 88(BX)
+	ADDQ         $4, AX
+	JMP          tloop
+
+tdone:
+	VZEROUPPER
+	RET

@@ -19,6 +19,9 @@ func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float
 //go:noescape
 func pairScalarsAVX(js *int32, n int, x *mgl64.Vec3, ps, u0, u1, u2 *float64, p *PairArgs)
 
+//go:noescape
+func pairTermsAVX(s, u0, u1, u2 *float64, n int, m *[9]float64, pa *mgl64.Vec3)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 

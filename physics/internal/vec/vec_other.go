@@ -25,3 +25,7 @@ func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float
 func pairScalarsAVX(js *int32, n int, x *mgl64.Vec3, ps, u0, u1, u2 *float64, p *PairArgs) {
 	panic("vec: no assembly in this build")
 }
+
+func pairTermsAVX(s, u0, u1, u2 *float64, n int, m *[9]float64, pa *mgl64.Vec3) {
+	panic("vec: no assembly in this build")
+}
