@@ -128,6 +128,10 @@ func (kr *Kernel) W(r float64) float64 {
 	}
 }
 
+// Consts returns 1/H and the normalisation k of W (W = k·f(r/H)), for loops that evaluate
+// the kernel themselves (the elastoplastic forces' vector assembly) with the same bits as W.
+func (kr *Kernel) Consts() (invH, k float64) { return kr.invH, kr.k }
+
 // GradFactor returns g such that ∇W(x) = g·x for a vector x of length r > 0 (g = W'(r)/r,
 // always ≤ 0). It is 0 for r = 0 and r ≥ H.
 func (kr *Kernel) GradFactor(r float64) float64 {

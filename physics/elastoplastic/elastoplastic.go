@@ -178,10 +178,13 @@ type Body struct {
 	// Scratch of one step.
 	m    []mat3 // U diag(F̂ ⊙ P̂) Vᵀ of Eq. 4.10, times the correction C_i⁻¹ (correct)
 	finv []mat3 // F⁻¹ = V diag(1/F̂) Uᵀ of Eq. 4.11
-	finc []mat3 // the step's fitted affine map F_i of Eq. 4.6 (I where the fit was rejected)
-	grid physics.Grid
-	nb   physics.Neighbors // the body's own search (Step); StepWith takes the caller's
-	kr   physics.Kernel
+	// hfinc is half the step's fitted affine map F_i of Eq. 4.6 (I where the fit was
+	// rejected): the zero-mode damping needs ½(F_i + F_j) = ½F_i + ½F_j, the same bits, since
+	// halving is exact.
+	hfinc []mat3
+	grid  physics.Grid
+	nb    physics.Neighbors // the body's own search (Step); StepWith takes the caller's
+	kr    physics.Kernel
 	// The step's pairs in one compressed row list, each row sorted by neighbour index (see
 	// setPairs): row i is entries pStart[i]:pStart[i+1], neighbour pJ, and pT the entry of
 	// the same pair in row pJ (the transposed entry, (j, i)).
@@ -230,7 +233,7 @@ func New(n int, mass, vol, h float64, mat Material) (*Body, error) {
 	b.xPrev = make([]Vec3, n)
 	b.m = make([]mat3, n)
 	b.finv = make([]mat3, n)
-	b.finc = make([]mat3, n)
+	b.hfinc = make([]mat3, n)
 	nb := par.Blocks(n)
 	b.part = make([][5]float64, nb)
 	b.rows = make([]rowScratch, nb)
@@ -463,13 +466,15 @@ func (b *Body) deformBlock(lo, hi, blk int) {
 			i := i0 + l
 			fi := b.f[i]
 			fs[l] = fi
-			b.finc[i] = identity()
+			b.hfinc[i] = halfIdentity
 			if !b.hasPrev {
 				continue
 			}
 			finc, ok, reason := fit(i, b.pJ[b.pStart[i]:b.pStart[i+1]], b.xPrev, b.x, b.h)
 			if ok {
-				b.finc[i] = finc
+				for k := range finc {
+					b.hfinc[i][k] = 0.5 * finc[k]
+				}
 				fs[l] = mul(&finc, &fi)
 				fitted[l] = true
 			} else {
@@ -528,6 +533,7 @@ func stress(s [3]float64, mu, lambda float64) [3]float64 {
 type rowScratch struct {
 	s, u0, u1, u2 []float64 // per entry: s_ij and the components of u (pairScalars)
 	args          vec.PairArgs
+	forces        vec.ForceArgs // pairBlock's
 }
 
 // pairScalars fills r.s[n] with s_ij = W'(|u|)/|u| and r.u0-u2[n] with u = F_i⁻¹(y_i − y_j),
@@ -593,39 +599,36 @@ func (b *Body) dampFactor() float64 {
 // g_ji is the exact negation of g_ij, so the sum of all velocity changes, times m, vanishes to
 // the round-off of the accumulation per particle (linear momentum), whatever the order.
 func (b *Body) pairBlock(lo, hi, blk int) {
-	x, xp, fc := b.x, b.xPrev, b.finc
+	x, xp, fc := b.x, b.xPrev, b.hfinc
 	start, pj, pt, pa := b.pStart, b.pJ, b.pT, b.pa
-	kr := &b.kr
 	k := b.vol * b.vol * b.dt / b.mass
 	damp := b.dampFactor()
-	for i := lo; i < hi; i++ {
-		xi, xpi := x[i], xp[i]
-		fi := &fc[i]
-		for e := start[i]; e < start[i+1]; e++ {
-			j := pj[e]
-			if int(j) < i {
-				continue
+	if damp == 0 {
+		for i := lo; i < hi; i++ {
+			for e := start[i]; e < start[i+1]; e++ {
+				if int(pj[e]) < i {
+					continue
+				}
+				p := pt[e]
+				a, c := &pa[e], &pa[p]
+				g0, g1, g2 := k*(a[0]-c[0]), k*(a[1]-c[1]), k*(a[2]-c[2])
+				pa[e], pa[p] = Vec3{g0, g1, g2}, Vec3{-g0, -g1, -g2}
 			}
-			p := pt[e]
-			a, c := &pa[e], &pa[p]
-			g0, g1, g2 := k*(a[0]-c[0]), k*(a[1]-c[1]), k*(a[2]-c[2])
-			if damp != 0 {
-				r0, r1, r2 := xi[0]-x[j][0], xi[1]-x[j][1], xi[2]-x[j][2]
-				fj := &fc[j]
-				s0, s1, s2 := xp[j][0]-xpi[0], xp[j][1]-xpi[1], xp[j][2]-xpi[2]
-				// h = −r − ½(F_i + F_j) s, the matrix's elements formed where they are used.
-				h0 := -r0 - (0.5*(fi[0]+fj[0])*s0 + 0.5*(fi[1]+fj[1])*s1 + 0.5*(fi[2]+fj[2])*s2)
-				h1 := -r1 - (0.5*(fi[3]+fj[3])*s0 + 0.5*(fi[4]+fj[4])*s1 + 0.5*(fi[5]+fj[5])*s2)
-				h2 := -r2 - (0.5*(fi[6]+fj[6])*s0 + 0.5*(fi[7]+fj[7])*s1 + 0.5*(fi[8]+fj[8])*s2)
-				rr := r0*r0 + r1*r1 + r2*r2
-				w := float32(kr.W(math.Sqrt(rr)))
-				q := damp * float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
-				g0 += q * r0
-				g1 += q * r1
-				g2 += q * r2
-			}
-			pa[e], pa[p] = Vec3{g0, g1, g2}, Vec3{-g0, -g1, -g2}
 		}
+		return
+	}
+	// With the damping, the pairs j > i of each row (the end of the row, which is sorted) go
+	// to vec.PairForces, four at a time in vector assembly where the processor has it.
+	args := &b.rows[blk].forces
+	args.K, args.Damp = k, damp
+	args.InvH, args.W = b.kr.Consts()
+	for i := lo; i < hi; i++ {
+		e, e1 := start[i], start[i+1]
+		for e < e1 && int(pj[e]) < i {
+			e++
+		}
+		args.HFi, args.Xi, args.XPi = fc[i], x[i], xp[i]
+		vec.PairForces(pj[e:e1], pt[e:e1], int(e), pa, x, xp, fc, args)
 	}
 }
 

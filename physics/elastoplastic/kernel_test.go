@@ -3,6 +3,9 @@ package elastoplastic
 import (
 	"math"
 	"testing"
+
+	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 )
 
 // cosQuarterTol: the truncated series' error is below 2e-17 on [0, π/2] and Estrin's scheme
@@ -23,6 +26,23 @@ func TestCosQuarter(t *testing.T) {
 		rho := h * float64(k) / 1000
 		if e := math.Abs(cosQuarter(rho*math.Pi/(2*h)) - math.Sin((rho+h)*math.Pi/(2*h))); e > cosQuarterTol {
 			t.Fatalf("ρ = %g: cos form differs from Eq. 4.12's sine by %g", rho, e)
+		}
+	}
+}
+
+// TestCubicWMatchesKernel: vec.CubicW, which the pair pass evaluates (vec cannot import
+// physics), gives physics.Kernel.W's bits for the cubic spline across both pieces, at the
+// seams q = ½ and q = 1, beyond the support and at 0.
+func TestCubicWMatchesKernel(t *testing.T) {
+	kr := physics.NewKernel(physics.CubicSpline, 0.1)
+	invH, k := kr.Consts()
+	rs := []float64{0, 0.05, math.Nextafter(0.05, 1), math.Nextafter(0.05, 0), 0.1, math.Nextafter(0.1, 0), 0.2}
+	for n := 0; n <= 100000; n++ {
+		rs = append(rs, 0.12*float64(n)/100000)
+	}
+	for _, r := range rs {
+		if a, b := vec.CubicW(r, invH, k), kr.W(r); math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("r = %v: vec.CubicW %v, Kernel.W %v", r, a, b)
 		}
 	}
 }

@@ -7,6 +7,9 @@ type mat3 = [9]float64
 // identity returns I.
 func identity() mat3 { return mat3{1, 0, 0, 0, 1, 0, 0, 0, 1} }
 
+// halfIdentity is I/2.
+var halfIdentity = mat3{0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5}
+
 // mul returns a·b.
 func mul(a, b *mat3) mat3 {
 	var c mat3

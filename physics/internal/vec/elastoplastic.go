@@ -239,3 +239,86 @@ func pairTermsGo(s, u0, u1, u2 []float64, m *[9]float64, pa []mgl64.Vec3) {
 		pa[k] = mgl64.Vec3{m[0]*q0 + m[1]*q1 + m[2]*q2, m[3]*q0 + m[4]*q1 + m[5]*q2, m[6]*q0 + m[7]*q1 + m[8]*q2}
 	}
 }
+
+// ForceArgs holds one particle's constants for PairForces.
+type ForceArgs struct {
+	HFi     [9]float64 // half the particle's fitted affine map of the step, row-major
+	Xi, XPi mgl64.Vec3 // its present and previous positions
+	K       float64    // v²Δt/m, the factor of the force's velocity change
+	Damp    float64    // εv/Δt_prev, the zero-mode damping's factor; must not be 0
+	InvH, W float64    // 1/h and the normalisation k of the cubic spline W (physics.Kernel.Consts)
+	// broadcast: HFi, Xi, XPi, K, Damp, InvH, 2k, k, each in the four lanes of a row (20
+	// rows), in that order. Filled by PairForces.
+	broadcast [20][4]float64
+}
+
+// PairForces is the pair pass of the elastoplastic forces (Gerszewski et al. 2009, Eq. 4.10-4.13,
+// with the zero-mode damping) over the entries e = e0, e0+1, … of one row i, whose neighbours js
+// all exceed i, and the entries pts of the same pairs in their neighbours' rows. For entry e with
+// neighbour j = js[e−e0], from the terms pa[e] (particle i's) and pa[p] (particle j's), p = pts[·]:
+//
+//	r = Xi − x[j], s = xp[j] − XPi, h_c = (−r_c) − (((Fi+Fj)_c0 s₀ + (Fi+Fj)_c1 s₁) + (Fi+Fj)_c2 s₂)
+//	with F = hf (half the fitted maps), rr = (r₀r₀ + r₁r₁) + r₂r₂, w = float32(W(√rr)) (the cubic
+//	spline as physics.Kernel.CubicW evaluates it), q = ((Damp·w)·((h₀r₀ + h₁r₁) + h₂r₂))/rr,
+//	g = K(pa[e] − pa[p]) + q r, and then pa[e] = g, pa[p] = −g.
+//
+// Each pair is independent; the assembly takes whole groups of four and the Go loop the rest,
+// with the same operations, so the two give the same bits. Every index must be in range (the
+// assembly does not check).
+func PairForces(js, pts []int32, e0 int, pa, x, xp []mgl64.Vec3, hf [][9]float64, a *ForceArgs) {
+	n := len(js)
+	pts = pts[:n]
+	n4 := 0
+	if HasAVX2 && n >= 4 {
+		n4 = n &^ 3
+		for k := 0; k < 9; k++ {
+			a.broadcast[k] = [4]float64{a.HFi[k], a.HFi[k], a.HFi[k], a.HFi[k]}
+		}
+		for k, v := range [11]float64{a.Xi[0], a.Xi[1], a.Xi[2], a.XPi[0], a.XPi[1], a.XPi[2], a.K, a.Damp, a.InvH, a.W * 2, a.W} {
+			a.broadcast[9+k] = [4]float64{v, v, v, v}
+		}
+		pairForcesAVX(&js[0], &pts[0], n4, &pa[e0], &pa[0], &x[0], &xp[0], &hf[0], a)
+	}
+	pairForcesGo(js[n4:], pts[n4:], e0+n4, pa, x, xp, hf, a)
+}
+
+// pairForcesGo is the Go loop of PairForces.
+func pairForcesGo(js, pts []int32, e0 int, pa, x, xp []mgl64.Vec3, hf [][9]float64, a *ForceArgs) {
+	fi, xi, xpi := &a.HFi, &a.Xi, &a.XPi
+	k, damp, invH, kw := a.K, a.Damp, a.InvH, a.W
+	pts = pts[:len(js)]
+	for n, j := range js {
+		e, p := e0+n, pts[n]
+		ae, ap := &pa[e], &pa[p]
+		g0, g1, g2 := k*(ae[0]-ap[0]), k*(ae[1]-ap[1]), k*(ae[2]-ap[2])
+		xj, xpj, fj := &x[j], &xp[j], &hf[j]
+		r0, r1, r2 := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		s0, s1, s2 := xpj[0]-xpi[0], xpj[1]-xpi[1], xpj[2]-xpi[2]
+		h0 := -r0 - ((fi[0]+fj[0])*s0 + (fi[1]+fj[1])*s1 + (fi[2]+fj[2])*s2)
+		h1 := -r1 - ((fi[3]+fj[3])*s0 + (fi[4]+fj[4])*s1 + (fi[5]+fj[5])*s2)
+		h2 := -r2 - ((fi[6]+fj[6])*s0 + (fi[7]+fj[7])*s1 + (fi[8]+fj[8])*s2)
+		rr := r0*r0 + r1*r1 + r2*r2
+		w := float32(CubicW(math.Sqrt(rr), invH, kw))
+		q := damp * float64(w) * (h0*r0 + h1*r1 + h2*r2) / rr
+		g0 += q * r0
+		g1 += q * r1
+		g2 += q * r2
+		pa[e], pa[p] = mgl64.Vec3{g0, g1, g2}, mgl64.Vec3{-g0, -g1, -g2}
+	}
+}
+
+// CubicW is the cubic spline W(r) = k·(6q³ − 6q² + 1) for q = r/h ≤ ½, k·2(1 − q)³ for
+// ½ < q < 1, 0 beyond, with the operations of physics.Kernel.W (which this package cannot
+// import; the elastoplastic package's tests check the two give the same bits).
+func CubicW(r, invH, k float64) float64 {
+	q := r * invH
+	if q >= 1 {
+		return 0
+	}
+	if q <= 0.5 {
+		q2 := q * q
+		return k * (6*q2*q - 6*q2 + 1)
+	}
+	a := 1 - q
+	return k * 2 * a * a * a
+}

@@ -432,3 +432,250 @@ tloop:
 tdone:
 	VZEROUPPER
 	RET
+
+// Constants of pairForcesAVX: the sign bit, 6, 1 and ½ in four lanes, and the offsets 3l of
+// lane l's three-vector from the first (as 32-bit indices).
+DATA forceConst<>+0(SB)/8, $0x8000000000000000
+DATA forceConst<>+8(SB)/8, $0x8000000000000000
+DATA forceConst<>+16(SB)/8, $0x8000000000000000
+DATA forceConst<>+24(SB)/8, $0x8000000000000000
+DATA forceConst<>+32(SB)/8, $0x4018000000000000
+DATA forceConst<>+40(SB)/8, $0x4018000000000000
+DATA forceConst<>+48(SB)/8, $0x4018000000000000
+DATA forceConst<>+56(SB)/8, $0x4018000000000000
+DATA forceConst<>+64(SB)/8, $0x3ff0000000000000
+DATA forceConst<>+72(SB)/8, $0x3ff0000000000000
+DATA forceConst<>+80(SB)/8, $0x3ff0000000000000
+DATA forceConst<>+88(SB)/8, $0x3ff0000000000000
+DATA forceConst<>+96(SB)/8, $0x3fe0000000000000
+DATA forceConst<>+104(SB)/8, $0x3fe0000000000000
+DATA forceConst<>+112(SB)/8, $0x3fe0000000000000
+DATA forceConst<>+120(SB)/8, $0x3fe0000000000000
+DATA forceConst<>+128(SB)/4, $0
+DATA forceConst<>+132(SB)/4, $3
+DATA forceConst<>+136(SB)/4, $6
+DATA forceConst<>+140(SB)/4, $9
+GLOBL forceConst<>(SB), RODATA|NOPTR, $144
+
+// func pairForcesAVX(js, pts *int32, n int, pe, pa, x, xp *mgl64.Vec3, hf *[9]float64, a *ForceArgs)
+//
+// Four pairs a step (n a multiple of 4), one per lane: the rows x[j], xp[j], hf[j] and pa[p] by
+// gathers (indices 3j, 9j, 3p), the entries pe[0..3] of the row by a gather at offsets 3l, the
+// constants from the rows of a.broadcast (at 152 + 32·row: HFi 0-8, Xi 9-11, XPi 12-14, K 15,
+// Damp 16, InvH 17, 2k 18, k 19). The results are stored lane by lane: g to the row's entry, −g to
+// the transposed one. The same operations per lane as the Go loop.
+TEXT ·pairForcesAVX(SB), NOSPLIT, $0-72
+	MOVQ         js+0(FP), SI
+	MOVQ         pts+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVQ         pe+24(FP), BX
+	MOVQ         pa+32(FP), R8
+	MOVQ         x+40(FP), R9
+	MOVQ         xp+48(FP), R10
+	MOVQ         hf+56(FP), R11
+	MOVQ         a+64(FP), R12
+	VMOVDQU      forceConst<>+128(SB), X14 // 0, 3, 6, 9
+	XORQ         AX, AX
+
+gloop:
+	CMPQ         AX, CX
+	JGE          gdone
+	VMOVDQU      (SI)(AX*4), X12
+	VPSLLD       $3, X12, X13
+	VPADDD       X12, X13, X12       // 9j
+	VMOVDQU      (SI)(AX*4), X13
+	VPSLLD       $1, X13, X11
+	VPADDD       X11, X13, X13       // 3j
+	VMOVDQU      (DI)(AX*4), X11
+	VPSLLD       $1, X11, X10
+	VPADDD       X10, X11, X11       // 3p
+
+	// r = xi − x[j]
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, (R9)(X13*8), Y0
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 8(R9)(X13*8), Y1
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 16(R9)(X13*8), Y2
+	VMOVUPD      440(R12), Y3
+	VSUBPD       Y0, Y3, Y0
+	VMOVUPD      472(R12), Y3
+	VSUBPD       Y1, Y3, Y1
+	VMOVUPD      504(R12), Y3
+	VSUBPD       Y2, Y3, Y2
+	// s = xp[j] − xpi
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, (R10)(X13*8), Y3
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 8(R10)(X13*8), Y4
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 16(R10)(X13*8), Y5
+	VSUBPD       536(R12), Y3, Y3
+	VSUBPD       568(R12), Y4, Y4
+	VSUBPD       600(R12), Y5, Y5
+
+	// h_c = (−r_c) − (((fi+fj)_c0 s0 + (fi+fj)_c1 s1) + (fi+fj)_c2 s2), c = 0, 1, 2 → Y8, Y9, Y10
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 0(R11)(X12*8), Y6
+	VADDPD       152(R12), Y6, Y6
+	VMULPD       Y3, Y6, Y6
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 8(R11)(X12*8), Y7
+	VADDPD       184(R12), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 16(R11)(X12*8), Y7
+	VADDPD       216(R12), Y7, Y7
+	VMULPD       Y5, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VXORPD       forceConst<>+0(SB), Y0, Y7
+	VSUBPD       Y6, Y7, Y8          // h0
+
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 24(R11)(X12*8), Y6
+	VADDPD       248(R12), Y6, Y6
+	VMULPD       Y3, Y6, Y6
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 32(R11)(X12*8), Y7
+	VADDPD       280(R12), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 40(R11)(X12*8), Y7
+	VADDPD       312(R12), Y7, Y7
+	VMULPD       Y5, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VXORPD       forceConst<>+0(SB), Y1, Y7
+	VSUBPD       Y6, Y7, Y9          // h1
+
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 48(R11)(X12*8), Y6
+	VADDPD       344(R12), Y6, Y6
+	VMULPD       Y3, Y6, Y6
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 56(R11)(X12*8), Y7
+	VADDPD       376(R12), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 64(R11)(X12*8), Y7
+	VADDPD       408(R12), Y7, Y7
+	VMULPD       Y5, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VXORPD       forceConst<>+0(SB), Y2, Y7
+	VSUBPD       Y6, Y7, Y10         // h2
+
+	// rr → Y3, h·r → Y4
+	VMULPD       Y0, Y0, Y3
+	VMULPD       Y1, Y1, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y2, Y2, Y4
+	VADDPD       Y4, Y3, Y3
+	VMULPD       Y8, Y0, Y4
+	VMULPD       Y9, Y1, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       Y10, Y2, Y5
+	VADDPD       Y5, Y4, Y4
+
+	// w = float32(W(√rr)) → Y7
+	VSQRTPD      Y3, Y5
+	VMULPD       696(R12), Y5, Y5    // q = r/h
+	VMULPD       Y5, Y5, Y6          // q²
+	VMULPD       forceConst<>+32(SB), Y6, Y7 // 6q²
+	VMULPD       Y5, Y7, Y8          // 6q²·q
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       forceConst<>+64(SB), Y8, Y8
+	VMULPD       760(R12), Y8, Y8    // inner = k(…)
+	VMOVUPD      forceConst<>+64(SB), Y9
+	VSUBPD       Y5, Y9, Y9          // a = 1 − q
+	VMULPD       728(R12), Y9, Y10   // 2k·a
+	VMULPD       Y9, Y10, Y10
+	VMULPD       Y9, Y10, Y10        // outer
+	VCMPPD       $0x02, forceConst<>+96(SB), Y5, Y6 // q ≤ ½
+	VBLENDVPD    Y6, Y8, Y10, Y7
+	VCMPPD       $0x19, forceConst<>+64(SB), Y5, Y6 // not q ≥ 1
+	VANDPD       Y6, Y7, Y7
+	VCVTPD2PSY   Y7, X7
+	VCVTPS2PD    X7, Y7
+
+	// q = ((damp·w)·(h·r))/rr
+	VMULPD       664(R12), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VDIVPD       Y3, Y7, Y7
+
+	// g = K(pa[e] − pa[p]) + q r → Y8, Y9, Y10
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, (BX)(X14*8), Y8
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 8(BX)(X14*8), Y9
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 16(BX)(X14*8), Y10
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, (R8)(X11*8), Y3
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 8(R8)(X11*8), Y4
+	VPCMPEQD     Y15, Y15, Y15
+	VGATHERDPD   Y15, 16(R8)(X11*8), Y5
+	VSUBPD       Y3, Y8, Y8
+	VMULPD       632(R12), Y8, Y8
+	VMULPD       Y0, Y7, Y3
+	VADDPD       Y3, Y8, Y8          // g0
+	VSUBPD       Y4, Y9, Y9
+	VMULPD       632(R12), Y9, Y9
+	VMULPD       Y1, Y7, Y4
+	VADDPD       Y4, Y9, Y9          // g1
+	VSUBPD       Y5, Y10, Y10
+	VMULPD       632(R12), Y10, Y10
+	VMULPD       Y2, Y7, Y5
+	VADDPD       Y5, Y10, Y10        // g2
+
+	// stores: g to pe[0..3], −g to pa[p_l]
+	VXORPD       forceConst<>+0(SB), Y8, Y0
+	VXORPD       forceConst<>+0(SB), Y9, Y1
+	VXORPD       forceConst<>+0(SB), Y10, Y2
+	VMOVLPD      X8, 0(BX)
+	VMOVLPD      X9, 8(BX)
+	VMOVLPD      X10, 16(BX)
+	VMOVHPD      X8, 24(BX)
+	VMOVHPD      X9, 32(BX)
+	VMOVHPD      X10, 40(BX)
+	MOVLQSX      0(DI)(AX*4), R13
+	LEAQ         (R13)(R13*2), R13
+	MOVLQSX      4(DI)(AX*4), R14
+	LEAQ         (R14)(R14*2), R14
+	VMOVLPD      X0, 0(R8)(R13*8)
+	VMOVLPD      X1, 8(R8)(R13*8)
+	VMOVLPD      X2, 16(R8)(R13*8)
+	VMOVHPD      X0, 0(R8)(R14*8)
+	VMOVHPD      X1, 8(R8)(R14*8)
+	VMOVHPD      X2, 16(R8)(R14*8)
+	VEXTRACTF128 $1, Y8, X8
+	VEXTRACTF128 $1, Y9, X9
+	VEXTRACTF128 $1, Y10, X10
+	VEXTRACTF128 $1, Y0, X0
+	VEXTRACTF128 $1, Y1, X1
+	VEXTRACTF128 $1, Y2, X2
+	VMOVLPD      X8, 48(BX)
+	VMOVLPD      X9, 56(BX)
+	VMOVLPD      X10, 64(BX)
+	VMOVHPD      X8, 72(BX)
+	VMOVHPD      X9, 80(BX)
+	VMOVHPD      X10, 88(BX)
+	MOVLQSX      8(DI)(AX*4), R13
+	LEAQ         (R13)(R13*2), R13
+	MOVLQSX      12(DI)(AX*4), R14
+	LEAQ         (R14)(R14*2), R14
+	VMOVLPD      X0, 0(R8)(R13*8)
+	VMOVLPD      X1, 8(R8)(R13*8)
+	VMOVLPD      X2, 16(R8)(R13*8)
+	VMOVHPD      X0, 0(R8)(R14*8)
+	VMOVHPD      X1, 8(R8)(R14*8)
+	VMOVHPD      X2, 16(R8)(R14*8)
+	ADDQ         $96, BX
+	ADDQ         $4, AX
+	JMP          gloop
+
+gdone:
+	VZEROUPPER
+	RET

@@ -29,3 +29,7 @@ func pairScalarsAVX(js *int32, n int, x *mgl64.Vec3, ps, u0, u1, u2 *float64, p 
 func pairTermsAVX(s, u0, u1, u2 *float64, n int, m *[9]float64, pa *mgl64.Vec3) {
 	panic("vec: no assembly in this build")
 }
+
+func pairForcesAVX(js, pts *int32, n int, pe, pa, x, xp *mgl64.Vec3, hf *[9]float64, a *ForceArgs) {
+	panic("vec: no assembly in this build")
+}
