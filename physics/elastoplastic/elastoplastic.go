@@ -347,7 +347,8 @@ func (b *Body) setPairs(nb *physics.Neighbors) error {
 		start[i+1] += start[i]
 	}
 	total := int(start[b.n])
-	b.pJ, b.pT = par.Grow(b.pJ, total), par.Grow(b.pT, total)
+	// Room for three more entries: vec.PairForces reads the indices of a row four at a time.
+	b.pJ, b.pT = par.Grow(b.pJ, total+3)[:total], par.Grow(b.pT, total+3)[:total]
 	b.pa = par.Grow(b.pa, total)
 	cur := b.cursor
 	clear(cur)

@@ -248,8 +248,9 @@ type ForceArgs struct {
 	Damp    float64    // εv/Δt_prev, the zero-mode damping's factor; must not be 0
 	InvH, W float64    // 1/h and the normalisation k of the cubic spline W (physics.Kernel.Consts)
 	// broadcast: HFi, Xi, XPi, K, Damp, InvH, 2k, k, each in the four lanes of a row (20
-	// rows), in that order. Filled by PairForces.
+	// rows), in that order. Filled by PairForces. mask: the assembly's scratch.
 	broadcast [20][4]float64
+	mask      [4]uint64
 }
 
 // PairForces is the pair pass of the elastoplastic forces (Gerszewski et al. 2009, Eq. 4.10-4.13,
@@ -262,15 +263,23 @@ type ForceArgs struct {
 //	spline as physics.Kernel.CubicW evaluates it), q = ((Damp·w)·((h₀r₀ + h₁r₁) + h₂r₂))/rr,
 //	g = K(pa[e] − pa[p]) + q r, and then pa[e] = g, pa[p] = −g.
 //
-// Each pair is independent; the assembly takes whole groups of four and the Go loop the rest,
-// with the same operations, so the two give the same bits. Every index must be in range (the
-// assembly does not check).
+// Each pair is independent; the assembly takes four at a time (the last group with its lanes
+// past the end masked off, when js and pts have room for it, else the Go loop takes the
+// rest), with the same operations as the Go loop, so the two give the same bits. Every index
+// must be in range (the assembly does not check).
 func PairForces(js, pts []int32, e0 int, pa, x, xp []mgl64.Vec3, hf [][9]float64, a *ForceArgs) {
 	n := len(js)
 	pts = pts[:n]
 	n4 := 0
-	if HasAVX2 && n >= 4 {
+	if HasAVX2 && n > 0 {
+		// The assembly reads the indices four at a time: with room for the last group in
+		// both lists it takes all pairs, else the whole groups and the Go loop the rest.
 		n4 = n &^ 3
+		if up := (n + 3) &^ 3; cap(js) >= up && cap(pts) >= up {
+			n4 = n
+		}
+	}
+	if n4 > 0 {
 		for k := 0; k < 9; k++ {
 			a.broadcast[k] = [4]float64{a.HFi[k], a.HFi[k], a.HFi[k], a.HFi[k]}
 		}

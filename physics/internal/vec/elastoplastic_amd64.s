@@ -459,11 +459,13 @@ GLOBL forceConst<>(SB), RODATA|NOPTR, $144
 
 // func pairForcesAVX(js, pts *int32, n int, pe, pa, x, xp *mgl64.Vec3, hf *[9]float64, a *ForceArgs)
 //
-// Four pairs a step (n a multiple of 4), one per lane: the rows x[j], xp[j], hf[j] and pa[p] by
-// gathers (indices 3j, 9j, 3p), the entries pe[0..3] of the row by a gather at offsets 3l, the
+// Four pairs a step, one per lane, the lanes past n masked off (the caller provides whole
+// groups of four readable indices): the rows x[j], xp[j], hf[j] and pa[p] by gathers under
+// the mask of the valid lanes, kept in a.mask (at 792) for the gathers to copy (indices 3j,
+// 9j, 3p), the entries pe[0..3] of the row by a gather at offsets 3l, the
 // constants from the rows of a.broadcast (at 152 + 32·row: HFi 0-8, Xi 9-11, XPi 12-14, K 15,
-// Damp 16, InvH 17, 2k 18, k 19). The results are stored lane by lane: g to the row's entry, −g to
-// the transposed one. The same operations per lane as the Go loop.
+// Damp 16, InvH 17, 2k 18, k 19). The results of the valid lanes are stored lane by lane: g to
+// the row's entry, −g to the transposed one. The same operations per lane as the Go loop.
 TEXT ·pairForcesAVX(SB), NOSPLIT, $0-72
 	MOVQ         js+0(FP), SI
 	MOVQ         pts+8(FP), DI
@@ -480,6 +482,12 @@ TEXT ·pairForcesAVX(SB), NOSPLIT, $0-72
 gloop:
 	CMPQ         AX, CX
 	JGE          gdone
+	MOVQ         CX, DX
+	SUBQ         AX, DX              // pairs left
+	VMOVQ        DX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPGTQ     laneIota<>(SB), Y0, Y0
+	VMOVDQU      Y0, 792(R12)        // valid lanes
 	VMOVDQU      (SI)(AX*4), X12
 	VPSLLD       $3, X12, X13
 	VPADDD       X12, X13, X12       // 9j
@@ -491,11 +499,11 @@ gloop:
 	VPADDD       X10, X11, X11       // 3p
 
 	// r = xi − x[j]
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, (R9)(X13*8), Y0
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 8(R9)(X13*8), Y1
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 16(R9)(X13*8), Y2
 	VMOVUPD      440(R12), Y3
 	VSUBPD       Y0, Y3, Y0
@@ -504,27 +512,27 @@ gloop:
 	VMOVUPD      504(R12), Y3
 	VSUBPD       Y2, Y3, Y2
 	// s = xp[j] − xpi
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, (R10)(X13*8), Y3
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 8(R10)(X13*8), Y4
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 16(R10)(X13*8), Y5
 	VSUBPD       536(R12), Y3, Y3
 	VSUBPD       568(R12), Y4, Y4
 	VSUBPD       600(R12), Y5, Y5
 
 	// h_c = (−r_c) − (((fi+fj)_c0 s0 + (fi+fj)_c1 s1) + (fi+fj)_c2 s2), c = 0, 1, 2 → Y8, Y9, Y10
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 0(R11)(X12*8), Y6
 	VADDPD       152(R12), Y6, Y6
 	VMULPD       Y3, Y6, Y6
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 8(R11)(X12*8), Y7
 	VADDPD       184(R12), Y7, Y7
 	VMULPD       Y4, Y7, Y7
 	VADDPD       Y7, Y6, Y6
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 16(R11)(X12*8), Y7
 	VADDPD       216(R12), Y7, Y7
 	VMULPD       Y5, Y7, Y7
@@ -532,16 +540,16 @@ gloop:
 	VXORPD       forceConst<>+0(SB), Y0, Y7
 	VSUBPD       Y6, Y7, Y8          // h0
 
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 24(R11)(X12*8), Y6
 	VADDPD       248(R12), Y6, Y6
 	VMULPD       Y3, Y6, Y6
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 32(R11)(X12*8), Y7
 	VADDPD       280(R12), Y7, Y7
 	VMULPD       Y4, Y7, Y7
 	VADDPD       Y7, Y6, Y6
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 40(R11)(X12*8), Y7
 	VADDPD       312(R12), Y7, Y7
 	VMULPD       Y5, Y7, Y7
@@ -549,16 +557,16 @@ gloop:
 	VXORPD       forceConst<>+0(SB), Y1, Y7
 	VSUBPD       Y6, Y7, Y9          // h1
 
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 48(R11)(X12*8), Y6
 	VADDPD       344(R12), Y6, Y6
 	VMULPD       Y3, Y6, Y6
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 56(R11)(X12*8), Y7
 	VADDPD       376(R12), Y7, Y7
 	VMULPD       Y4, Y7, Y7
 	VADDPD       Y7, Y6, Y6
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 64(R11)(X12*8), Y7
 	VADDPD       408(R12), Y7, Y7
 	VMULPD       Y5, Y7, Y7
@@ -605,17 +613,17 @@ gloop:
 	VDIVPD       Y3, Y7, Y7
 
 	// g = K(pa[e] − pa[p]) + q r → Y8, Y9, Y10
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, (BX)(X14*8), Y8
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 8(BX)(X14*8), Y9
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 16(BX)(X14*8), Y10
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, (R8)(X11*8), Y3
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 8(R8)(X11*8), Y4
-	VPCMPEQD     Y15, Y15, Y15
+	VMOVDQU      792(R12), Y15
 	VGATHERDPD   Y15, 16(R8)(X11*8), Y5
 	VSUBPD       Y3, Y8, Y8
 	VMULPD       632(R12), Y8, Y8
@@ -637,19 +645,23 @@ gloop:
 	VMOVLPD      X8, 0(BX)
 	VMOVLPD      X9, 8(BX)
 	VMOVLPD      X10, 16(BX)
-	VMOVHPD      X8, 24(BX)
-	VMOVHPD      X9, 32(BX)
-	VMOVHPD      X10, 40(BX)
 	MOVLQSX      0(DI)(AX*4), R13
 	LEAQ         (R13)(R13*2), R13
-	MOVLQSX      4(DI)(AX*4), R14
-	LEAQ         (R14)(R14*2), R14
 	VMOVLPD      X0, 0(R8)(R13*8)
 	VMOVLPD      X1, 8(R8)(R13*8)
 	VMOVLPD      X2, 16(R8)(R13*8)
+	CMPQ         DX, $2
+	JLT          gnext
+	VMOVHPD      X8, 24(BX)
+	VMOVHPD      X9, 32(BX)
+	VMOVHPD      X10, 40(BX)
+	MOVLQSX      4(DI)(AX*4), R14
+	LEAQ         (R14)(R14*2), R14
 	VMOVHPD      X0, 0(R8)(R14*8)
 	VMOVHPD      X1, 8(R8)(R14*8)
 	VMOVHPD      X2, 16(R8)(R14*8)
+	CMPQ         DX, $3
+	JLT          gnext
 	VEXTRACTF128 $1, Y8, X8
 	VEXTRACTF128 $1, Y9, X9
 	VEXTRACTF128 $1, Y10, X10
@@ -659,19 +671,23 @@ gloop:
 	VMOVLPD      X8, 48(BX)
 	VMOVLPD      X9, 56(BX)
 	VMOVLPD      X10, 64(BX)
-	VMOVHPD      X8, 72(BX)
-	VMOVHPD      X9, 80(BX)
-	VMOVHPD      X10, 88(BX)
 	MOVLQSX      8(DI)(AX*4), R13
 	LEAQ         (R13)(R13*2), R13
-	MOVLQSX      12(DI)(AX*4), R14
-	LEAQ         (R14)(R14*2), R14
 	VMOVLPD      X0, 0(R8)(R13*8)
 	VMOVLPD      X1, 8(R8)(R13*8)
 	VMOVLPD      X2, 16(R8)(R13*8)
+	CMPQ         DX, $4
+	JLT          gnext
+	VMOVHPD      X8, 72(BX)
+	VMOVHPD      X9, 80(BX)
+	VMOVHPD      X10, 88(BX)
+	MOVLQSX      12(DI)(AX*4), R14
+	LEAQ         (R14)(R14*2), R14
 	VMOVHPD      X0, 0(R8)(R14*8)
 	VMOVHPD      X1, 8(R8)(R14*8)
 	VMOVHPD      X2, 16(R8)(R14*8)
+
+gnext:
 	ADDQ         $96, BX
 	ADDQ         $4, AX
 	JMP          gloop

@@ -317,6 +317,9 @@ func TestPairForces(t *testing.T) {
 	if o := unsafe.Offsetof(a.broadcast); o != 152 {
 		t.Fatalf("broadcast at %d, the assembly reads it at 152", o)
 	}
+	if o := unsafe.Offsetof(a.mask); o != 792 {
+		t.Fatalf("mask at %d, the assembly uses 792", o)
+	}
 	// By hand: one pair, r = (0.05, 0, 0) with h = 0.1 (q = ½), s = (−0.04, 0, 0), half maps I/2.
 	x := []mgl64.Vec3{{0, 0, 0}, {-0.05, 0, 0}}
 	xp := []mgl64.Vec3{{0, 0, 0}, {-0.04, 0, 0}}
@@ -354,25 +357,41 @@ func TestPairForces(t *testing.T) {
 		if n > 5 {
 			x[5] = x[0] // coincident: rr = 0
 		}
-		js := make([]int32, n)
+		// Room for the last group (so the assembly takes the partial one too), filled with
+		// indices far out of range: a masked-off lane that read them would fault or differ.
+		js := make([]int32, n, n+4)
 		for k := range js {
 			js[k] = int32(k + 1)
+		}
+		for _, l := range [][]int32{js} {
+			for k := n; k < cap(l); k++ {
+				l[:cap(l)][k] = 1 << 30
+			}
 		}
 		e0 := 3
 		m := e0 + 2*n + 4
 		perm := rng.Perm(n + 4)
-		pts := make([]int32, n)
+		pts := make([]int32, n, n+4)
 		for k := range pts {
 			pts[k] = int32(e0 + n + perm[k])
+		}
+		for k := n; k < cap(pts); k++ {
+			pts[:cap(pts)][k] = 1 << 30
 		}
 		pa0 := make([]mgl64.Vec3, m)
 		for k := range pa0 {
 			pa0[k] = mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		}
 		args := ForceArgs{HFi: hf[0], Xi: x[0], XPi: xp[0], K: 1.7, Damp: 2.3, InvH: 10, W: 2546.5}
-		pa1, pa2 := append([]mgl64.Vec3(nil), pa0...), append([]mgl64.Vec3(nil), pa0...)
+		pa1, pa2, pa3 := append([]mgl64.Vec3(nil), pa0...), append([]mgl64.Vec3(nil), pa0...), append([]mgl64.Vec3(nil), pa0...)
 		PairForces(js, pts, e0, pa1, x, xp, hf, &args)
 		pairForcesGo(js, pts, e0, pa2, x, xp, hf, &args)
+		PairForces(js[:n:n], pts[:n:n], e0, pa3, x, xp, hf, &args) // no room: the Go loop takes the partial group
+		for k := range pa3 {
+			if pa3[k] != pa1[k] && !(pa3[k][0] != pa3[k][0]) {
+				t.Fatalf("%d pairs, entry %d: %v with the partial group in assembly, %v without", n, k, pa1[k], pa3[k])
+			}
+		}
 		for k := range pa1 {
 			for c := 0; c < 3; c++ {
 				if u, v := pa1[k][c], pa2[k][c]; math.Float64bits(u) != math.Float64bits(v) && !(math.IsNaN(u) && math.IsNaN(v)) {
