@@ -29,8 +29,16 @@ type SVD3 struct {
 // ones before it. Repeated singular values are harmless: every orthonormal basis of their
 // subspace is a valid V, and the rotations stop once the columns are orthogonal.
 func Decompose(f *[9]float64) SVD3 {
+	s, _ := decompose(f)
+	return s
+}
+
+// decompose is Decompose, and the number of sweeps it took.
+func decompose(f *[9]float64) (SVD3, int) {
 	b, v := columns(f), identity3()
-	for sweep := 0; sweep < maxSweeps; sweep++ {
+	sweeps := 0
+	for sweeps < maxSweeps {
+		sweeps++
 		t := rotatePair(&b[0], &b[1], &v[0], &v[1])
 		t = max(t, rotatePair(&b[0], &b[2], &v[0], &v[2]))
 		t = max(t, rotatePair(&b[1], &b[2], &v[1], &v[2]))
@@ -38,7 +46,7 @@ func Decompose(f *[9]float64) SVD3 {
 			break
 		}
 	}
-	return finish(&b, &v)
+	return finish(&b, &v), sweeps
 }
 
 // maxSweeps bounds the Jacobi sweeps of Decompose; three to five suffice for every matrix the
@@ -111,11 +119,27 @@ func rotatePair(bp, bq, vp, vq *[3]float64) float64 {
 	al := bp[0]*bp[0] + bp[1]*bp[1] + bp[2]*bp[2]
 	be := bq[0]*bq[0] + bq[1]*bq[1] + bq[2]*bq[2]
 	ga := bp[0]*bq[0] + bp[1]*bq[1] + bp[2]*bq[2]
-	if ga == 0 || math.Abs(ga) <= 1e-16*math.Sqrt(al*be) {
-		return 0
+	var t float64
+	if s := al + be; s > 1e-140 && s < 1e140 {
+		// The squares below neither overflow nor underflow: the test without its square root,
+		// and t = sign(d)·g/(|d| + √(d² + g²)) with d = β − α, g = 2γ, one division and one
+		// square root fewer than through ζ = d/g below (the same t in exact arithmetic: the
+		// latter's numerator and denominator times |g|). The square roots and divisions share
+		// one unit of the processor, so their count sets the decomposition's speed.
+		if !(ga*ga > 1e-32*(al*be)) {
+			return 0
+		}
+		d, g := be-al, 2*ga
+		t = math.Copysign(1, d) * g / (math.Abs(d) + math.Sqrt(d*d+g*g))
+	} else {
+		// Far from 1 (|F| beyond about 1e±35): the test with the lengths' square roots apart,
+		// whose product would overflow or underflow.
+		if ga == 0 || math.Abs(ga) <= 1e-16*math.Sqrt(al)*math.Sqrt(be) {
+			return 0
+		}
+		zeta := (be - al) / (2 * ga)
+		t = math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
 	}
-	zeta := (be - al) / (2 * ga)
-	t := math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
 	c := 1 / math.Sqrt(1+t*t)
 	sn := c * t
 	bp[0], bq[0] = c*bp[0]-sn*bq[0], sn*bp[0]+c*bq[0]

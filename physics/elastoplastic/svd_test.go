@@ -254,3 +254,59 @@ func BenchmarkDecompose(b *testing.B) {
 	})
 	_ = sink
 }
+
+// TestSVDScaled: matrices scaled far from 1 (entries near 1e±100, where the rotations' squares
+// would overflow or underflow, so they take the other formula of the rotation) decompose
+// accurately: U Σ Vᵀ = F and UᵀU = VᵀV = I to svdTol, and Σ is the unscaled matrix's times
+// the scale to 1e-12 relative.
+func TestSVDScaled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 500; trial++ {
+		f := svdSample(rng, trial)
+		ref := Decompose(&f)
+		for _, scale := range []float64{1e-100, 1e100, 1e-75, 1e75} {
+			var g mat3
+			for k := range f {
+				g[k] = f[k] * scale
+			}
+			s := Decompose(&g)
+			rec := udvt(&s.U, s.S, &s.V)
+			if e := maxAbsDiff(&rec, &g) / fnorm(&g); e > svdTol {
+				t.Fatalf("trial %d, scale %g: |UΣVᵀ − F|/|F| = %g", trial, scale, e)
+			}
+			id := identity()
+			for _, m := range []*mat3{&s.U, &s.V} {
+				mt := transpose(m)
+				mtm := mul(&mt, m)
+				if e := maxAbsDiff(&mtm, &id); e > svdTol {
+					t.Fatalf("trial %d, scale %g: |MᵀM − I| = %g", trial, scale, e)
+				}
+			}
+			for k := range s.S {
+				if e := math.Abs(s.S[k]/scale-ref.S[k]) / fnorm(&f); e > 1e-12 {
+					t.Fatalf("trial %d, scale %g: σ%d = %g, unscaled %g", trial, scale, k+1, s.S[k]/scale, ref.S[k])
+				}
+			}
+		}
+	}
+}
+
+// TestSVDSweeps: on the body's usual F (a rotation times a symmetric stretch within 1 % of I)
+// Decompose converges as cyclic Jacobi does, quadratically: 3.96 sweeps on average over these
+// 10 000 samples, the last one's rotations all below jacobiDone; at most 4.5 on average and
+// 6 for any one. A rotation by the wrong root or a stop that waits for round-off takes more.
+func TestSVDSweeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	total, worst := 0, 0
+	const n = 10000
+	for k := 0; k < n; k++ {
+		f := svdSample(rng, 5)
+		_, sw := decompose(&f)
+		total += sw
+		worst = max(worst, sw)
+	}
+	t.Logf("%.2f sweeps on average, %d at most", float64(total)/n, worst)
+	if float64(total)/n > 4.5 || worst > 6 {
+		t.Fatalf("%.2f sweeps on average and %d at most, want ≤ 4.5 and ≤ 6", float64(total)/n, worst)
+	}
+}
