@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/sluicephysics/sluice/components"
+	"github.com/sluicephysics/sluice/physics/elastoplastic"
 )
 
 // TestElastoplasticPresetsMakeElastoplasticBodies: the dough, clay and snow presets give an
 // elastoplasticBodies ball their density and elastoplastic group, the body is elastoplastic,
 // and dropped on the floor for a third of a second it stays finite while every frame takes at
-// least as many substeps as the explicit limit demands: Δt ≤ 0.5·2r/c, c = √((λ+2μ)/ρ0)
+// least as many substeps as the explicit limit demands: Δt ≤ C·2r/c, c = √((λ+2μ)/ρ0)
 // with the Lamé parameters of Young's modulus and Poisson's ratio, computed here from the
-// closed forms (0.5: elastoplastic.StableCourant).
+// closed forms (C = elastoplastic.StableCourant).
 func TestElastoplasticPresetsMakeElastoplasticBodies(t *testing.T) {
 	const sc = `{
   "solver": {"particleRadius": 0.025},
@@ -33,7 +34,7 @@ func TestElastoplasticPresetsMakeElastoplasticBodies(t *testing.T) {
 		ep := m.Elastoplastic
 		mu := ep.YoungsModulus / (2 * (1 + ep.PoissonsRatio))
 		lambda := ep.YoungsModulus * ep.PoissonsRatio / ((1 + ep.PoissonsRatio) * (1 - 2*ep.PoissonsRatio))
-		limit := 0.5 * 0.05 / math.Sqrt((lambda+2*mu)/m.RestDensity)
+		limit := elastoplastic.StableCourant * 0.05 / math.Sqrt((lambda+2*mu)/m.RestDensity)
 		w, err := s.Build(1)
 		if err != nil {
 			t.Fatalf("%s: %v", n, err)

@@ -223,7 +223,7 @@ func (s *Sim) indexElastoplastic() {
 
 // elastoplasticDt is the largest substep the explicit elastoplastic forces allow: the
 // smallest elastoplastic.Material.StableDt over the elastoplastic bodies, Δt ≤ C·2r/c with the
-// elastic wave speed c = √((λ+2μ)/ρ0) and C = elastoplastic.StableCourant = 0.5 (measured on
+// elastic wave speed c = √((λ+2μ)/ρ0) and C = elastoplastic.StableCourant = 0.6 (measured on
 // bodies alone in physics/elastoplastic; in the world TestDoughDropStaysStable drops the dough
 // preset on the floor at this limit), +Inf without such bodies.
 func (s *Sim) elastoplasticDt() float64 {

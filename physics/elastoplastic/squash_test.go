@@ -139,36 +139,34 @@ func TestZeroModeDampingNeeded(t *testing.T) {
 	}
 }
 
-// TestStabilityLimit measures StableCourant: at Δt = C·s/c the elastic squeeze still returns
-// within 2 % and the plastic one keeps ≥ 80 % of its squash; at 4C the elastic run blows up
-// (non-finite, or its extents off by more than half), so the limit is not arbitrarily loose.
+// TestStabilityLimit measures StableCourant's margin: at Δt = C·s/c and at 1.5C the elastic
+// squeeze still returns within 2 % and the plastic one keeps ≥ 80 % of its squash; at 2C the
+// elastic run blows up (non-finite, or its extents off by more than half), so the limit is
+// within a factor of two of the method's own and at least 1.5 below it.
 func TestStabilityLimit(t *testing.T) {
 	if raceEnabled || testing.Short() {
-		t.Skip("three 2.5 s simulations; skipped under -race and -short")
+		t.Skip("five 2.5 s simulations; skipped under -race and -short")
 	}
-	h0, _, s := squashC(t, 8, testMaterial(math.Inf(1), 0), kElastic, 2.5, StableCourant)
-	e := extents(s.x)
-	for d := 0; d < 3; d++ {
-		if !finiteAll(s.x) || math.Abs(e[d]/h0-1) > returnTol {
-			t.Fatalf("elastic at C = %g: extents %v, original %.4f", StableCourant, e, h0)
+	for _, c := range []float64{StableCourant, 1.5 * StableCourant} {
+		h0, _, s := squashC(t, 8, testMaterial(math.Inf(1), 0), kElastic, 2.5, c)
+		e := extents(s.x)
+		t.Logf("elastic at C = %g: extents %.4f %.4f %.4f of the original", c, e[0]/h0, e[1]/h0, e[2]/h0)
+		for d := 0; d < 3; d++ {
+			if !finiteAll(s.x) || math.Abs(e[d]/h0-1) > returnTol {
+				t.Fatalf("elastic at C = %g: extents %v, original %.4f", c, e, h0)
+			}
+		}
+		h0, hL, s := squashC(t, 8, testMaterial(1000, 100), kPlastic, 2.5, c)
+		keep := (h0 - extents(s.x)[2]) / (h0 - hL)
+		t.Logf("plastic at C = %g: keeps %.1f %% of the squash", c, 100*keep)
+		if !finiteAll(s.x) || keep < squashKeep {
+			t.Fatalf("plastic at C = %g: keeps %.1f %% of the squash", c, 100*keep)
 		}
 	}
-	h0, hL, s := squashC(t, 8, testMaterial(1000, 100), kPlastic, 2.5, StableCourant)
-	if keep := (h0 - extents(s.x)[2]) / (h0 - hL); !finiteAll(s.x) || keep < squashKeep {
-		t.Fatalf("plastic at C = %g: keeps %.1f %% of the squash", StableCourant, 100*keep)
-	}
-	// At 2C the elastic squash stays bounded but no longer comes back within returnTol
-	// (measured 6.5 % wide): the limit is within a factor of two of the method's own.
-	h0, _, s = squashC(t, 8, testMaterial(math.Inf(1), 0), kElastic, 2.5, 2*StableCourant)
-	e = extents(s.x)
-	t.Logf("elastic at C = %g: extents %.4f %.4f %.4f of the original", 2*StableCourant, e[0]/h0, e[1]/h0, e[2]/h0)
-	if worst := max(math.Abs(e[0]/h0-1), math.Abs(e[1]/h0-1), math.Abs(e[2]/h0-1)); finiteAll(s.x) && worst <= returnTol {
-		t.Fatalf("elastic at 2C = %g came back within %g %%: the limit is more than 2x too tight", 2*StableCourant, 100*returnTol)
-	}
-	h0, _, s = squashC(t, 8, testMaterial(math.Inf(1), 0), kElastic, 2.5, 3*StableCourant)
-	e = extents(s.x)
-	t.Logf("elastic at C = %g: extents %.4g %.4g %.4g m", 3*StableCourant, e[0], e[1], e[2])
+	h0, _, s := squashC(t, 8, testMaterial(math.Inf(1), 0), kElastic, 2.5, 2*StableCourant)
+	e := extents(s.x)
+	t.Logf("elastic at C = %g: extents %.4g %.4g %.4g m", 2*StableCourant, e[0], e[1], e[2])
 	if finiteAll(s.x) && math.Abs(e[0]/h0-1) < 0.5 && math.Abs(e[1]/h0-1) < 0.5 && math.Abs(e[2]/h0-1) < 0.5 {
-		t.Fatalf("elastic at 3C = %g stayed bounded: the limit is loose", 3*StableCourant)
+		t.Fatalf("elastic at 2C = %g stayed bounded: the limit is more than a factor of two below the method's own", 2*StableCourant)
 	}
 }
