@@ -15,7 +15,7 @@ import (
 // (the multiplicative plasticity of Bargteil et al. 2007). Its density is the material's
 // density key; the pressure solve keeps it incompressible and in contact with everything.
 type ElastoplasticSolid struct {
-	YoungsModulus   float64 `json:"youngsModulus" unit:"Pa" default:"50000" range:"(0,1e12]" doc:"Young's modulus E; with poissonsRatio it gives the Lamé parameters μ, λ of Eq. 4.9. The explicit forces limit the substep to 0.5·2r/c, c = √((λ+2μ)/ρ0) the elastic wave speed, which the substep control respects"`
+	YoungsModulus   float64 `json:"youngsModulus" unit:"Pa" default:"50000" range:"(0,1e12]" doc:"Young's modulus E; with poissonsRatio it gives the Lamé parameters μ, λ of Eq. 4.9. The explicit forces limit the substep to 0.6·2r/c, c = √((λ+2μ)/ρ0) the elastic wave speed, which the substep control respects"`
 	PoissonsRatio   float64 `json:"poissonsRatio" unit:"1" default:"0.3" range:"[0,0.5)" doc:"Poisson's ratio ν: μ = E/(2(1+ν)), λ = Eν/((1+ν)(1−2ν)); the pressure solve keeps the body incompressible whatever ν"`
 	YieldStress     float64 `json:"yieldStress" unit:"Pa" default:"1000" range:"[0,1e12]" doc:"norm of the deviatoric stress beyond which the body flows plastically (Bargteil et al. 2007); 1e12 never yields (purely elastic)"`
 	FlowRate        float64 `json:"flowRate" unit:"1/s" default:"100" range:"[0,1e6]" doc:"plastic flow rate ν: the fraction of the stress in excess of the yield stress that flows per second (0: never flows)"`
