@@ -26,6 +26,7 @@ import (
 	"slices"
 
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -86,11 +87,13 @@ type Body struct {
 	corr   []grad32 // L_i ∇W(x⁰_ij) of Eq. 2 per pair, constant
 
 	// Scratch of one solve.
-	gs      []grad32     // ∇*W_i(x⁰_ij) of Eq. 4 per pair
-	gsRev   []grad32     // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
-	gsum    []Vec3       // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values)
-	stress  [][6]float64 // symmetric P_i (xx, yy, zz, xy, xz, yz)
-	fg      []mat3       // F_i of Eq. 3 from the rotation pass (the zero-energy-mode force's prediction)
+	gs      []grad32        // ∇*W_i(x⁰_ij) of Eq. 4 per pair
+	gsRev   []grad32        // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
+	gsum    []Vec3          // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values)
+	stress  []vec.StressRow // symmetric P_i in the layout of vec.StressRow, one row more than particles (the force pass's loop reads past the last)
+	fg      []mat3          // F_i of Eq. 3 from the rotation pass (the zero-energy-mode force's prediction)
+	ms      [][8]float64    // the strain sums of the product's first pass per particle (vec.OuterSumsRows)
+	fd      [][4]float64    // the neighbours' force sums of its second pass per particle (vec.StressDivRows)
 	b, r, p []Vec3
 	ap      []Vec3
 	partA   []float64
@@ -180,7 +183,7 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	}
 	// The corrected gradients L_i ∇W(x⁰_ij) of Eq. 2 are constant (Lagrangian SPH): stored
 	// once, rotated each step into gs (Eq. 4), which the CG passes read.
-	bd.corr = make([]grad32, len(bd.nbr))
+	bd.corr = make([]grad32, len(bd.nbr)+1) // one more: vec.OuterSums reads four single-precision values
 	for i := 0; i < n; i++ {
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
 			d := &bd.x0[k]
@@ -191,9 +194,13 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 			bd.corr[k] = grad32{float32(l[0]*wx + l[1]*wy + l[2]*wz), float32(l[3]*wx + l[4]*wy + l[5]*wz), float32(l[6]*wx + l[7]*wy + l[8]*wz)}
 		}
 	}
-	bd.gs = make([]grad32, len(bd.nbr))
-	bd.gsRev = make([]grad32, len(bd.nbr))
-	bd.stress = make([][6]float64, n)
+	// one entry more than pairs: the product loops read a gradient as four single-precision
+	// values (vec.OuterSums, vec.StressDiv)
+	bd.gs = make([]grad32, len(bd.nbr)+1)
+	bd.gsRev = make([]grad32, len(bd.nbr)+1)
+	bd.stress = make([]vec.StressRow, n+1)
+	bd.ms = make([][8]float64, n)
+	bd.fd = make([][4]float64, n)
 	bd.gsum = make([]Vec3, n)
 	bd.fg = make([]mat3, n)
 	bd.b, bd.r, bd.p, bd.ap = make([]Vec3, n), make([]Vec3, n), make([]Vec3, n), make([]Vec3, n)

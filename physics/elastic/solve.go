@@ -3,11 +3,12 @@ package elastic
 import (
 	"math"
 
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
 // rotationIterations caps the rotation extraction per particle and step; warm-started with
-// the last step's rotation it needs one or two (Müller et al. 2016 report the same).
+// the last step's rotation, its Newton steps need one or two (extractRotation).
 const rotationIterations = 10
 
 // rotationTol is |ω| (radians) below which the extracted rotation counts as converged.
@@ -114,23 +115,9 @@ func (bd *Body) Solve(x, v []Vec3, mat Material, dt float64, pool *par.Pool) Res
 func (bd *Body) rotBlock(lo, hi, _ int) {
 	x, vol := bd.x, bd.vol
 	for i := lo; i < hi; i++ {
-		xi := x[i]
-		var f mat3
-		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			cf := &bd.corr[k]
-			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
-			xj := &x[bd.nbr[k]]
-			ax, ay, az := vol*(xj[0]-xi[0]), vol*(xj[1]-xi[1]), vol*(xj[2]-xi[2])
-			f[0] += ax * c[0]
-			f[1] += ax * c[1]
-			f[2] += ax * c[2]
-			f[3] += ay * c[0]
-			f[4] += ay * c[1]
-			f[5] += ay * c[2]
-			f[6] += az * c[0]
-			f[7] += az * c[1]
-			f[8] += az * c[2]
-		}
+		r0, r1 := bd.start[i], bd.start[i+1]
+		m := vec.OuterSums(bd.nbr[r0:r1], bd.corr[r0:r1+1], x, &x[i]) // Σ_j x_ji ⊗ L_i ∇W
+		f := mat3{vol * m[0], vol * m[1], vol * m[2], vol * m[4], vol * m[5], vol * m[6], vol * m[8], vol * m[9], vol * m[10]}
 		bd.fg[i] = f
 		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
 		r := quatToMat(&bd.q[i])
@@ -155,15 +142,10 @@ func (bd *Body) revBlock(lo, hi, _ int) {
 
 // stressFromGrad sets P of Eq. 8 (with the strain of Eq. 12/23) from the displacement
 // gradient du = F̂ − I.
-func stressFromGrad(du *mat3, g, k float64, p *[6]float64) {
+func stressFromGrad(du *mat3, g, k float64, p *vec.StressRow) {
 	tr := du[0] + du[4] + du[8]
 	lam := (k - 2*g/3) * tr
-	p[0] = 2*g*du[0] + lam
-	p[1] = 2*g*du[4] + lam
-	p[2] = 2*g*du[8] + lam
-	p[3] = g * (du[1] + du[3])
-	p[4] = g * (du[2] + du[6])
-	p[5] = g * (du[5] + du[7])
+	vec.SetStress(p, 2*g*du[0]+lam, 2*g*du[4]+lam, 2*g*du[8]+lam, g*(du[1]+du[3]), g*(du[2]+du[6]), g*(du[5]+du[7]))
 }
 
 // stressXBlock is the first pass of Algorithm 2 for f(x^f, x⁰): F̂_i − I of Eq. 13,
@@ -200,21 +182,17 @@ func (bd *Body) stressXBlock(lo, hi, _ int) {
 func (bd *Body) divergence(i int) (fx, fy, fz float64) {
 	// Σ_j P_i ∇*W_i(x⁰_ij) = P_i Σ_j ∇*W_i(x⁰_ij): the first term needs only the per-particle
 	// sum of the rotated gradients, the loop only the neighbours' stresses.
-	pi := &bd.stress[i]
-	a := &bd.gsum[i]
 	lo, hi := bd.start[i], bd.start[i+1]
-	nbr, gr := bd.nbr[lo:hi], bd.gsRev[lo:hi]
-	gr = gr[:len(nbr)]
-	for k, j := range nbr {
-		gj := &gr[k]
-		b0, b1, b2 := float64(gj[0]), float64(gj[1]), float64(gj[2])
-		pj := &bd.stress[j]
-		fx += pj[0]*b0 + pj[3]*b1 + pj[4]*b2
-		fy += pj[3]*b0 + pj[1]*b1 + pj[5]*b2
-		fz += pj[4]*b0 + pj[5]*b1 + pj[2]*b2
-	}
-	v2 := bd.vol * bd.vol
-	return v2 * (pi[0]*a[0] + pi[3]*a[1] + pi[4]*a[2] - fx), v2 * (pi[3]*a[0] + pi[1]*a[1] + pi[5]*a[2] - fy), v2 * (pi[4]*a[0] + pi[5]*a[1] + pi[2]*a[2] - fz)
+	f := vec.StressDiv(bd.nbr[lo:hi], bd.gsRev[lo:hi+1], bd.stress)
+	return bd.ownForce(i, &[4]float64{f[0], f[1], f[2]}, bd.vol*bd.vol)
+}
+
+// ownForce completes the force of Eq. 9/10 from the neighbours' sum f = Σ_j P_j ∇*W_j(x⁰_ji):
+// V_i V_j (P_i Σ_j ∇*W_i(x⁰_ij) − f), with v2 = V².
+func (bd *Body) ownForce(i int, f *[4]float64, v2 float64) (fx, fy, fz float64) {
+	// P_i in the StressRow layout: xx, xy, xz at 0–2, yz 3, zz 4, yy 6
+	p, a := &bd.stress[i], &bd.gsum[i]
+	return v2 * (p[0]*a[0] + p[1]*a[1] + p[2]*a[2] - f[0]), v2 * (p[1]*a[0] + p[6]*a[1] + p[3]*a[2] - f[1]), v2 * (p[2]*a[0] + p[3]*a[1] + p[4]*a[2] - f[2])
 }
 
 // forceBlock is the second pass for the right-hand side of Eq. 24: b = v* + Δt/m f(x^f, x⁰),
@@ -276,54 +254,39 @@ func (bd *Body) predict(i int, d *Vec3) Vec3 {
 }
 
 // stressPBlock is the first pass of the product A p (Algorithm 2 with Eq. 22/23): the
-// displacement gradient Δt Σ_j V_j p_ji ⊗ ∇*W_i of the direction src, and its stress.
+// displacement gradient Δt Σ_j V_j p_ji ⊗ ∇*W_i of the direction src, and its stress. Only
+// the symmetric part enters the strain (Eq. 23), so six sums are kept per particle: the
+// diagonal and the symmetric off-diagonal pairs du_rq + du_qr (vec.OuterSumsRows, scaled by
+// Δt V once).
 func (bd *Body) stressPBlock(lo, hi, _ int) {
 	src, c := bd.src, bd.dt*bd.vol
 	g, k := bd.mat.G, bd.mat.K
+	vec.OuterSumsRows(bd.start, bd.nbr, bd.gs, src, lo, hi, bd.ms)
 	for i := lo; i < hi; i++ {
-		// Σ_j (p_j − p_i) ⊗ ∇*W_i = Σ_j p_j ⊗ ∇*W_i − p_i ⊗ Σ_j ∇*W_i, scaled by Δt V once.
-		// Only the symmetric part enters the strain (Eq. 23), so six sums are kept: the
-		// diagonal and the symmetric off-diagonal pairs du_rq + du_qr.
-		var e00, e11, e22, e01, e02, e12 float64
-		r0, r1 := bd.start[i], bd.start[i+1]
-		nbr, gs := bd.nbr[r0:r1], bd.gs[r0:r1]
-		gs = gs[:len(nbr)]
-		for n, j := range nbr {
-			pj := &src[j]
-			a0, a1, a2 := pj[0], pj[1], pj[2]
-			gg := &gs[n]
-			g0, g1, g2 := float64(gg[0]), float64(gg[1]), float64(gg[2])
-			e00 += a0 * g0
-			e11 += a1 * g1
-			e22 += a2 * g2
-			e01 += a0*g1 + a1*g0
-			e02 += a0*g2 + a2*g0
-			e12 += a1*g2 + a2*g1
-		}
-		pi, a := &src[i], &bd.gsum[i]
-		e00 = c * (e00 - pi[0]*a[0])
-		e11 = c * (e11 - pi[1]*a[1])
-		e22 = c * (e22 - pi[2]*a[2])
-		e01 = c * (e01 - pi[0]*a[1] - pi[1]*a[0])
-		e02 = c * (e02 - pi[0]*a[2] - pi[2]*a[0])
-		e12 = c * (e12 - pi[1]*a[2] - pi[2]*a[1])
+		m := &bd.ms[i]
+		e00, e11, e22 := c*m[0], c*m[1], c*m[2]
+		e01, e02, e12 := c*m[4], c*m[5], c*m[6]
 		// Eq. 8 with ε_rr = e_rr and ε_rq = e_rq/2.
 		lam := (k - 2*g/3) * (e00 + e11 + e22)
-		bd.stress[i] = [6]float64{2*g*e00 + lam, 2*g*e11 + lam, 2*g*e22 + lam, g * e01, g * e02, g * e12}
+		vec.SetStress(&bd.stress[i], 2*g*e00+lam, 2*g*e11+lam, 2*g*e22+lam, g*e01, g*e02, g*e12)
 	}
 }
 
 // apBlock is the second pass of the product: (A p)_i = p_i − Δt/m f_i(Δt p, 0) (Eq. 19), zero
-// on pinned rows; it also stores the block's partial of p·Ap.
+// on pinned rows, with the neighbours' part of the force of Eq. 10 summed for the block at
+// once (vec.StressDivRows; the rest as in divergence); it also stores the block's partial of
+// p·Ap.
 func (bd *Body) apBlock(lo, hi, blk int) {
 	src, c := bd.src, bd.dt/bd.mat.Mass
+	v2 := bd.vol * bd.vol
+	vec.StressDivRows(bd.start, bd.nbr, bd.gsRev, bd.stress, lo, hi, bd.fd)
 	dot := 0.0
 	for i := lo; i < hi; i++ {
 		if bd.pinned[i] {
 			bd.ap[i] = Vec3{}
 			continue
 		}
-		fx, fy, fz := bd.divergence(i)
+		fx, fy, fz := bd.ownForce(i, &bd.fd[i], v2)
 		s := src[i]
 		a := Vec3{s[0] - c*fx, s[1] - c*fy, s[2] - c*fz}
 		bd.ap[i] = a

@@ -25,6 +25,18 @@ func pairTermsAVX(s, u0, u1, u2 *float64, n int, m *[9]float64, pa *mgl64.Vec3)
 //go:noescape
 func pairForcesAVX(js, pts *int32, n int, pe, pa, x, xp *mgl64.Vec3, hf *[9]float64, a *ForceArgs)
 
+//go:noescape
+func stressDivAVX(js *int32, bs *[3]float32, n int, st *[8]float64, out *[12]float64)
+
+//go:noescape
+func outerSumsAVX(js *int32, gs *[3]float32, n int, src, o *mgl64.Vec3, out *[12]float64)
+
+//go:noescape
+func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64)
+
+//go:noescape
+func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 

@@ -33,3 +33,19 @@ func pairTermsAVX(s, u0, u1, u2 *float64, n int, m *[9]float64, pa *mgl64.Vec3) 
 func pairForcesAVX(js, pts *int32, n int, pe, pa, x, xp *mgl64.Vec3, hf *[9]float64, a *ForceArgs) {
 	panic("vec: no assembly in this build")
 }
+
+func stressDivAVX(js *int32, bs *[3]float32, n int, st *[8]float64, out *[12]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func outerSumsAVX(js *int32, gs *[3]float32, n int, src, o *mgl64.Vec3, out *[12]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64) {
+	panic("vec: no assembly in this build")
+}

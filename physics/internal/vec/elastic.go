@@ -1,0 +1,159 @@
+package vec
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// The two pair loops of each conjugate-gradient product of the implicit elastic solve (Peer et
+// al. 2018, Algorithm 2 with Eq. 22/23 and Eq. 10; package physics/elastic).
+
+// StressRow is a symmetric 3×3 stress P laid out so that each of its three columns is four
+// consecutive entries of the row, starting at 0 (the first column: xx, xy, xz), 5 (the second:
+// xy, yy, yz) and 2 (the third: xz, yz, zz):
+//
+//	[xx, xy, xz, yz, zz, xy, yy, yz]
+//
+// A column's fourth entry is the next one in memory (for the second column the next row's
+// first), which the loops read and never use: a slice of rows read by StressDiv needs one row
+// more than the particles it holds.
+type StressRow = [8]float64
+
+// SetStress stores the symmetric stress with the given components in the layout of StressRow.
+func SetStress(p *StressRow, xx, yy, zz, xy, xz, yz float64) {
+	*p = StressRow{xx, xy, xz, yz, zz, xy, yy, yz}
+}
+
+// Stress returns the components xx, yy, zz, xy, xz, yz of a StressRow.
+func Stress(p *StressRow) [6]float64 { return [6]float64{p[0], p[6], p[4], p[1], p[2], p[3]} }
+
+// StressDiv returns Σ_k P_{j_k} b_k over the pairs (j_k, b_k) of a list, the neighbours' term
+// of the elastic force of Eq. 10. Each of the nine products P_st·b_t is summed over the list on
+// its own, the pairs at even and odd positions apart (two chains of additions, so that a pair's
+// additions need not wait for the last pair's), the two sums added at the end, and then a
+// component is the sum over t, (t0 + t1) + t2: one rounding per product and per sum, no fused
+// multiply-add. Each b_k is read as four single-precision values, so bs must hold one entry past
+// the list's end, and st one row past the largest j (see StressRow).
+func StressDiv(js []int32, bs [][3]float32, st []StressRow) [3]float64 {
+	var r [12]float64
+	if HasAVX2 && len(js) > 0 {
+		bs = bs[:len(js)+1]
+		stressDivAVX(&js[0], &bs[0], len(js), &st[0], &r)
+	} else {
+		stressDivGo(js, bs, st, &r)
+	}
+	return [3]float64{r[0] + r[1] + r[2], r[4] + r[5] + r[6], r[8] + r[9] + r[10]}
+}
+
+// stressDivGo sets r[4s+t] = Σ_k P_st b_t (the layout of the assembly's three rows of four).
+func stressDivGo(js []int32, bs [][3]float32, st []StressRow, r *[12]float64) {
+	var a, b [12]float64
+	bs = bs[:len(js)]
+	k := 0
+	for ; k+1 < len(js); k += 2 {
+		stressDivPair(&a, &bs[k], &st[js[k]])
+		stressDivPair(&b, &bs[k+1], &st[js[k+1]])
+	}
+	if k < len(js) {
+		stressDivPair(&a, &bs[k], &st[js[k]])
+	}
+	for c := range r {
+		r[c] = a[c] + b[c]
+	}
+}
+
+// stressDivPair adds one pair's products P_st b_t to r[4s+t].
+func stressDivPair(r *[12]float64, b *[3]float32, p *StressRow) {
+	b0, b1, b2 := float64(b[0]), float64(b[1]), float64(b[2])
+	for s, at := range [3]int{0, 5, 2} { // the rows (= columns) of P in the StressRow
+		r[4*s] += p[at] * b0
+		r[4*s+1] += p[at+1] * b1
+		r[4*s+2] += p[at+2] * b2
+	}
+}
+
+// OuterSums returns M = Σ_k (src[j_k] − o) ⊗ g_k over the pairs (j_k, g_k) of a list, as three
+// rows of four (M_st at 4s+t; the fourth entry of a row is unused): the strain sums of the
+// elastic solve's passes (Eq. 3, 13, 22), with o the particle's own position or velocity.
+// Each of the nine products (a_s − o_s)·g_t is summed over the list on its own, the pairs at
+// even and odd positions apart (as in StressDiv), the two sums added at the end: one rounding
+// per difference, product and sum, no fused multiply-add. Each g_k is read as four
+// single-precision values, so gs must hold one entry past the list's end.
+func OuterSums(js []int32, gs [][3]float32, src []mgl64.Vec3, o *mgl64.Vec3) [12]float64 {
+	var m [12]float64
+	if HasAVX2 && len(js) > 0 {
+		gs = gs[:len(js)+1]
+		outerSumsAVX(&js[0], &gs[0], len(js), &src[0], o, &m)
+	} else {
+		outerSumsGo(js, gs, src, o, &m)
+	}
+	return m
+}
+
+func outerSumsGo(js []int32, gs [][3]float32, src []mgl64.Vec3, o *mgl64.Vec3, m *[12]float64) {
+	var a, b [12]float64
+	gs = gs[:len(js)]
+	k := 0
+	for ; k+1 < len(js); k += 2 {
+		outerPair(&a, &gs[k], &src[js[k]], o)
+		outerPair(&b, &gs[k+1], &src[js[k+1]], o)
+	}
+	if k < len(js) {
+		outerPair(&a, &gs[k], &src[js[k]], o)
+	}
+	for c := range m {
+		m[c] = a[c] + b[c]
+	}
+}
+
+// outerPair adds one pair's products (a_s − o_s) g_t to m[4s+t].
+func outerPair(m *[12]float64, g32 *[3]float32, a, o *mgl64.Vec3) {
+	g0, g1, g2 := float64(g32[0]), float64(g32[1]), float64(g32[2])
+	for s := range 3 {
+		d := a[s] - o[s]
+		m[4*s] += d * g0
+		m[4*s+1] += d * g1
+		m[4*s+2] += d * g2
+	}
+}
+
+// StressDivRows is StressDiv for the particles lo ≤ i < hi of a body whose pairs of particle i
+// are start[i] ≤ k < start[i+1]: out[i][0:3] = Σ_k P_{js[k]} bs[k] (out[i][3] is unused). One
+// call per block of particles instead of one per particle; bs must hold one entry past
+// start[hi] and st one row past the largest index.
+func StressDivRows(start, js []int32, bs [][3]float32, st []StressRow, lo, hi int, out [][4]float64) {
+	if lo >= hi {
+		return
+	}
+	_, _ = start[hi], out[hi-1]
+	if HasAVX2 && start[hi] > start[lo] {
+		bs = bs[:start[hi]+1]
+		_ = js[start[hi]-1]
+		stressDivRowsAVX(&start[0], &js[0], &bs[0], &st[0], lo, hi, &out[0])
+		return
+	}
+	for i := lo; i < hi; i++ {
+		var r [12]float64
+		stressDivGo(js[start[i]:start[i+1]], bs[start[i]:start[i+1]], st, &r)
+		out[i] = [4]float64{r[0] + r[1] + r[2], r[4] + r[5] + r[6], r[8] + r[9] + r[10]}
+	}
+}
+
+// OuterSumsRows is OuterSums for the particles lo ≤ i < hi of a body (pairs as in
+// StressDivRows) with o = src[i], reduced to the six sums of the symmetric part:
+// out[i] = [M00, M11, M22, ·, M01 + M10, M02 + M20, M12 + M21, ·] (the entries marked · are
+// unused). gs must hold one entry past start[hi].
+func OuterSumsRows(start, js []int32, gs [][3]float32, src []mgl64.Vec3, lo, hi int, out [][8]float64) {
+	if lo >= hi {
+		return
+	}
+	_, _, _ = start[hi], out[hi-1], src[hi-1]
+	if HasAVX2 && start[hi] > start[lo] {
+		gs = gs[:start[hi]+1]
+		_ = js[start[hi]-1]
+		outerSumsRowsAVX(&start[0], &js[0], &gs[0], &src[0], lo, hi, &out[0])
+		return
+	}
+	for i := lo; i < hi; i++ {
+		var m [12]float64
+		outerSumsGo(js[start[i]:start[i+1]], gs[start[i]:start[i+1]], src, &src[i], &m)
+		out[i] = [8]float64{m[0], m[5], m[10], 0, m[1] + m[4], m[2] + m[8], m[6] + m[9], 0}
+	}
+}

@@ -1,0 +1,257 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// DIVPAIR adds pair k's products (k in the index register kr, scratch BX and R9) to the rows
+// r0, r1, r2: b widened from four single-precision values to (b0, b1, b2, ·), and row s of
+// P_j (four consecutive entries of the 64-byte StressRow, at 0, 40 and 16 bytes) times it,
+// lane by lane. Lane 3 is unused.
+#define DIVPAIR(kr, r0, r1, r2) \
+	MOVLQSX   (SI)(kr*4), BX \
+	SHLQ      $6, BX \
+	LEAQ      (kr)(kr*2), R9 \
+	VCVTPS2PD (DI)(R9*4), Y1 \
+	VMULPD    (R8)(BX*1), Y1, Y2 \
+	VADDPD    Y2, r0, r0 \
+	VMULPD    40(R8)(BX*1), Y1, Y3 \
+	VADDPD    Y3, r1, r1 \
+	VMULPD    16(R8)(BX*1), Y1, Y2 \
+	VADDPD    Y2, r2, r2
+
+// func stressDivAVX(js *int32, bs *[3]float32, n int, st *[8]float64, out *[12]float64)
+//
+// Two pairs a step, the even one into Y4–Y6 and the odd one into Y7–Y9, a last odd pair into
+// Y4–Y6, and the two sets added at the end, as the Go loop.
+TEXT ·stressDivAVX(SB), NOSPLIT, $0-40
+	MOVQ   js+0(FP), SI
+	MOVQ   bs+8(FP), DI
+	MOVQ   n+16(FP), CX
+	MOVQ   st+24(FP), R8
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	XORQ   AX, AX
+
+dloop:
+	LEAQ 1(AX), R10
+	CMPQ R10, CX
+	JGE  dtail
+	DIVPAIR(AX, Y4, Y5, Y6)
+	DIVPAIR(R10, Y7, Y8, Y9)
+	ADDQ $2, AX
+	JMP  dloop
+
+dtail:
+	CMPQ AX, CX
+	JGE  ddone
+	DIVPAIR(AX, Y4, Y5, Y6)
+
+ddone:
+	VADDPD  Y7, Y4, Y4
+	VADDPD  Y8, Y5, Y5
+	VADDPD  Y9, Y6, Y6
+	MOVQ    out+32(FP), DX
+	VMOVUPD Y4, (DX)
+	VMOVUPD Y5, 32(DX)
+	VMOVUPD Y6, 64(DX)
+	VZEROUPPER
+	RET
+
+// OUTERPAIR adds pair k's products (k in kr, scratch BX, R9, R11) to the rows r0, r1, r2:
+// g widened from four single-precision values to (g0, g1, g2, ·), and a_s − o_s (a_s broadcast
+// from src[j], o_s in Y12–Y14) times it, lane by lane. Lane 3 is unused.
+#define OUTERPAIR(kr, r0, r1, r2) \
+	MOVLQSX      (SI)(kr*4), BX \
+	LEAQ         (BX)(BX*2), R11 \
+	LEAQ         (kr)(kr*2), R9 \
+	VCVTPS2PD    (DI)(R9*4), Y1 \
+	VBROADCASTSD (R8)(R11*8), Y2 \
+	VSUBPD       Y12, Y2, Y2 \
+	VMULPD       Y1, Y2, Y2 \
+	VADDPD       Y2, r0, r0 \
+	VBROADCASTSD 8(R8)(R11*8), Y3 \
+	VSUBPD       Y13, Y3, Y3 \
+	VMULPD       Y1, Y3, Y3 \
+	VADDPD       Y3, r1, r1 \
+	VBROADCASTSD 16(R8)(R11*8), Y2 \
+	VSUBPD       Y14, Y2, Y2 \
+	VMULPD       Y1, Y2, Y2 \
+	VADDPD       Y2, r2, r2
+
+// func outerSumsAVX(js *int32, gs *[3]float32, n int, src, o *mgl64.Vec3, out *[12]float64)
+//
+// Two pairs a step, the even one into Y4–Y6 and the odd one into Y7–Y9, a last odd pair into
+// Y4–Y6, and the two sets added at the end, as the Go loop.
+TEXT ·outerSumsAVX(SB), NOSPLIT, $0-48
+	MOVQ         js+0(FP), SI
+	MOVQ         gs+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVQ         src+24(FP), R8
+	MOVQ         o+32(FP), DX
+	VBROADCASTSD (DX), Y12
+	VBROADCASTSD 8(DX), Y13
+	VBROADCASTSD 16(DX), Y14
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	VXORPD       Y8, Y8, Y8
+	VXORPD       Y9, Y9, Y9
+	XORQ         AX, AX
+
+oloop:
+	LEAQ 1(AX), R10
+	CMPQ R10, CX
+	JGE  otail
+	OUTERPAIR(AX, Y4, Y5, Y6)
+	OUTERPAIR(R10, Y7, Y8, Y9)
+	ADDQ $2, AX
+	JMP  oloop
+
+otail:
+	CMPQ AX, CX
+	JGE  odone
+	OUTERPAIR(AX, Y4, Y5, Y6)
+
+odone:
+	VADDPD  Y7, Y4, Y4
+	VADDPD  Y8, Y5, Y5
+	VADDPD  Y9, Y6, Y6
+	MOVQ    out+40(FP), DX
+	VMOVUPD Y4, (DX)
+	VMOVUPD Y5, 32(DX)
+	VMOVUPD Y6, 64(DX)
+	VZEROUPPER
+	RET
+
+// func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64)
+//
+// stressDivAVX per particle i of [lo, hi) over its pairs start[i] ≤ k < start[i+1], then
+// out[i] = ((r_s0 + r_s1) + r_s2)_s from the three rows: lane 3 of each row cleared, pairwise
+// sums by VHADDPD, and the third terms moved under them.
+TEXT ·stressDivRowsAVX(SB), NOSPLIT, $0-56
+	MOVQ   start+0(FP), R12
+	MOVQ   js+8(FP), SI
+	MOVQ   bs+16(FP), DI
+	MOVQ   st+24(FP), R8
+	MOVQ   lo+32(FP), R13
+	MOVQ   out+48(FP), DX
+	VXORPD Y15, Y15, Y15
+
+drow:
+	CMPQ    R13, hi+40(FP)
+	JGE     drdone
+	MOVLQSX (R12)(R13*4), AX
+	MOVLQSX 4(R12)(R13*4), CX
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+
+drloop:
+	LEAQ 1(AX), R10
+	CMPQ R10, CX
+	JGE  drtail
+	DIVPAIR(AX, Y4, Y5, Y6)
+	DIVPAIR(R10, Y7, Y8, Y9)
+	ADDQ $2, AX
+	JMP  drloop
+
+drtail:
+	CMPQ AX, CX
+	JGE  drsum
+	DIVPAIR(AX, Y4, Y5, Y6)
+
+drsum:
+	VADDPD   Y7, Y4, Y4
+	VADDPD   Y8, Y5, Y5
+	VADDPD   Y9, Y6, Y6
+	VBLENDPD $8, Y15, Y4, Y4
+	VBLENDPD $8, Y15, Y5, Y5
+	VBLENDPD $8, Y15, Y6, Y6
+	VHADDPD  Y5, Y4, Y10      // r00+r01, r10+r11, r02, r12
+	VHADDPD  Y6, Y6, Y11      // r20+r21, r20+r21, r22, r22
+	VPERMPD  $0x00, Y11, Y12
+	VBLENDPD $4, Y12, Y10, Y12 // r00+r01, r10+r11, r20+r21
+	VPERMPD  $0x0e, Y10, Y13
+	VBLENDPD $4, Y11, Y13, Y13 // r02, r12, r22
+	VADDPD   Y13, Y12, Y12
+	MOVQ     R13, BX
+	SHLQ     $5, BX
+	VMOVUPD  Y12, (DX)(BX*1)
+	INCQ     R13
+	JMP      drow
+
+drdone:
+	VZEROUPPER
+	RET
+
+// func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64)
+//
+// outerSumsAVX per particle i of [lo, hi) with o = src[i] over its pairs start[i] ≤ k <
+// start[i+1], then out[i] = the diagonal of the rows' matrix and, 32 bytes on, the sums of its
+// off-diagonal pairs (M01, M02, M12) + (M10, M20, M21), gathered by permutes and blends.
+TEXT ·outerSumsRowsAVX(SB), NOSPLIT, $0-56
+	MOVQ start+0(FP), R12
+	MOVQ js+8(FP), SI
+	MOVQ gs+16(FP), DI
+	MOVQ src+24(FP), R8
+	MOVQ lo+32(FP), R13
+	MOVQ out+48(FP), DX
+
+orow:
+	CMPQ         R13, hi+40(FP)
+	JGE          ordone
+	MOVLQSX      (R12)(R13*4), AX
+	MOVLQSX      4(R12)(R13*4), CX
+	LEAQ         (R13)(R13*2), BX
+	VBROADCASTSD (R8)(BX*8), Y12
+	VBROADCASTSD 8(R8)(BX*8), Y13
+	VBROADCASTSD 16(R8)(BX*8), Y14
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	VXORPD       Y8, Y8, Y8
+	VXORPD       Y9, Y9, Y9
+
+orloop:
+	LEAQ 1(AX), R10
+	CMPQ R10, CX
+	JGE  ortail
+	OUTERPAIR(AX, Y4, Y5, Y6)
+	OUTERPAIR(R10, Y7, Y8, Y9)
+	ADDQ $2, AX
+	JMP  orloop
+
+ortail:
+	CMPQ AX, CX
+	JGE  orsum
+	OUTERPAIR(AX, Y4, Y5, Y6)
+
+orsum:
+	VADDPD   Y7, Y4, Y4
+	VADDPD   Y8, Y5, Y5
+	VADDPD   Y9, Y6, Y6
+	VBLENDPD $2, Y5, Y4, Y10
+	VBLENDPD $4, Y6, Y10, Y10  // M00, M11, M22
+	VPERMPD  $0xe9, Y4, Y11
+	VBLENDPD $4, Y5, Y11, Y11  // M01, M02, M12
+	VPERMPD  $0xd0, Y6, Y0
+	VBLENDPD $1, Y5, Y0, Y0    // M10, M20, M21
+	VADDPD   Y0, Y11, Y11
+	MOVQ     R13, BX
+	SHLQ     $6, BX
+	VMOVUPD  Y10, (DX)(BX*1)
+	VMOVUPD  Y11, 32(DX)(BX*1)
+	INCQ     R13
+	JMP      orow
+
+ordone:
+	VZEROUPPER
+	RET
