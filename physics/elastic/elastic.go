@@ -89,7 +89,8 @@ type Body struct {
 	// Scratch of one solve.
 	gs      []grad32        // ∇*W_i(x⁰_ij) of Eq. 4 per pair
 	gsRev   []grad32        // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
-	gsum    []Vec3          // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values)
+	gsum    [][4]float64    // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values; the fourth entry unused)
+	rc      [][12]float64   // R_i by columns for vec.RotateGradsRows
 	stress  []vec.StressRow // symmetric P_i in the layout of vec.StressRow, one row more than particles (the force pass's loop reads past the last)
 	fg      []mat3          // F_i of Eq. 3 from the rotation pass (the zero-energy-mode force's prediction)
 	ms      [][8]float64    // the strain sums of the product's first pass per particle (vec.OuterSumsRows)
@@ -201,7 +202,8 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd.stress = make([]vec.StressRow, n+1)
 	bd.ms = make([][8]float64, n)
 	bd.fd = make([][4]float64, n)
-	bd.gsum = make([]Vec3, n)
+	bd.gsum = make([][4]float64, n)
+	bd.rc = make([][12]float64, n)
 	bd.fg = make([]mat3, n)
 	bd.b, bd.r, bd.p, bd.ap = make([]Vec3, n), make([]Vec3, n), make([]Vec3, n), make([]Vec3, n)
 	nb := par.Blocks(n)

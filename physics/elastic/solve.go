@@ -121,16 +121,9 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 		bd.fg[i] = f
 		extractRotation(&f, &bd.q[i], rotationIterations, rotationTol)
 		r := quatToMat(&bd.q[i])
-		var sum Vec3
-		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			cf := &bd.corr[k]
-			c := Vec3{float64(cf[0]), float64(cf[1]), float64(cf[2])}
-			g := grad32{float32(r[0]*c[0] + r[1]*c[1] + r[2]*c[2]), float32(r[3]*c[0] + r[4]*c[1] + r[5]*c[2]), float32(r[6]*c[0] + r[7]*c[1] + r[8]*c[2])}
-			bd.gs[k] = g
-			sum = Vec3{sum[0] + float64(g[0]), sum[1] + float64(g[1]), sum[2] + float64(g[2])}
-		}
-		bd.gsum[i] = sum
+		bd.rc[i] = [12]float64{r[0], r[3], r[6], 0, r[1], r[4], r[7], 0, r[2], r[5], r[8], 0}
 	}
+	vec.RotateGradsRows(bd.start, bd.rc, bd.corr, bd.gs, lo, hi, bd.gsum)
 }
 
 // revBlock copies each pair's reverse rotated gradient ∇*W_j(x⁰_ji) next to it.

@@ -157,3 +157,33 @@ func OuterSumsRows(start, js []int32, gs [][3]float32, src []mgl64.Vec3, lo, hi 
 		out[i] = [8]float64{m[0], m[5], m[10], 0, m[1] + m[4], m[2] + m[8], m[6] + m[9], 0}
 	}
 }
+
+// RotateGradsRows stores the rotated corrected gradients of Eq. 4 for the particles
+// lo ≤ i < hi of a body (pairs as in StressDivRows): gs[k] = R_i cs[k] rounded to single
+// precision, and in sum[i][0:3] the sum of the stored values, Σ_k float64(gs[k]) (sum[i][3]
+// unused). rc[i] holds R_i by columns, [R00 R10 R20 · R01 R11 R21 · R02 R12 R22 ·]. A
+// component is (R_s0 c0 + R_s1 c1) + R_s2 c2, one rounding per product and sum, no fused
+// multiply-add, then rounded to single precision; the sum runs in list order.
+func RotateGradsRows(start []int32, rc [][12]float64, cs, gs [][3]float32, lo, hi int, sum [][4]float64) {
+	if lo >= hi {
+		return
+	}
+	_, _, _ = start[hi], rc[hi-1], sum[hi-1]
+	if HasAVX2 && start[hi] > start[lo] {
+		_, _ = cs[start[hi]-1], gs[start[hi]-1]
+		rotateGradsRowsAVX(&start[0], &rc[0], &cs[0], &gs[0], lo, hi, &sum[0])
+		return
+	}
+	for i := lo; i < hi; i++ {
+		r := &rc[i]
+		var s0, s1, s2 float64
+		for k := start[i]; k < start[i+1]; k++ {
+			c := &cs[k]
+			c0, c1, c2 := float64(c[0]), float64(c[1]), float64(c[2])
+			g := [3]float32{float32(r[0]*c0 + r[4]*c1 + r[8]*c2), float32(r[1]*c0 + r[5]*c1 + r[9]*c2), float32(r[2]*c0 + r[6]*c1 + r[10]*c2)}
+			gs[k] = g
+			s0, s1, s2 = s0+float64(g[0]), s1+float64(g[1]), s2+float64(g[2])
+		}
+		sum[i] = [4]float64{s0, s1, s2}
+	}
+}

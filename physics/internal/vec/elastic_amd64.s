@@ -255,3 +255,65 @@ orsum:
 ordone:
 	VZEROUPPER
 	RET
+
+// func rotateGradsRowsAVX(start *int32, rc *[12]float64, cs, gs *[3]float32, lo, hi int, sum *[4]float64)
+//
+// Per particle i of [lo, hi): R_i's columns in Y4–Y6; per pair c's components widened and
+// broadcast, g = (col0·c0 + col1·c1) + col2·c2 in the lanes, rounded to single precision and
+// stored as 12 bytes (8 and 4: a 16-byte store would write into the next block's first
+// gradient), widened back and added to the sum.
+TEXT ·rotateGradsRowsAVX(SB), NOSPLIT, $0-56
+	MOVQ   start+0(FP), R12
+	MOVQ   rc+8(FP), R8
+	MOVQ   cs+16(FP), SI
+	MOVQ   gs+24(FP), DI
+	MOVQ   lo+32(FP), R13
+	MOVQ   sum+48(FP), DX
+	VXORPD X15, X15, X15
+
+grow:
+	CMPQ    R13, hi+40(FP)
+	JGE     grdone
+	MOVLQSX (R12)(R13*4), AX
+	MOVLQSX 4(R12)(R13*4), CX
+	MOVQ    R13, BX
+	LEAQ    (BX)(BX*2), BX
+	SHLQ    $5, BX                 // 96 i
+	VMOVUPD (R8)(BX*1), Y4
+	VMOVUPD 32(R8)(BX*1), Y5
+	VMOVUPD 64(R8)(BX*1), Y6
+	VXORPD  Y0, Y0, Y0
+
+grloop:
+	CMPQ         AX, CX
+	JGE          grsum
+	LEAQ         (AX)(AX*2), R9    // 3 k
+	VCVTSS2SD    (SI)(R9*4), X15, X1
+	VBROADCASTSD X1, Y1
+	VMULPD       Y4, Y1, Y1
+	VCVTSS2SD    4(SI)(R9*4), X15, X2
+	VBROADCASTSD X2, Y2
+	VMULPD       Y5, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VCVTSS2SD    8(SI)(R9*4), X15, X3
+	VBROADCASTSD X3, Y3
+	VMULPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVQ        X2, (DI)(R9*4)
+	VEXTRACTPS   $2, X2, 8(DI)(R9*4)
+	VCVTPS2PD    X2, Y3
+	VADDPD       Y3, Y0, Y0
+	INCQ         AX
+	JMP          grloop
+
+grsum:
+	MOVQ    R13, BX
+	SHLQ    $5, BX
+	VMOVUPD Y0, (DX)(BX*1)
+	INCQ    R13
+	JMP     grow
+
+grdone:
+	VZEROUPPER
+	RET

@@ -37,6 +37,9 @@ func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi i
 //go:noescape
 func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64)
 
+//go:noescape
+func rotateGradsRowsAVX(start *int32, rc *[12]float64, cs, gs *[3]float32, lo, hi int, sum *[4]float64)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
