@@ -70,17 +70,22 @@ func TestPseudoInverseRegularAndSingular(t *testing.T) {
 // that of the true rotation.
 const rotTol = 1e-8
 
+// stretchedRotation returns a random rotation R and A = R S with S symmetric positive definite
+// (principal stretches 0.7–1.3 about random axes): A's rotational part is R.
+func stretchedRotation(rng *rand.Rand) (r, a mat3) {
+	r = randRotation(rng)
+	q := randRotation(rng)
+	qt := transpose(&q)
+	d := mat3{0.7 + 0.6*rng.Float64(), 0, 0, 0, 0.7 + 0.6*rng.Float64(), 0, 0, 0, 0.7 + 0.6*rng.Float64()}
+	qd := mul(&q, &d)
+	s := mul(&qd, &qt)
+	return r, mul(&r, &s)
+}
+
 func TestExtractRotationOfStretchedRotation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 100; trial++ {
-		r := randRotation(rng)
-		// A = R S with S symmetric positive definite (a stretch): its rotational part is R.
-		q := randRotation(rng)
-		qt := transpose(&q)
-		d := mat3{0.7 + 0.6*rng.Float64(), 0, 0, 0, 0.7 + 0.6*rng.Float64(), 0, 0, 0, 0.7 + 0.6*rng.Float64()}
-		qd := mul(&q, &d)
-		s := mul(&qd, &qt)
-		a := mul(&r, &s)
+		r, a := stretchedRotation(rng)
 		guess := quat{1, 0, 0, 0}
 		extractRotation(&a, &guess, 200, 1e-12)
 		got := quatToMat(&guess)

@@ -34,13 +34,7 @@ func TestExtractRotationConvergesInFewSteps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	worstNewton, bestPaper := 0, 1000
 	for trial := 0; trial < 200; trial++ {
-		r := randRotation(rng)
-		q := randRotation(rng)
-		qt := transpose(&q)
-		d := mat3{0.7 + 0.6*rng.Float64(), 0, 0, 0, 0.7 + 0.6*rng.Float64(), 0, 0, 0, 0.7 + 0.6*rng.Float64()}
-		qd := mul(&q, &d)
-		s := mul(&qd, &qt)
-		a := mul(&r, &s)
+		r, a := stretchedRotation(rng)
 		// the warm start: the true rotation turned by 1e-4 rad about a random axis
 		truth := quat{1, 0, 0, 0}
 		extractRotationSteps(&a, &truth, 500, 1e-13, false)
