@@ -52,7 +52,7 @@ func quatToMat(q *quat) mat3 {
 // Rᵀa symmetric (the polar rotation where a's stretch is positive definite), which it
 // approaches only linearly: near a = s·R it goes two thirds of the way per step, so a warm
 // start 10⁻⁴ rad off, as a substep's turn leaves it, needs 11 or more steps to reach 10⁻¹⁰,
-// and the cap of 10 per substep often stopped it short. For R' = (I + [ω]×)R the skew part
+// more than the cap of 10 per substep allows. For R' = (I + [ω]×)R the skew part
 // of a R'ᵀ = B (I − [ω]×) vanishes to first order when (tr B·I − B_sym) ω = o: Newton's step,
 // which converges quadratically. This step solves that system where its matrix is positive
 // definite and the step at most three times the paper's (always so near an isotropic
