@@ -312,13 +312,18 @@ func TestArchimedes(t *testing.T) {
 	const loadTol = 0.02   // the 2 %
 	const driftRate = 0.01 // m/s: one particle radius per second
 	const levelTol = 0.005 // m: the hydrostatic surface against the top particle centres
-	const restSpeed = 0.05 // m/s: "at rest" on the floor
-	const seconds = 2.5    // the cube settles within 1.5 s; the last second is averaged
+	// "at rest" on the floor: the bottom's range over the last second, a tenth of the 2 cm
+	// spacing. The contact leaves the cube's velocity at a frame's end jittering by up to
+	// ±0.07 m/s (logged) while its bottom stays within 0.4 mm, so a frame's velocity is no
+	// measure of rest.
+	const restTravel = 0.002
+	const seconds = 2.5 // the cube settles within 1.5 s; the last second is averaged
 	const g, rho0 = 9.81, 1000.0
 	for _, rho := range []float64{500, 1000, 2000} {
 		y0 := map[float64]float64{500: 0.25, 1000: 0.15, 2000: 0.1}[rho]
 		var frac, load, weight, n float64
-		var y, vy float64
+		var y, vy, ymin, ymax, vmax float64
+		ymin = math.Inf(1)
 		floatRun(t, rho, y0, seconds, func(w *sluice.World, cube sluice.Entity, st sluice.StepStats) {
 			rb := w.RigidBody(cube)
 			y, vy = rb.State.X[1], rb.State.V[1]
@@ -326,6 +331,7 @@ func TestArchimedes(t *testing.T) {
 				return
 			}
 			n++
+			ymin, ymax, vmax = min(ymin, y), max(ymax, y), max(vmax, math.Abs(vy))
 			frac += rb.Submerged
 			load += -st.Bodies[0].Load[1]
 			water := w.Particles(w.Bodies()[1].Entity)
@@ -349,8 +355,9 @@ func TestArchimedes(t *testing.T) {
 				t.Errorf("ρ = 1000: drifted %.4f m in %g s (%.4f m/s)", y-y0, seconds, r)
 			}
 		case 2000:
-			if bottom := y - 0.05; bottom > 0.01+0.02 || math.Abs(vy) > restSpeed {
-				t.Errorf("ρ = 2000: bottom at %.4f m moving at %.3f m/s, want on the floor (contact at 0.01 m, within one spacing) at rest", bottom, vy)
+			t.Logf("ρ = 2000: over the last second the bottom ranged %.4f–%.4f m, |v_y| at frame ends up to %.3f m/s", ymin-0.05, ymax-0.05, vmax)
+			if bottom := y - 0.05; bottom > 0.01+0.02 || ymax-ymin > restTravel {
+				t.Errorf("ρ = 2000: bottom at %.4f m, ranging over %.4f m in the last second, want on the floor (contact at 0.01 m, within one spacing) and at rest (range ≤ %g m)", bottom, ymax-ymin, restTravel)
 			}
 		}
 		t.Logf("ρ = %g: y = %.4f m, submerged %.3f, tank load %.2f N for %.2f N of weight", rho, y, frac, load, weight)
