@@ -385,12 +385,13 @@ func (s *Solver) source(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
 	f, v, dt, vr := s.f, s.vel, s.dt, s.vr
 	var esum, emax float64
+	var sums [par.BlockSize][4]float64 // Σ_j G_ij v_j, Σ_j G_ij v_j·y_j per particle
+	vec.GatherSum4Rows(fblk.Start, fblk.J, fblk.G, vr, hi-lo, sums[:])
 	for i := lo; i < hi; i++ {
 		vi := v[i]
 		xi := &f.X[i]
 		mi := f.M[i]
-		js, gws := fblk.Row(i - lo)
-		a := vec.GatherSum4(js, gws, vr) // Σ_j G_ij v_j, Σ_j G_ij v_j·y_j
+		a := &sums[i-lo]
 		sx, sy, sz, sd := a[0], a[1], a[2], a[3]
 		gy := &s.gy[i]
 		yx, yy, yz := xi[0]-s.c[0], xi[1]-s.c[1], xi[2]-s.c[2]
@@ -448,6 +449,12 @@ func (s *Solver) correct(lo, hi, block int) {
 	if s.rhoSolve {
 		tau = s.dt
 	}
+	var sums [par.BlockSize][4]float64
+	if s.uniform {
+		// the single-phase pair term m (k_i + k_j) ∇W_ij, without the mass loads
+		// (∇W_ij = G_ij (y_i − y_j)), for the whole block
+		vec.KGradSumRows(fblk.Start, fblk.J, fblk.G, kk, kk[lo:hi], f.M[lo], hi-lo, sums[:])
+	}
 	for i := lo; i < hi; i++ {
 		yi := &kk[i]
 		ki := yi[3]
@@ -456,9 +463,7 @@ func (s *Solver) correct(lo, hi, block int) {
 		js, gws := fblk.Row(i - lo)
 		gws = gws[:len(js)]
 		if s.uniform {
-			// the single-phase pair term m (k_i + k_j) ∇W_ij, without the mass loads
-			// (∇W_ij = G_ij (y_i − y_j))
-			a := vec.KGradSum(js, gws, kk, yi, mi)
+			a := &sums[i-lo]
 			x, y, z = a[0], a[1], a[2]
 			js = js[:0]
 		}

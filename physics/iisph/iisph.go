@@ -413,6 +413,10 @@ func (s *Solver) uSweep(lo, hi, block int) {
 	fblk := &s.ff.Blocks[block]
 	f, qs, c := s.f, s.q, s.c
 	final := s.final
+	var sums [par.BlockSize][4]float64 // Σ_j G_ij Q_j y_j, Σ_j G_ij Q_j per particle
+	if !final {
+		vec.GatherSum4Rows(fblk.Start, fblk.J, fblk.G, qs, hi-lo, sums[:])
+	}
 	for i := lo; i < hi; i++ {
 		var x, y, z float64
 		xi := &f.X[i]
@@ -429,7 +433,7 @@ func (s *Solver) uSweep(lo, hi, block int) {
 			}
 		} else {
 			// y_i Σ_j G_ij Q_j − Σ_j G_ij Q_j y_j
-			a := vec.GatherSum4(js, gws, qs)
+			a := &sums[i-lo]
 			x, y, z = a[0], a[1], a[2]
 			sq := a[3]
 			x = (xi[0]-c[0])*sq - x
@@ -477,11 +481,12 @@ func (s *Solver) pSweep(lo, hi, block int) {
 		prev = s.pPrev
 	}
 	var esum, emax, rmax float64
+	var sums [par.BlockSize][4]float64 // Σ_j G_ij u_j, Σ_j G_ij u_j·y_j per particle
+	vec.GatherSum4Rows(fblk.Start, fblk.J, fblk.G, u, hi-lo, sums[:])
 	for i := lo; i < hi; i++ {
 		// Σ_j u_j·∇W_ij = y_i·Σ_j G_ij u_j − Σ_j G_ij u_j·y_j (see Solver)
 		xi := &f.X[i]
-		js, gws := fblk.Row(i - lo)
-		a := vec.GatherSum4(js, gws, u)
+		a := &sums[i-lo]
 		sum := (xi[0]-c[0])*a[0] + (xi[1]-c[1])*a[1] + (xi[2]-c[2])*a[2] - a[3]
 		ui, gt := &u[i], &s.gt[i]
 		mi := f.M[i]

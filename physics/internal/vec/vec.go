@@ -11,9 +11,11 @@ import "github.com/go-gl/mathgl/mgl64"
 var HasAVX2 = hasAVX2()
 
 // GatherSum4 returns Σ_k g_k·v[j_k] over the pairs (j_k, g_k) of a neighbour list, each of the
-// four components summed in list order with one rounding per product and per sum (no fused
+// four components summed in two partial sums, of the even-numbered pairs and of the odd ones,
+// each in list order, then even + odd, with one rounding per product and per sum (no fused
 // multiply-add): the first loop of the IISPH sweeps and of similar gathers, where v holds one
-// four-vector per particle.
+// four-vector per particle. Two partial sums let a pair's addition start before the previous
+// pair's has finished.
 func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
 	gs = gs[:len(js)]
 	if HasAVX2 && len(js) > 0 {
@@ -25,21 +27,39 @@ func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
 }
 
 func gatherSum4Go(js []int32, gs []float32, v [][4]float64) [4]float64 {
-	var a, b, c, d float64
+	var s [2][4]float64 // even and odd pairs
 	gs = gs[:len(js)]
 	for k, j := range js {
-		g, vj := float64(gs[k]), &v[j]
-		a += g * vj[0]
-		b += g * vj[1]
-		c += g * vj[2]
-		d += g * vj[3]
+		g, vj, a := float64(gs[k]), &v[j], &s[k&1]
+		a[0] += g * vj[0]
+		a[1] += g * vj[1]
+		a[2] += g * vj[2]
+		a[3] += g * vj[3]
 	}
-	return [4]float64{a, b, c, d}
+	return [4]float64{s[0][0] + s[1][0], s[0][1] + s[1][1], s[0][2] + s[1][2], s[0][3] + s[1][3]}
+}
+
+// GatherSum4Rows is GatherSum4 for the n query points of a neighbour block whose pairs of
+// point k are start[k] ≤ e < start[k+1]: out[k] = GatherSum4(js[start[k]:start[k+1]],
+// gs[start[k]:start[k+1]], v), bit for bit, in one call per block instead of one per point.
+func GatherSum4Rows(start, js []int32, gs []float32, v [][4]float64, n int, out [][4]float64) {
+	if n <= 0 {
+		return
+	}
+	_, _ = start[n], out[n-1]
+	if HasAVX2 && start[n] > start[0] {
+		_, _ = js[start[n]-1], gs[start[n]-1]
+		gatherSum4RowsAVX(&start[0], &js[0], &gs[0], &v[0], n, &out[0])
+		return
+	}
+	for k := 0; k < n; k++ {
+		out[k] = gatherSum4Go(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v)
+	}
 }
 
 // KGradSum returns Σ_k m·(y[3] + v[j_k][3])·g_k·(y[0:3] − v[j_k][0:3]) over the pairs (j_k, g_k)
-// of a neighbour list, in list order, with the products and sums in that order and no fused
-// multiply-add: the pressure term of DFSPH's velocity correction for a single mass,
+// of a neighbour list, summed as GatherSum4 sums (even and odd pairs apart, each in list
+// order, then even + odd), with the products in that order and no fused multiply-add: the pressure term of DFSPH's velocity correction for a single mass,
 // m (k_i + k_j) ∇W_ij with ∇W_ij = G_ij (y_i − y_j), where y holds a particle's shifted
 // position and its stiffness.
 func KGradSum(js []int32, gs []float32, v [][4]float64, y *[4]float64, m float64) [3]float64 {
@@ -53,17 +73,36 @@ func KGradSum(js []int32, gs []float32, v [][4]float64, y *[4]float64, m float64
 }
 
 func kGradSumGo(js []int32, gs []float32, v [][4]float64, y *[4]float64, m float64) [3]float64 {
-	var a, b, c float64
+	var s [2][3]float64 // even and odd pairs
 	gs = gs[:len(js)]
 	ki := y[3]
 	for k, j := range js {
-		vj := &v[j]
+		vj, a := &v[j], &s[k&1]
 		f := m * (ki + vj[3]) * float64(gs[k])
-		a += f * (y[0] - vj[0])
-		b += f * (y[1] - vj[1])
-		c += f * (y[2] - vj[2])
+		a[0] += f * (y[0] - vj[0])
+		a[1] += f * (y[1] - vj[1])
+		a[2] += f * (y[2] - vj[2])
 	}
-	return [3]float64{a, b, c}
+	return [3]float64{s[0][0] + s[1][0], s[0][1] + s[1][1], s[0][2] + s[1][2]}
+}
+
+// KGradSumRows is KGradSum for the n query points of a neighbour block (pairs as in
+// GatherSum4Rows), point k with y = ys[k]: out[k][0:3] = KGradSum(js[start[k]:start[k+1]],
+// gs[start[k]:start[k+1]], v, &ys[k], m), bit for bit (out[k][3] is unused).
+func KGradSumRows(start, js []int32, gs []float32, v, ys [][4]float64, m float64, n int, out [][4]float64) {
+	if n <= 0 {
+		return
+	}
+	_, _, _ = start[n], out[n-1], ys[n-1]
+	if HasAVX2 && start[n] > start[0] {
+		_, _ = js[start[n]-1], gs[start[n]-1]
+		kGradSumRowsAVX(&start[0], &js[0], &gs[0], &v[0], &ys[0], m, n, &out[0])
+		return
+	}
+	for k := 0; k < n; k++ {
+		a := kGradSumGo(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v, &ys[k], m)
+		out[k] = [4]float64{a[0], a[1], a[2]}
+	}
 }
 
 // PredictSums returns the pair sums of IISPH's prediction pass for one particle i of a single

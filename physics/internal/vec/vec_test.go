@@ -125,3 +125,151 @@ func TestPredictSums(t *testing.T) {
 		}
 	}
 }
+
+// localPairs is a neighbour-list workload like a z-sorted fluid's: rows particles with per
+// neighbours each, drawn from within ±spread of the particle's own index.
+func localPairs(rows, per, spread int) ([]int32, []float32, [][4]float64) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	js, gs := make([]int32, rows*per), make([]float32, rows*per)
+	v := make([][4]float64, rows)
+	for i := range v {
+		for c := range v[i] {
+			v[i][c] = rng.NormFloat64()
+		}
+		for k := 0; k < per; k++ {
+			j := min(max(i+rng.IntN(2*spread+1)-spread, 0), rows-1)
+			js[i*per+k], gs[i*per+k] = int32(j), float32(rng.NormFloat64())
+		}
+	}
+	return js, gs, v
+}
+
+// BenchmarkGatherSum4 and BenchmarkKGradSum: ns per particle of 34 neighbours over 100k rows
+// (go test -run XXX -bench 'GatherSum4|KGradSum' ./physics/internal/vec).
+func BenchmarkGatherSum4(b *testing.B) {
+	const rows, per = 100000, 34
+	js, gs, v := localPairs(rows, per, 300)
+	var s float64
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		for i := 0; i < rows; i++ {
+			a := GatherSum4(js[i*per:(i+1)*per], gs[i*per:(i+1)*per], v)
+			s += a[0]
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/rows, "ns/particle")
+	if math.IsNaN(s) {
+		b.Fatal("NaN")
+	}
+}
+
+func BenchmarkKGradSum(b *testing.B) {
+	const rows, per = 100000, 34
+	js, gs, v := localPairs(rows, per, 300)
+	var s float64
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		for i := 0; i < rows; i++ {
+			a := KGradSum(js[i*per:(i+1)*per], gs[i*per:(i+1)*per], v, &v[i], 1.5)
+			s += a[0]
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/rows, "ns/particle")
+	if math.IsNaN(s) {
+		b.Fatal("NaN")
+	}
+}
+
+// TestGatherSum4Rows: a block of rows of every length up to 70 (empty ones among them) gives,
+// row by row, GatherSum4 of the row bit for bit, with the assembly and with the Go loop.
+func TestGatherSum4Rows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const rows = 50
+	_, _, v := randomPairs(rng, 0, rows)
+	start := []int32{0}
+	var js []int32
+	var gs []float32
+	for n := 0; n <= 70; n++ {
+		j, g, _ := randomPairs(rng, n, rows)
+		js, gs = append(js, j...), append(gs, g...)
+		start = append(start, int32(len(js)))
+	}
+	nr := len(start) - 1
+	for _, asm := range []bool{true, false} {
+		if asm && !HasAVX2 {
+			continue
+		}
+		old := HasAVX2
+		HasAVX2 = asm
+		out := make([][4]float64, nr)
+		GatherSum4Rows(start, js, gs, v, nr, out)
+		HasAVX2 = old
+		for k := 0; k < nr; k++ {
+			want := gatherSum4Go(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v)
+			for c := range want {
+				if math.Float64bits(out[k][c]) != math.Float64bits(want[c]) {
+					t.Fatalf("assembly %v, row %d (%d pairs), component %d: %v, want %v", asm, k, start[k+1]-start[k], c, out[k][c], want[c])
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkGatherSum4Rows(b *testing.B) {
+	const rows, per = 100000, 34
+	js, gs, v := localPairs(rows, per, 300)
+	start := make([]int32, 257)
+	var out [256][4]float64
+	for k := range start {
+		start[k] = int32(k * per)
+	}
+	var s float64
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		for lo := 0; lo+256 <= rows; lo += 256 {
+			GatherSum4Rows(start, js[lo*per:(lo+256)*per], gs[lo*per:(lo+256)*per], v, 256, out[:])
+			s += out[0][0]
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows/256*256), "ns/particle")
+	if math.IsNaN(s) {
+		b.Fatal("NaN")
+	}
+}
+
+// TestKGradSumRows: likewise for the stiffness-weighted gradient sums, each row with its own y.
+func TestKGradSumRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const rows = 50
+	_, _, v := randomPairs(rng, 0, rows)
+	start := []int32{0}
+	var js []int32
+	var gs []float32
+	var ys [][4]float64
+	for n := 0; n <= 70; n++ {
+		j, g, _ := randomPairs(rng, n, rows)
+		js, gs = append(js, j...), append(gs, g...)
+		start = append(start, int32(len(js)))
+		ys = append(ys, v[rng.IntN(rows)])
+	}
+	nr := len(start) - 1
+	m := rng.Float64() + 0.5
+	for _, asm := range []bool{true, false} {
+		if asm && !HasAVX2 {
+			continue
+		}
+		old := HasAVX2
+		HasAVX2 = asm
+		out := make([][4]float64, nr)
+		KGradSumRows(start, js, gs, v, ys, m, nr, out)
+		HasAVX2 = old
+		for k := 0; k < nr; k++ {
+			want := kGradSumGo(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v, &ys[k], m)
+			for c := range want {
+				if math.Float64bits(out[k][c]) != math.Float64bits(want[c]) {
+					t.Fatalf("assembly %v, row %d (%d pairs), component %d: %v, want %v", asm, k, start[k+1]-start[k], c, out[k][c], want[c])
+				}
+			}
+		}
+	}
+}
