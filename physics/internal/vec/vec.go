@@ -15,15 +15,13 @@ var HasAVX2 = hasAVX2()
 // each in list order, then even + odd, with one rounding per product and per sum (no fused
 // multiply-add): the first loop of the IISPH sweeps and of similar gathers, where v holds one
 // four-vector per particle. Two partial sums let a pair's addition start before the previous
-// pair's has finished.
+// pair's has finished. The solvers call GatherSum4Rows, a block of lists at a time; this is
+// its one-list form.
 func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
-	gs = gs[:len(js)]
-	if HasAVX2 && len(js) > 0 {
-		var out [4]float64
-		gatherSum4AVX(&js[0], &gs[0], len(js), &v[0], &out)
-		return out
-	}
-	return gatherSum4Go(js, gs, v)
+	start := [2]int32{0, int32(len(js))}
+	var out [1][4]float64
+	GatherSum4Rows(start[:], js, gs, v, 1, out[:])
+	return out[0]
 }
 
 func gatherSum4Go(js []int32, gs []float32, v [][4]float64) [4]float64 {
@@ -59,17 +57,16 @@ func GatherSum4Rows(start, js []int32, gs []float32, v [][4]float64, n int, out 
 
 // KGradSum returns Σ_k m·(y[3] + v[j_k][3])·g_k·(y[0:3] − v[j_k][0:3]) over the pairs (j_k, g_k)
 // of a neighbour list, summed as GatherSum4 sums (even and odd pairs apart, each in list
-// order, then even + odd), with the products in that order and no fused multiply-add: the pressure term of DFSPH's velocity correction for a single mass,
-// m (k_i + k_j) ∇W_ij with ∇W_ij = G_ij (y_i − y_j), where y holds a particle's shifted
-// position and its stiffness.
+// order, then even + odd), with the products in that order and no fused multiply-add: the
+// pressure term of DFSPH's velocity correction for a single mass, m (k_i + k_j) ∇W_ij with
+// ∇W_ij = G_ij (y_i − y_j), where y holds a particle's shifted position and its stiffness.
+// DFSPH calls KGradSumRows, a block of lists at a time; this is its one-list form.
 func KGradSum(js []int32, gs []float32, v [][4]float64, y *[4]float64, m float64) [3]float64 {
-	gs = gs[:len(js)]
-	if HasAVX2 && len(js) > 0 {
-		var out [4]float64
-		kGradSumAVX(&js[0], &gs[0], len(js), &v[0], y, m, &out)
-		return [3]float64{out[0], out[1], out[2]}
-	}
-	return kGradSumGo(js, gs, v, y, m)
+	start := [2]int32{0, int32(len(js))}
+	ys := [1][4]float64{*y}
+	var out [1][4]float64
+	KGradSumRows(start[:], js, gs, v, ys[:], m, 1, out[:])
+	return [3]float64{out[0][0], out[0][1], out[0][2]}
 }
 
 func kGradSumGo(js []int32, gs []float32, v [][4]float64, y *[4]float64, m float64) [3]float64 {

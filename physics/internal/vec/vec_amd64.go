@@ -5,16 +5,10 @@ package vec
 import "github.com/go-gl/mathgl/mgl64"
 
 //go:noescape
-func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64)
-
-//go:noescape
 func gatherSum4RowsAVX(start, js *int32, gs *float32, v *[4]float64, n int, out *[4]float64)
 
 //go:noescape
 func kGradSumRowsAVX(start, js *int32, gs *float32, v, ys *[4]float64, m float64, n int, out *[4]float64)
-
-//go:noescape
-func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64)
 
 //go:noescape
 func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64)

@@ -2,64 +2,14 @@
 
 #include "textflag.h"
 
-// func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64)
-//
-// Two pairs a step: g_k widened to float64 and broadcast, times the 32-byte row v[j_k], added
-// to one of two accumulators, the even pairs' (Y0) and the odd pairs' (Y7), so that a pair's
-// sum does not wait for the one before it; then even + odd. The same products and sums per
-// component, in the same order, as the Go loop. The widening merges into X15, which holds
-// zero, so it does not wait for the register's last value.
-TEXT ·gatherSum4AVX(SB), NOSPLIT, $0-40
-	MOVQ   js+0(FP), SI
-	MOVQ   gs+8(FP), DI
-	MOVQ   n+16(FP), CX
-	MOVQ   v+24(FP), R8
-	VXORPD Y0, Y0, Y0
-	VXORPD Y7, Y7, Y7
-	VXORPD X15, X15, X15
-	XORQ   AX, AX
-	LEAQ   -1(CX), DX // pairs (AX, AX+1) while AX < n−1
-
-loop:
-	CMPQ         AX, DX
-	JGE          tail
-	MOVLQSX      (SI)(AX*4), BX
-	MOVLQSX      4(SI)(AX*4), R9
-	SHLQ         $5, BX
-	SHLQ         $5, R9
-	VCVTSS2SD    (DI)(AX*4), X15, X1
-	VCVTSS2SD    4(DI)(AX*4), X15, X2
-	VBROADCASTSD X1, Y1
-	VBROADCASTSD X2, Y2
-	VMULPD       (R8)(BX*1), Y1, Y1
-	VMULPD       (R8)(R9*1), Y2, Y2
-	VADDPD       Y1, Y0, Y0
-	VADDPD       Y2, Y7, Y7
-	ADDQ         $2, AX
-	JMP          loop
-
-tail:
-	CMPQ         AX, CX
-	JGE          done
-	MOVLQSX      (SI)(AX*4), BX
-	SHLQ         $5, BX
-	VCVTSS2SD    (DI)(AX*4), X15, X1
-	VBROADCASTSD X1, Y1
-	VMULPD       (R8)(BX*1), Y1, Y1
-	VADDPD       Y1, Y0, Y0
-
-done:
-	VADDPD  Y7, Y0, Y0
-	MOVQ    out+32(FP), DX
-	VMOVUPD Y0, (DX)
-	VZEROUPPER
-	RET
-
 // func gatherSum4RowsAVX(start, js *int32, gs *float32, v *[4]float64, n int, out *[4]float64)
 //
-// gatherSum4AVX per row k < n over its pairs start[k] ≤ e < start[k+1] (the even and odd
-// pairs counted from the row's first), out[k] = even + odd: one call per block of query
-// points instead of one per point.
+// Per row k < n, over its pairs start[k] ≤ e < start[k+1], two pairs a step: g_e widened to
+// float64 and broadcast, times the 32-byte row v[j_e], added to one of two accumulators, the
+// even pairs' (Y0) and the odd pairs' (Y7), counted from the row's first, so that a pair's sum
+// does not wait for the one before it; then out[k] = even + odd. The same products and sums
+// per component, in the same order, as the Go loop. The widening merges into X15, which holds
+// zero, so it does not wait for the register's last value.
 TEXT ·gatherSum4RowsAVX(SB), NOSPLIT, $0-48
 	MOVQ   start+0(FP), R12
 	MOVQ   js+8(FP), SI
@@ -119,83 +69,12 @@ gdone:
 	VZEROUPPER
 	RET
 
-// func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64)
-//
-// Two pairs a step, the components in the lanes: k_j broadcast from the row's lane 3,
-// f = m·(k_i + k_j)·g, and f·(y − v_j) added to the even pairs' accumulator (Y0) or the odd
-// pairs' (Y7), then even + odd (lane 3 carries f·(k_i − k_j), not returned).
-TEXT ·kGradSumAVX(SB), NOSPLIT, $0-56
-	MOVQ         js+0(FP), SI
-	MOVQ         gs+8(FP), DI
-	MOVQ         n+16(FP), CX
-	MOVQ         v+24(FP), R8
-	MOVQ         y+32(FP), DX
-	VMOVUPD      (DX), Y2              // y
-	VPERMPD      $0xff, Y2, Y3         // k_i in every lane
-	VBROADCASTSD m+40(FP), Y4
-	VXORPD       Y0, Y0, Y0
-	VXORPD       Y7, Y7, Y7
-	VXORPD       X15, X15, X15
-	XORQ         AX, AX
-	LEAQ         -1(CX), DX
-
-kloop:
-	CMPQ         AX, DX
-	JGE          ktail
-	MOVLQSX      (SI)(AX*4), BX
-	MOVLQSX      4(SI)(AX*4), R9
-	SHLQ         $5, BX
-	SHLQ         $5, R9
-	VMOVUPD      (R8)(BX*1), Y1        // v_j
-	VMOVUPD      (R8)(R9*1), Y8        // v_j of the odd pair
-	VPERMPD      $0xff, Y1, Y5         // k_j
-	VPERMPD      $0xff, Y8, Y9
-	VADDPD       Y5, Y3, Y5            // k_i + k_j
-	VADDPD       Y9, Y3, Y9
-	VMULPD       Y5, Y4, Y5            // m·(…)
-	VMULPD       Y9, Y4, Y9
-	VCVTSS2SD    (DI)(AX*4), X15, X6
-	VCVTSS2SD    4(DI)(AX*4), X15, X10
-	VBROADCASTSD X6, Y6
-	VBROADCASTSD X10, Y10
-	VMULPD       Y6, Y5, Y5            // ·g
-	VMULPD       Y10, Y9, Y9
-	VSUBPD       Y1, Y2, Y1            // y − v_j
-	VSUBPD       Y8, Y2, Y8
-	VMULPD       Y1, Y5, Y1
-	VMULPD       Y8, Y9, Y8
-	VADDPD       Y1, Y0, Y0
-	VADDPD       Y8, Y7, Y7
-	ADDQ         $2, AX
-	JMP          kloop
-
-ktail:
-	CMPQ         AX, CX
-	JGE          kdone
-	MOVLQSX      (SI)(AX*4), BX
-	SHLQ         $5, BX
-	VMOVUPD      (R8)(BX*1), Y1
-	VPERMPD      $0xff, Y1, Y5
-	VADDPD       Y5, Y3, Y5
-	VMULPD       Y5, Y4, Y5
-	VCVTSS2SD    (DI)(AX*4), X15, X6
-	VBROADCASTSD X6, Y6
-	VMULPD       Y6, Y5, Y5
-	VSUBPD       Y1, Y2, Y1
-	VMULPD       Y1, Y5, Y1
-	VADDPD       Y1, Y0, Y0
-
-kdone:
-	VADDPD  Y7, Y0, Y0
-	MOVQ    out+48(FP), DX
-	VMOVUPD Y0, (DX)
-	VZEROUPPER
-	RET
-
 // func kGradSumRowsAVX(start, js *int32, gs *float32, v, ys *[4]float64, m float64, n int, out *[4]float64)
 //
-// kGradSumAVX per row k < n with y = ys[k] over its pairs start[k] ≤ e < start[k+1] (the
-// even and odd pairs counted from the row's first), out[k] = even + odd.
+// Per row k < n with y = ys[k], over its pairs start[k] ≤ e < start[k+1], two pairs a step,
+// the components in the lanes: k_j broadcast from the row's lane 3, f = m·(k_i + k_j)·g, and
+// f·(y − v_j) added to the even pairs' accumulator (Y0) or the odd pairs' (Y7), counted from
+// the row's first; then out[k] = even + odd (lane 3 carries f·(k_i − k_j), not used).
 TEXT ·kGradSumRowsAVX(SB), NOSPLIT, $0-64
 	MOVQ         start+0(FP), R12
 	MOVQ         js+8(FP), SI

@@ -6,19 +6,11 @@ import "github.com/go-gl/mathgl/mgl64"
 
 func hasAVX2() bool { return false }
 
-func gatherSum4AVX(js *int32, gs *float32, n int, v *[4]float64, out *[4]float64) {
-	panic("vec: no assembly in this build")
-}
-
 func gatherSum4RowsAVX(start, js *int32, gs *float32, v *[4]float64, n int, out *[4]float64) {
 	panic("vec: no assembly in this build")
 }
 
 func kGradSumRowsAVX(start, js *int32, gs *float32, v, ys *[4]float64, m float64, n int, out *[4]float64) {
-	panic("vec: no assembly in this build")
-}
-
-func kGradSumAVX(js *int32, gs *float32, n int, v *[4]float64, y *[4]float64, m float64, out *[4]float64) {
 	panic("vec: no assembly in this build")
 }
 

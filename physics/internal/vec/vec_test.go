@@ -144,34 +144,28 @@ func localPairs(rows, per, spread int) ([]int32, []float32, [][4]float64) {
 	return js, gs, v
 }
 
-// BenchmarkGatherSum4 and BenchmarkKGradSum: ns per particle of 34 neighbours over 100k rows
-// (go test -run XXX -bench 'GatherSum4|KGradSum' ./physics/internal/vec).
+// BenchmarkGatherSum4 and BenchmarkKGradSum: ns per particle of 34 neighbours over 100k rows,
+// one call per particle (go test -run XXX -bench 'GatherSum4|KGradSum' ./physics/internal/vec).
 func BenchmarkGatherSum4(b *testing.B) {
-	const rows, per = 100000, 34
-	js, gs, v := localPairs(rows, per, 300)
-	var s float64
-	b.ResetTimer()
-	for it := 0; it < b.N; it++ {
-		for i := 0; i < rows; i++ {
-			a := GatherSum4(js[i*per:(i+1)*per], gs[i*per:(i+1)*per], v)
-			s += a[0]
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/rows, "ns/particle")
-	if math.IsNaN(s) {
-		b.Fatal("NaN")
-	}
+	benchPerParticle(b, func(js []int32, gs []float32, v [][4]float64, i int) float64 {
+		return GatherSum4(js, gs, v)[0]
+	})
 }
 
 func BenchmarkKGradSum(b *testing.B) {
+	benchPerParticle(b, func(js []int32, gs []float32, v [][4]float64, i int) float64 {
+		return KGradSum(js, gs, v, &v[i], 1.5)[0]
+	})
+}
+
+func benchPerParticle(b *testing.B, sum func(js []int32, gs []float32, v [][4]float64, i int) float64) {
 	const rows, per = 100000, 34
 	js, gs, v := localPairs(rows, per, 300)
 	var s float64
 	b.ResetTimer()
 	for it := 0; it < b.N; it++ {
 		for i := 0; i < rows; i++ {
-			a := KGradSum(js[i*per:(i+1)*per], gs[i*per:(i+1)*per], v, &v[i], 1.5)
-			s += a[0]
+			s += sum(js[i*per:(i+1)*per], gs[i*per:(i+1)*per], v, i)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/rows, "ns/particle")
@@ -180,20 +174,36 @@ func BenchmarkKGradSum(b *testing.B) {
 	}
 }
 
-// TestGatherSum4Rows: a block of rows of every length up to 70 (empty ones among them) gives,
-// row by row, GatherSum4 of the row bit for bit, with the assembly and with the Go loop.
-func TestGatherSum4Rows(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	const rows = 50
-	_, _, v := randomPairs(rng, 0, rows)
-	start := []int32{0}
-	var js []int32
-	var gs []float32
+// randomRows is a block of neighbour lists, one of every length up to 70 (an empty one among
+// them), laid out as a NeighborBlock's rows, with targets below rows.
+func randomRows(rng *rand.Rand, rows int) (start, js []int32, gs []float32) {
+	start = []int32{0}
 	for n := 0; n <= 70; n++ {
 		j, g, _ := randomPairs(rng, n, rows)
 		js, gs = append(js, j...), append(gs, g...)
 		start = append(start, int32(len(js)))
 	}
+	return start, js, gs
+}
+
+// TestGatherSum4Rows: a block of rows of every length up to 70 gives, row by row, the Go loop's
+// sums of the row bit for bit, with the assembly and with the Go loop.
+func TestGatherSum4Rows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const rows = 50
+	_, _, v := randomPairs(rng, 0, rows)
+	start, js, gs := randomRows(rng, rows)
+	checkRows(t, start, func(out [][4]float64) { GatherSum4Rows(start, js, gs, v, len(out), out) },
+		func(k int) []float64 {
+			a := gatherSum4Go(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v)
+			return a[:]
+		})
+}
+
+// checkRows runs rows (the block loop under test) with the assembly, where the processor has
+// it, and with the Go loops, and compares every row's sums bit for bit with want(row).
+func checkRows(t *testing.T, start []int32, rows func(out [][4]float64), want func(k int) []float64) {
+	t.Helper()
 	nr := len(start) - 1
 	for _, asm := range []bool{true, false} {
 		if asm && !HasAVX2 {
@@ -202,13 +212,12 @@ func TestGatherSum4Rows(t *testing.T) {
 		old := HasAVX2
 		HasAVX2 = asm
 		out := make([][4]float64, nr)
-		GatherSum4Rows(start, js, gs, v, nr, out)
+		rows(out)
 		HasAVX2 = old
 		for k := 0; k < nr; k++ {
-			want := gatherSum4Go(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v)
-			for c := range want {
-				if math.Float64bits(out[k][c]) != math.Float64bits(want[c]) {
-					t.Fatalf("assembly %v, row %d (%d pairs), component %d: %v, want %v", asm, k, start[k+1]-start[k], c, out[k][c], want[c])
+			for c, w := range want(k) {
+				if math.Float64bits(out[k][c]) != math.Float64bits(w) {
+					t.Fatalf("assembly %v, row %d (%d pairs), component %d: %v, want %v", asm, k, start[k+1]-start[k], c, out[k][c], w)
 				}
 			}
 		}
@@ -242,34 +251,16 @@ func TestKGradSumRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	const rows = 50
 	_, _, v := randomPairs(rng, 0, rows)
-	start := []int32{0}
-	var js []int32
-	var gs []float32
-	var ys [][4]float64
-	for n := 0; n <= 70; n++ {
-		j, g, _ := randomPairs(rng, n, rows)
-		js, gs = append(js, j...), append(gs, g...)
-		start = append(start, int32(len(js)))
-		ys = append(ys, v[rng.IntN(rows)])
-	}
+	start, js, gs := randomRows(rng, rows)
 	nr := len(start) - 1
-	m := rng.Float64() + 0.5
-	for _, asm := range []bool{true, false} {
-		if asm && !HasAVX2 {
-			continue
-		}
-		old := HasAVX2
-		HasAVX2 = asm
-		out := make([][4]float64, nr)
-		KGradSumRows(start, js, gs, v, ys, m, nr, out)
-		HasAVX2 = old
-		for k := 0; k < nr; k++ {
-			want := kGradSumGo(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v, &ys[k], m)
-			for c := range want {
-				if math.Float64bits(out[k][c]) != math.Float64bits(want[c]) {
-					t.Fatalf("assembly %v, row %d (%d pairs), component %d: %v, want %v", asm, k, start[k+1]-start[k], c, out[k][c], want[c])
-				}
-			}
-		}
+	ys := make([][4]float64, nr)
+	for k := range ys {
+		ys[k] = v[rng.IntN(rows)]
 	}
+	m := rng.Float64() + 0.5
+	checkRows(t, start, func(out [][4]float64) { KGradSumRows(start, js, gs, v, ys, m, len(out), out) },
+		func(k int) []float64 {
+			a := kGradSumGo(js[start[k]:start[k+1]], gs[start[k]:start[k+1]], v, &ys[k], m)
+			return a[:]
+		})
 }
