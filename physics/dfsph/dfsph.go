@@ -460,26 +460,26 @@ func (s *Solver) correct(lo, hi, block int) {
 		ki := yi[3]
 		mi := f.M[i]
 		var x, y, z float64
-		js, gws := fblk.Row(i - lo)
-		gws = gws[:len(js)]
 		if s.uniform {
 			a := &sums[i-lo]
 			x, y, z = a[0], a[1], a[2]
-			js = js[:0]
-		}
-		for k, j := range js {
-			rj := &kk[j]
-			kj := rj[3]
-			var c float64
-			if mj := f.M[j]; mj == mi {
-				c = mi * (ki + kj)
-			} else {
-				c = mi*ki + mj*mj/mi*kj
+		} else {
+			js, gws := fblk.Row(i - lo)
+			gws = gws[:len(js)]
+			for k, j := range js {
+				rj := &kk[j]
+				kj := rj[3]
+				var c float64
+				if mj := f.M[j]; mj == mi {
+					c = mi * (ki + kj)
+				} else {
+					c = mi*ki + mj*mj/mi*kj
+				}
+				c *= float64(gws[k])
+				x += c * (yi[0] - rj[0])
+				y += c * (yi[1] - rj[1])
+				z += c * (yi[2] - rj[2])
 			}
-			c *= float64(gws[k])
-			x += c * (yi[0] - rj[0])
-			y += c * (yi[1] - rj[1])
-			z += c * (yi[2] - rj[2])
 		}
 		bg := &s.bgrad[i]
 		x += ki * bg[0]

@@ -420,10 +420,10 @@ func (s *Solver) uSweep(lo, hi, block int) {
 	for i := lo; i < hi; i++ {
 		var x, y, z float64
 		xi := &f.X[i]
-		js, gws := fblk.Row(i - lo)
-		gws = gws[:len(js)]
 		if final {
 			// the pressure acceleration: x_i − x_j formed exactly (see Solver)
+			js, gws := fblk.Row(i - lo)
+			gws = gws[:len(js)]
 			for k, j := range js {
 				g := physics.Grad(gws[k], xi, &f.X[j])
 				q := qs[j][3]
