@@ -79,21 +79,22 @@ type Body struct {
 	vol    float64  // rest volume V⁰ of every particle (m³), §4.3
 	start  []int32  // pairs of particle i: start[i] ≤ k < start[i+1]
 	nbr    []int32  // neighbour j of pair k
-	rev    []int32  // the index of the pair (j, i) in j's list
-	x0     []Vec3   // rest vector x⁰_ji = x⁰_j − x⁰_i of pair k
 	l      []mat3   // correction matrix L_i of Eq. 1
 	q      []quat   // rotation R_i of the last step, as a quaternion
 	pinned []bool   // pinned particles keep zero velocity
 	corr   []grad32 // L_i ∇W(x⁰_ij) of Eq. 2 per pair, constant
+	// corrRev is L_j ∇W(x⁰_ji) per pair (i, j): corr of the reverse pair, constant, so that
+	// each step's reverse gradients R_j L_j ∇W(x⁰_ji) are formed in the pairs' order.
+	corrRev []grad32
+	rest    []Vec3 // the rest positions x⁰; a pair's rest vector x⁰_ji is restVec (not stored per pair)
 
 	// Scratch of one solve.
 	gs      []grad32        // ∇*W_i(x⁰_ij) of Eq. 4 per pair
-	gsRev   []grad32        // ∇*W_j(x⁰_ji) per pair (i, j): gs of the reverse pair, copied once per step so the force pass reads it in order
+	gsRev   []grad32        // ∇*W_j(x⁰_ji) per pair (i, j): R_j corrRev, bit for bit gs of the reverse pair, in the pairs' order for the force pass
 	gsum    [][4]float64    // Σ_j ∇*W_i(x⁰_ij) per particle (of the stored float32 values; the fourth entry unused)
 	rc      [][12]float64   // R_i by columns for vec.RotateGradsRows
 	stress  []vec.StressRow // symmetric P_i in the layout of vec.StressRow, one row more than particles (the force pass's loop reads past the last)
 	fg      []mat3          // F_i of Eq. 3 from the rotation pass (the zero-energy-mode force's prediction)
-	ms      [][8]float64    // the strain sums of the product's first pass per particle (vec.OuterSumsRows)
 	fd      [][4]float64    // the neighbours' force sums of its second pass per particle (vec.StressDivRows)
 	b, r, p []Vec3
 	ap      []Vec3
@@ -150,7 +151,8 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd.fnRev = bd.revBlock
 	bd.pinned = make([]bool, n)
 	copy(bd.pinned, opt.Pinned)
-	bd.findNeighbors(x0, kr.H)
+	bd.rest = slices.Clone(x0)
+	rev := bd.findNeighbors(x0, kr.H)
 	bd.q = make([]quat, n)
 	bd.l = make([]mat3, n)
 	for i := 0; i < n; i++ {
@@ -166,8 +168,8 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 		// pseudo-inverse follows from an eigen-decomposition.
 		var a mat3
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			d := &bd.x0[k]
-			c := -vol * kr.GradFactor(physics.Norm(*d))
+			d := bd.restVec(i, k)
+			c := -vol * kr.GradFactor(physics.Norm(d))
 			for r := 0; r < 3; r++ {
 				for s := 0; s < 3; s++ {
 					a[3*r+s] += c * d[r] * d[s]
@@ -187,7 +189,7 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd.corr = make([]grad32, len(bd.nbr)+1) // one more: vec.OuterSums reads four single-precision values
 	for i := 0; i < n; i++ {
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			d := &bd.x0[k]
+			d := bd.restVec(i, k)
 			l := &bd.l[i]
 			// ∇W(x⁰_ij) = g·x⁰_ij = −g·x⁰_ji.
 			g := -kr.GradFactor(math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]))
@@ -195,12 +197,15 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 			bd.corr[k] = grad32{float32(l[0]*wx + l[1]*wy + l[2]*wz), float32(l[3]*wx + l[4]*wy + l[5]*wz), float32(l[6]*wx + l[7]*wy + l[8]*wz)}
 		}
 	}
+	bd.corrRev = make([]grad32, len(bd.nbr))
+	for k, r := range rev {
+		bd.corrRev[k] = bd.corr[r]
+	}
 	// one entry more than pairs: the product loops read a gradient as four single-precision
 	// values (vec.OuterSums, vec.StressDiv)
 	bd.gs = make([]grad32, len(bd.nbr)+1)
 	bd.gsRev = make([]grad32, len(bd.nbr)+1)
 	bd.stress = make([]vec.StressRow, n+1)
-	bd.ms = make([][8]float64, n)
 	bd.fd = make([][4]float64, n)
 	bd.gsum = make([][4]float64, n)
 	bd.rc = make([][12]float64, n)
@@ -213,8 +218,9 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 }
 
 // findNeighbors fills the symmetric rest neighbourhoods: all pairs closer than h, found through
-// a sorted cell list, each particle's list in increasing j.
-func (bd *Body) findNeighbors(x0 []Vec3, h float64) {
+// a sorted cell list, each particle's list in increasing j. It returns, per pair (i, j), the
+// index of the pair (j, i) in j's list.
+func (bd *Body) findNeighbors(x0 []Vec3, h float64) []int32 {
 	n := len(x0)
 	type cellIdx struct {
 		c [3]int64
@@ -266,15 +272,11 @@ func (bd *Body) findNeighbors(x0 []Vec3, h float64) {
 			}
 		}
 		slices.Sort(row)
-		for _, j := range row {
-			bd.nbr = append(bd.nbr, j)
-			xj := x0[j]
-			bd.x0 = append(bd.x0, Vec3{xj[0] - xi[0], xj[1] - xi[1], xj[2] - xi[2]})
-		}
+		bd.nbr = append(bd.nbr, row...)
 		bd.start[i+1] = int32(len(bd.nbr))
 	}
 	// Dist2 is symmetric bit for bit, so j lists i whenever i lists j; rev links the two.
-	bd.rev = make([]int32, len(bd.nbr))
+	rev := make([]int32, len(bd.nbr))
 	for i := 0; i < n; i++ {
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
 			j := bd.nbr[k]
@@ -283,7 +285,15 @@ func (bd *Body) findNeighbors(x0 []Vec3, h float64) {
 			if !ok {
 				panic("elastic: rest neighbourhoods are not symmetric")
 			}
-			bd.rev[k] = bd.start[j] + int32(m)
+			rev[k] = bd.start[j] + int32(m)
 		}
 	}
+	return rev
+}
+
+// restVec returns the rest vector x⁰_ji = x⁰_j − x⁰_i of pair k of particle i (j = nbr[k]),
+// formed from the rest positions: 24 bytes per particle instead of per pair.
+func (bd *Body) restVec(i int, k int32) Vec3 {
+	xi, xj := &bd.rest[i], &bd.rest[bd.nbr[k]]
+	return Vec3{xj[0] - xi[0], xj[1] - xi[1], xj[2] - xi[2]}
 }

@@ -126,11 +126,13 @@ func (bd *Body) rotBlock(lo, hi, _ int) {
 	vec.RotateGradsRows(bd.start, bd.rc, bd.corr, bd.gs, lo, hi, bd.gsum)
 }
 
-// revBlock copies each pair's reverse rotated gradient ∇*W_j(x⁰_ji) next to it.
+// revBlock stores each pair's reverse rotated gradient ∇*W_j(x⁰_ji) = R_j L_j ∇W(x⁰_ji)
+// (Eq. 4) next to it: the very value rotBlock stored for the pair (j, i), formed again from
+// the constant corrRev and R_j, which reads the pairs in order where copying it from j's list
+// would read one scattered gradient per pair (at 100k particles that copy took 118 ns a pair).
 func (bd *Body) revBlock(lo, hi, _ int) {
-	for k := bd.start[lo]; k < bd.start[hi]; k++ {
-		bd.gsRev[k] = bd.gs[bd.rev[k]]
-	}
+	a, b := bd.start[lo], bd.start[hi]
+	vec.RotateEach(bd.nbr[a:b], bd.rc, bd.corrRev[a:b], bd.gsRev[a:b])
 }
 
 // stressFromGrad sets P of Eq. 8 (with the strain of Eq. 12/23) from the displacement
@@ -142,30 +144,28 @@ func stressFromGrad(du *mat3, g, k float64, p *vec.StressRow) {
 }
 
 // stressXBlock is the first pass of Algorithm 2 for f(x^f, x⁰): F̂_i − I of Eq. 13,
-// Σ_j V_j (x_ji − R_i x⁰_ji) ⊗ ∇*W_i, and its stress.
+// Σ_j V_j (x_ji − R_i x⁰_ji) ⊗ ∇*W_i(x⁰_ij), and its stress. The sum is formed as
+// V (Σ_j x_ji ⊗ ∇*W_i − R_i Σ_j x⁰_ji ⊗ ∇*W_i), each part one pass of the vector loop
+// vec.OuterSums over the stored gradients, so the rotation is applied once per particle instead of per
+// pair. The two parts are near R_i and their difference is the strain: exact to the round-off
+// of their entries (≈ 10⁻¹⁶), as the per-pair differences x_ji − R_i x⁰_ji were. At rest
+// (x = x⁰, R_i = I) the two sums are the same numbers and the strain is exactly zero.
 func (bd *Body) stressXBlock(lo, hi, _ int) {
 	x, vol := bd.x, bd.vol
 	for i := lo; i < hi; i++ {
-		xi := x[i]
+		r0, r1 := bd.start[i], bd.start[i+1]
+		if r0 == r1 {
+			vec.SetStress(&bd.stress[i], 0, 0, 0, 0, 0, 0)
+			continue
+		}
+		mx := vec.OuterSums(bd.nbr[r0:r1], bd.gs[r0:r1+1], x, &x[i])
+		m0 := vec.OuterSums(bd.nbr[r0:r1], bd.gs[r0:r1+1], bd.rest, &bd.rest[i])
 		r := quatToMat(&bd.q[i])
 		var du mat3
-		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			d := &bd.x0[k]
-			xj := &x[bd.nbr[k]]
-			ax := vol * (xj[0] - xi[0] - (r[0]*d[0] + r[1]*d[1] + r[2]*d[2]))
-			ay := vol * (xj[1] - xi[1] - (r[3]*d[0] + r[4]*d[1] + r[5]*d[2]))
-			az := vol * (xj[2] - xi[2] - (r[6]*d[0] + r[7]*d[1] + r[8]*d[2]))
-			c := &bd.gs[k]
-			c0, c1, c2 := float64(c[0]), float64(c[1]), float64(c[2])
-			du[0] += ax * c0
-			du[1] += ax * c1
-			du[2] += ax * c2
-			du[3] += ay * c0
-			du[4] += ay * c1
-			du[5] += ay * c2
-			du[6] += az * c0
-			du[7] += az * c1
-			du[8] += az * c2
+		for s := 0; s < 3; s++ {
+			for t := 0; t < 3; t++ {
+				du[3*s+t] = vol * (mx[4*s+t] - (r[3*s]*m0[t] + r[3*s+1]*m0[4+t] + r[3*s+2]*m0[8+t]))
+			}
 		}
 		stressFromGrad(&du, bd.mat.G, bd.mat.K, &bd.stress[i])
 	}
@@ -224,10 +224,10 @@ func (bd *Body) hourglass(i int) (fx, fy, fz float64) {
 		if r == 0 {
 			continue
 		}
-		d0 := &bd.x0[k]
+		d0 := bd.restVec(i, k)
 		r0sq := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
 		// δ_ij: i's prediction of x_ji against the actual x_ji, along x̂_ji = −x̂_ij.
-		pi := bd.predict(i, d0)
+		pi := bd.predict(i, &d0)
 		dij := -((pi[0]+dx)*dx + (pi[1]+dy)*dy + (pi[2]+dz)*dz) / r
 		// δ_ji: j's prediction of x_ij (rest vector −x⁰_ji) against x_ij.
 		pj := bd.predict(j, &Vec3{-d0[0], -d0[1], -d0[2]})
@@ -249,20 +249,12 @@ func (bd *Body) predict(i int, d *Vec3) Vec3 {
 // stressPBlock is the first pass of the product A p (Algorithm 2 with Eq. 22/23): the
 // displacement gradient Δt Σ_j V_j p_ji ⊗ ∇*W_i of the direction src, and its stress. Only
 // the symmetric part enters the strain (Eq. 23), so six sums are kept per particle: the
-// diagonal and the symmetric off-diagonal pairs du_rq + du_qr (vec.OuterSumsRows, scaled by
-// Δt V once).
+// diagonal and the symmetric off-diagonal pairs du_rq + du_qr, scaled by Δt V once, and the
+// stress of Eq. 8 with ε_rr = e_rr and ε_rq = e_rq/2, formed for the block at once
+// (vec.StrainStressRows).
 func (bd *Body) stressPBlock(lo, hi, _ int) {
-	src, c := bd.src, bd.dt*bd.vol
-	g, k := bd.mat.G, bd.mat.K
-	vec.OuterSumsRows(bd.start, bd.nbr, bd.gs, src, lo, hi, bd.ms)
-	for i := lo; i < hi; i++ {
-		m := &bd.ms[i]
-		e00, e11, e22 := c*m[0], c*m[1], c*m[2]
-		e01, e02, e12 := c*m[4], c*m[5], c*m[6]
-		// Eq. 8 with ε_rr = e_rr and ε_rq = e_rq/2.
-		lam := (k - 2*g/3) * (e00 + e11 + e22)
-		vec.SetStress(&bd.stress[i], 2*g*e00+lam, 2*g*e11+lam, 2*g*e22+lam, g*e01, g*e02, g*e12)
-	}
+	law := vec.StrainLaw{C: bd.dt * bd.vol, G: bd.mat.G, Lambda: bd.mat.K - 2*bd.mat.G/3}
+	vec.StrainStressRows(bd.start, bd.nbr, bd.gs, bd.src, lo, hi, &law, bd.stress)
 }
 
 // apBlock is the second pass of the product: (A p)_i = p_i − Δt/m f_i(Δt p, 0) (Eq. 19), zero
@@ -362,7 +354,7 @@ func (bd *Body) Strain(x []Vec3) float64 {
 		r := quatToMat(&bd.q[i])
 		var du mat3
 		for k := bd.start[i]; k < bd.start[i+1]; k++ {
-			d := &bd.x0[k]
+			d := bd.restVec(i, k)
 			xj := &x[bd.nbr[k]]
 			a := [3]float64{
 				bd.vol * (xj[0] - xi[0] - (r[0]*d[0] + r[1]*d[1] + r[2]*d[2])),

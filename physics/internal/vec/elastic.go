@@ -136,25 +136,36 @@ func StressDivRows(start, js []int32, bs [][3]float32, st []StressRow, lo, hi in
 	}
 }
 
-// OuterSumsRows is OuterSums for the particles lo ≤ i < hi of a body (pairs as in
-// StressDivRows) with o = src[i], reduced to the six sums of the symmetric part:
-// out[i] = [M00, M11, M22, ·, M01 + M10, M02 + M20, M12 + M21, ·] (the entries marked · are
-// unused). gs must hold one entry past start[hi].
-func OuterSumsRows(start, js []int32, gs [][3]float32, src []mgl64.Vec3, lo, hi int, out [][8]float64) {
+// StrainLaw is the linear elastic law of the elastic solve's product (Peer et al. 2018,
+// Eq. 8 with the strain of Eq. 22/23): C scales the strain sums (Δt·V), G is the shear modulus
+// and Lambda = K − 2G/3 (Pa).
+type StrainLaw struct{ C, G, Lambda float64 }
+
+// StrainStressRows is the first pass of the elastic solve's product for the particles
+// lo ≤ i < hi of a body (pairs as in StressDivRows): the sums M = Σ_k (src[j_k] − src[i]) ⊗ g_k
+// as OuterSums forms them, the strain e_ss = C·M_ss, e_st = C·(M_st + M_ts) of their
+// symmetric part, and the stress of Eq. 8, P_ss = (2G)·e_ss + λ and P_st = G·e_st with
+// λ = Lambda·((e_00 + e_11) + e_22), stored in st[i] (the layout of StressRow). gs must hold
+// one entry past start[hi].
+func StrainStressRows(start, js []int32, gs [][3]float32, src []mgl64.Vec3, lo, hi int, law *StrainLaw, st []StressRow) {
 	if lo >= hi {
 		return
 	}
-	_, _, _ = start[hi], out[hi-1], src[hi-1]
+	_, _, _ = start[hi], st[hi-1], src[hi-1]
 	if HasAVX2 && start[hi] > start[lo] {
 		gs = gs[:start[hi]+1]
 		_ = js[start[hi]-1]
-		outerSumsRowsAVX(&start[0], &js[0], &gs[0], &src[0], lo, hi, &out[0])
+		strainStressRowsAVX(&start[0], &js[0], &gs[0], &src[0], lo, hi, law.C, 2*law.G, law.G, law.Lambda, &st[0])
 		return
 	}
+	c, g := law.C, law.G
 	for i := lo; i < hi; i++ {
 		var m [12]float64
 		outerSumsGo(js[start[i]:start[i+1]], gs[start[i]:start[i+1]], src, &src[i], &m)
-		out[i] = [8]float64{m[0], m[5], m[10], 0, m[1] + m[4], m[2] + m[8], m[6] + m[9], 0}
+		e00, e11, e22 := c*m[0], c*m[5], c*m[10]
+		e01, e02, e12 := c*(m[1]+m[4]), c*(m[2]+m[8]), c*(m[6]+m[9])
+		lam := law.Lambda * (e00 + e11 + e22)
+		SetStress(&st[i], 2*g*e00+lam, 2*g*e11+lam, 2*g*e22+lam, g*e01, g*e02, g*e12)
 	}
 }
 
@@ -185,5 +196,30 @@ func RotateGradsRows(start []int32, rc [][12]float64, cs, gs [][3]float32, lo, h
 			s0, s1, s2 = s0+float64(g[0]), s1+float64(g[1]), s2+float64(g[2])
 		}
 		sum[i] = [4]float64{s0, s1, s2}
+	}
+}
+
+// RotateEach stores gs[k] = R_{js[k]} cs[k] rounded to single precision for every k: each
+// gradient turned by the rotation of the particle the pair names (rc as in RotateGradsRows),
+// with the operations of RotateGradsRows in their order, so that a gradient turned here equals
+// bit for bit the one RotateGradsRows stores for the same rotation and corrected gradient. The
+// elastic solve uses it for the reverse pairs' gradients ∇*W_j(x⁰_ji) = R_j L_j ∇W(x⁰_ji)
+// (Eq. 4), read in the pairs' order from a constant copy of L_j ∇W(x⁰_ji), where copying
+// ∇*W_j(x⁰_ji) from j's list would read one scattered gradient per pair. Every js[k] must
+// index rc: the assembly does not check (as StressDivRows does not check its rows).
+func RotateEach(js []int32, rc [][12]float64, cs, gs [][3]float32) {
+	n := len(js)
+	if n == 0 {
+		return
+	}
+	_, _ = cs[n-1], gs[n-1]
+	if HasAVX2 {
+		rotateEachAVX(&js[0], &rc[0], &cs[0], &gs[0], n)
+		return
+	}
+	for k, j := range js {
+		r, c := &rc[j], &cs[k]
+		c0, c1, c2 := float64(c[0]), float64(c[1]), float64(c[2])
+		gs[k] = [3]float32{float32(r[0]*c0 + r[4]*c1 + r[8]*c2), float32(r[1]*c0 + r[5]*c1 + r[9]*c2), float32(r[2]*c0 + r[6]*c1 + r[10]*c2)}
 	}
 }

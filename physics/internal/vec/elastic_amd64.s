@@ -191,18 +191,20 @@ drdone:
 	VZEROUPPER
 	RET
 
-// func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64)
+// func strainStressRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, c, mu2, mu, lambda float64, st *[8]float64)
 //
 // outerSumsAVX per particle i of [lo, hi) with o = src[i] over its pairs start[i] ≤ k <
-// start[i+1], then out[i] = the diagonal of the rows' matrix and, 32 bytes on, the sums of its
-// off-diagonal pairs (M01, M02, M12) + (M10, M20, M21), gathered by permutes and blends.
-TEXT ·outerSumsRowsAVX(SB), NOSPLIT, $0-56
+// start[i+1]; from the rows' matrix the diagonal and the sums of its off-diagonal pairs
+// (M01, M02, M12) + (M10, M20, M21), gathered by permutes and blends, times c; the trace
+// (e00 + e11) + e22 times lambda; and the stress row [xx, xy, xz, yz | zz, xy, yy, yz] with
+// the diagonal mu2·e + λ and the off-diagonal mu·e (mu the shear modulus), stored at st[i].
+TEXT ·strainStressRowsAVX(SB), NOSPLIT, $0-88
 	MOVQ start+0(FP), R12
 	MOVQ js+8(FP), SI
 	MOVQ gs+16(FP), DI
 	MOVQ src+24(FP), R8
 	MOVQ lo+32(FP), R13
-	MOVQ out+48(FP), DX
+	MOVQ st+80(FP), DX
 
 orow:
 	CMPQ         R13, hi+40(FP)
@@ -235,22 +237,40 @@ ortail:
 	OUTERPAIR(AX, Y4, Y5, Y6)
 
 orsum:
-	VADDPD   Y7, Y4, Y4
-	VADDPD   Y8, Y5, Y5
-	VADDPD   Y9, Y6, Y6
-	VBLENDPD $2, Y5, Y4, Y10
-	VBLENDPD $4, Y6, Y10, Y10  // M00, M11, M22
-	VPERMPD  $0xe9, Y4, Y11
-	VBLENDPD $4, Y5, Y11, Y11  // M01, M02, M12
-	VPERMPD  $0xd0, Y6, Y0
-	VBLENDPD $1, Y5, Y0, Y0    // M10, M20, M21
-	VADDPD   Y0, Y11, Y11
-	MOVQ     R13, BX
-	SHLQ     $6, BX
-	VMOVUPD  Y10, (DX)(BX*1)
-	VMOVUPD  Y11, 32(DX)(BX*1)
-	INCQ     R13
-	JMP      orow
+	VADDPD       Y7, Y4, Y4
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y6, Y6
+	VBLENDPD     $2, Y5, Y4, Y10
+	VBLENDPD     $4, Y6, Y10, Y10 // M00, M11, M22
+	VPERMPD      $0xe9, Y4, Y11
+	VBLENDPD     $4, Y5, Y11, Y11 // M01, M02, M12
+	VPERMPD      $0xd0, Y6, Y0
+	VBLENDPD     $1, Y5, Y0, Y0   // M10, M20, M21
+	VADDPD       Y0, Y11, Y11
+	VBROADCASTSD c+48(FP), Y0
+	VMULPD       Y0, Y10, Y10     // e00, e11, e22
+	VMULPD       Y0, Y11, Y11     // e01, e02, e12
+	VPERMILPD    $1, X10, X1
+	VADDSD       X1, X10, X1      // e00 + e11
+	VEXTRACTF128 $1, Y10, X2
+	VADDSD       X2, X1, X1       // (e00 + e11) + e22
+	VMULSD       lambda+72(FP), X1, X1
+	VBROADCASTSD X1, Y1           // λ
+	VBROADCASTSD mu2+56(FP), Y2
+	VMULPD       Y2, Y10, Y10
+	VADDPD       Y1, Y10, Y10     // xx, yy, zz
+	VBROADCASTSD mu+64(FP), Y2
+	VMULPD       Y2, Y11, Y11     // xy, xz, yz
+	VPERMPD      $0x90, Y11, Y3   // xy, xy, xz, yz
+	VBLENDPD     $1, Y10, Y3, Y0  // xx, xy, xz, yz
+	VPERMPD      $0x12, Y10, Y2   // zz, ·, yy, ·
+	VBLENDPD     $0xa, Y3, Y2, Y2 // zz, xy, yy, yz
+	MOVQ         R13, BX
+	SHLQ         $6, BX
+	VMOVUPD      Y0, (DX)(BX*1)
+	VMOVUPD      Y2, 32(DX)(BX*1)
+	INCQ         R13
+	JMP          orow
 
 ordone:
 	VZEROUPPER
@@ -315,5 +335,45 @@ grsum:
 	JMP     grow
 
 grdone:
+	VZEROUPPER
+	RET
+
+// func rotateEachAVX(js *int32, rc *[12]float64, cs, gs *[3]float32, n int)
+//
+// rotateGradsRowsAVX's pair step with the rotation of R_{js[k]}, read per pair, and no sum.
+TEXT ·rotateEachAVX(SB), NOSPLIT, $0-40
+	MOVQ   js+0(FP), R12
+	MOVQ   rc+8(FP), R8
+	MOVQ   cs+16(FP), SI
+	MOVQ   gs+24(FP), DI
+	MOVQ   n+32(FP), CX
+	VXORPD X15, X15, X15
+	XORQ   AX, AX
+
+eloop:
+	CMPQ         AX, CX
+	JGE          edone
+	MOVLQSX      (R12)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	SHLQ         $5, BX            // 96 j
+	LEAQ         (AX)(AX*2), R9    // 3 k
+	VCVTSS2SD    (SI)(R9*4), X15, X1
+	VBROADCASTSD X1, Y1
+	VMULPD       (R8)(BX*1), Y1, Y1
+	VCVTSS2SD    4(SI)(R9*4), X15, X2
+	VBROADCASTSD X2, Y2
+	VMULPD       32(R8)(BX*1), Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VCVTSS2SD    8(SI)(R9*4), X15, X3
+	VBROADCASTSD X3, Y3
+	VMULPD       64(R8)(BX*1), Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVQ        X2, (DI)(R9*4)
+	VEXTRACTPS   $2, X2, 8(DI)(R9*4)
+	INCQ         AX
+	JMP          eloop
+
+edone:
 	VZEROUPPER
 	RET

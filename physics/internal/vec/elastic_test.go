@@ -124,8 +124,9 @@ func TestOuterSums(t *testing.T) {
 }
 
 // TestRowsEqualPerParticle: over a random body (0–40 pairs per particle, blocks starting
-// anywhere), StressDivRows and OuterSumsRows give, bit for bit, what StressDiv and OuterSums
-// give per particle, with the assembly and with the Go loops (where the processor has AVX2).
+// anywhere), StressDivRows gives, bit for bit, what StressDiv gives per particle, and
+// StrainStressRows the stress of Eq. 8 of what OuterSums gives per particle, with the assembly
+// and with the Go loops (where the processor has AVX2).
 func TestRowsEqualPerParticle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const n = 60
@@ -139,22 +140,27 @@ func TestRowsEqualPerParticle(t *testing.T) {
 	}
 	check := func(lo, hi int) {
 		fd := make([][4]float64, n)
-		ms := make([][8]float64, n)
+		ps := make([]StressRow, n)
+		law := StrainLaw{C: 0.37, G: 2.5e5, Lambda: 1.3e6}
 		StressDivRows(start, js, gs, st, lo, hi, fd)
-		OuterSumsRows(start, js, gs, src, lo, hi, ms)
+		StrainStressRows(start, js, gs, src, lo, hi, &law, ps)
 		for i := lo; i < hi; i++ {
 			k0, k1 := start[i], start[i+1]
 			f := StressDiv(js[k0:k1], gs[k0:k1+1], st)
 			m := OuterSums(js[k0:k1], gs[k0:k1+1], src, &src[i])
-			wantM := [8]float64{m[0], m[5], m[10], 0, m[1] + m[4], m[2] + m[8], m[6] + m[9], 0}
 			for c := range 3 {
 				if math.Float64bits(fd[i][c]) != math.Float64bits(f[c]) {
 					t.Fatalf("AVX2 %v, particle %d (%d pairs), force %d: rows %v, per particle %v", HasAVX2, i, k1-k0, c, fd[i][c], f[c])
 				}
 			}
-			for _, c := range []int{0, 1, 2, 4, 5, 6} {
-				if math.Float64bits(ms[i][c]) != math.Float64bits(wantM[c]) {
-					t.Fatalf("AVX2 %v, particle %d (%d pairs), sum %d: rows %v, per particle %v", HasAVX2, i, k1-k0, c, ms[i][c], wantM[c])
+			// Eq. 8 of the symmetric strain: e_ss = C M_ss, e_st = C (M_st + M_ts).
+			exx, eyy, ezz := law.C*m[0], law.C*m[5], law.C*m[10]
+			lam := law.Lambda * (exx + eyy + ezz)
+			var want StressRow
+			SetStress(&want, 2*law.G*exx+lam, 2*law.G*eyy+lam, 2*law.G*ezz+lam, law.G*(law.C*(m[1]+m[4])), law.G*(law.C*(m[2]+m[8])), law.G*(law.C*(m[6]+m[9])))
+			for c := range want {
+				if math.Float64bits(ps[i][c]) != math.Float64bits(want[c]) {
+					t.Fatalf("AVX2 %v, particle %d (%d pairs), stress entry %d: rows %v, per particle %v", HasAVX2, i, k1-k0, c, ps[i][c], want[c])
 				}
 			}
 		}
@@ -221,6 +227,89 @@ func TestRotateGradsRows(t *testing.T) {
 			if math.Float64bits(sa[i][c]) != math.Float64bits(sb[i][c]) {
 				t.Fatalf("particle %d, sum %d: assembly %v, Go %v", i, c, sa[i][c], sb[i][c])
 			}
+		}
+	}
+}
+
+// TestRotateEach: a gradient turned by RotateEach with particle j's rotation equals bit for
+// bit the one RotateGradsRows stores in j's own row for the same corrected gradient (the
+// elastic solve's reverse pairs rely on it for forces that cancel pairwise), in the assembly
+// and in the Go loop, and a slice of pairs leaves the gradients outside it untouched (the
+// 12-byte stores of parallel blocks).
+func TestRotateEach(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const n = 40
+	start := make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		start[i+1] = start[i] + int32(rng.IntN(30))
+	}
+	pairs := int(start[n])
+	_, cs, _, _ := randomElasticPairs(rng, pairs, 1)
+	rc := make([][12]float64, n)
+	for i := range rc {
+		for _, c := range []int{0, 1, 2, 4, 5, 6, 8, 9, 10} {
+			rc[i][c] = rng.Float64()*2 - 1
+		}
+	}
+	own := make([][3]float32, pairs+1)
+	RotateGradsRows(start, rc, cs, own, 0, n, make([][4]float64, n))
+	// Pair k of row i turned by row i's rotation: js[k] = i.
+	js := make([]int32, pairs)
+	for i := 0; i < n; i++ {
+		for k := start[i]; k < start[i+1]; k++ {
+			js[k] = int32(i)
+		}
+	}
+	saved := HasAVX2
+	defer func() { HasAVX2 = saved }()
+	for _, avx := range []bool{false, true} {
+		if avx && !saved {
+			t.Log("no AVX2: only the Go loop runs here")
+			continue
+		}
+		HasAVX2 = avx
+		got := make([][3]float32, pairs+1)
+		sentinel := [3]float32{7, 8, 9}
+		for k := range got {
+			got[k] = sentinel
+		}
+		lo, hi := 5, pairs-5
+		RotateEach(js[lo:hi], rc, cs[lo:hi], got[lo:hi])
+		for k := range got {
+			want := own[k]
+			if k < lo || k >= hi {
+				want = sentinel
+			}
+			if got[k] != want {
+				t.Fatalf("assembly %v, pair %d: %v, want %v", avx, k, got[k], want)
+			}
+		}
+	}
+}
+
+// TestStrainStressRowsByHand: one particle with two pairs, src differences (1, 0, 0) and
+// (0, 2, 0) against gradients (1, 0, 0) and (3, 0, 0), so M00 = 1, M10 = 6 and nothing else;
+// with C = 0.5, G = 10 and Lambda = 4: e_xx = 0.5, e_xy = 3, λ = 2, and the stress
+// xx = 2·10·0.5 + 2 = 12, yy = zz = 2, xy = 30, xz = yz = 0 (assembly and Go loop).
+func TestStrainStressRowsByHand(t *testing.T) {
+	start := []int32{0, 2}
+	js := []int32{1, 2}
+	gs := [][3]float32{{1, 0, 0}, {3, 0, 0}, {0, 0, 0}}
+	src := []mgl64.Vec3{{1, 1, 1}, {2, 1, 1}, {1, 3, 1}}
+	law := StrainLaw{C: 0.5, G: 10, Lambda: 4}
+	var want StressRow
+	SetStress(&want, 12, 2, 2, 30, 0, 0)
+	saved := HasAVX2
+	defer func() { HasAVX2 = saved }()
+	for _, avx := range []bool{false, true} {
+		if avx && !saved {
+			continue
+		}
+		HasAVX2 = avx
+		st := make([]StressRow, 3)
+		StrainStressRows(start, js, gs, src, 0, 1, &law, st)
+		if st[0] != want {
+			t.Fatalf("assembly %v: stress %v, want %v", avx, st[0], want)
 		}
 	}
 }

@@ -35,10 +35,13 @@ func outerSumsAVX(js *int32, gs *[3]float32, n int, src, o *mgl64.Vec3, out *[12
 func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64)
 
 //go:noescape
-func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64)
+func strainStressRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, c, mu2, mu, lambda float64, st *[8]float64)
 
 //go:noescape
 func rotateGradsRowsAVX(start *int32, rc *[12]float64, cs, gs *[3]float32, lo, hi int, sum *[4]float64)
+
+//go:noescape
+func rotateEachAVX(js *int32, rc *[12]float64, cs, gs *[3]float32, n int)
 
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)

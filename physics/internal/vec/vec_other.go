@@ -46,10 +46,14 @@ func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi i
 	panic("vec: no assembly in this build")
 }
 
-func outerSumsRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, out *[8]float64) {
+func strainStressRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, c, mu2, mu, lambda float64, st *[8]float64) {
 	panic("vec: no assembly in this build")
 }
 
 func rotateGradsRowsAVX(start *int32, rc *[12]float64, cs, gs *[3]float32, lo, hi int, sum *[4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func rotateEachAVX(js *int32, rc *[12]float64, cs, gs *[3]float32, n int) {
 	panic("vec: no assembly in this build")
 }
