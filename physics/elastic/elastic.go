@@ -95,7 +95,6 @@ type Body struct {
 	rc      [][12]float64   // R_i by columns for vec.RotateGradsRows
 	stress  []vec.StressRow // symmetric P_i in the layout of vec.StressRow, one row more than particles (the force pass's loop reads past the last)
 	fg      []mat3          // F_i of Eq. 3 from the rotation pass (the zero-energy-mode force's prediction)
-	fd      [][4]float64    // the neighbours' force sums of its second pass per particle (vec.StressDivRows)
 	b, r, p []Vec3
 	ap      []Vec3
 	partA   []float64
@@ -206,7 +205,6 @@ func New(x0 []Vec3, vol float64, kr *physics.Kernel, opt Options) (*Body, error)
 	bd.gs = make([]grad32, len(bd.nbr)+1)
 	bd.gsRev = make([]grad32, len(bd.nbr)+1)
 	bd.stress = make([]vec.StressRow, n+1)
-	bd.fd = make([][4]float64, n)
 	bd.gsum = make([][4]float64, n)
 	bd.rc = make([][12]float64, n)
 	bd.fg = make([]mat3, n)

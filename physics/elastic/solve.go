@@ -258,26 +258,11 @@ func (bd *Body) stressPBlock(lo, hi, _ int) {
 }
 
 // apBlock is the second pass of the product: (A p)_i = p_i − Δt/m f_i(Δt p, 0) (Eq. 19), zero
-// on pinned rows, with the neighbours' part of the force of Eq. 10 summed for the block at
-// once (vec.StressDivRows; the rest as in divergence); it also stores the block's partial of
-// p·Ap.
+// on pinned rows, with the force of Eq. 10 (the neighbours' part and the particle's own, as in
+// divergence) formed for the block at once (vec.ProductRows); it also stores the block's
+// partial of p·Ap.
 func (bd *Body) apBlock(lo, hi, blk int) {
-	src, c := bd.src, bd.dt/bd.mat.Mass
-	v2 := bd.vol * bd.vol
-	vec.StressDivRows(bd.start, bd.nbr, bd.gsRev, bd.stress, lo, hi, bd.fd)
-	dot := 0.0
-	for i := lo; i < hi; i++ {
-		if bd.pinned[i] {
-			bd.ap[i] = Vec3{}
-			continue
-		}
-		fx, fy, fz := bd.ownForce(i, &bd.fd[i], v2)
-		s := src[i]
-		a := Vec3{s[0] - c*fx, s[1] - c*fy, s[2] - c*fz}
-		bd.ap[i] = a
-		dot += s[0]*a[0] + s[1]*a[1] + s[2]*a[2]
-	}
-	bd.partA[blk] = dot
+	bd.partA[blk] = vec.ProductRows(bd.start, bd.nbr, bd.gsRev, bd.stress, bd.gsum, bd.src, bd.pinned, bd.dt/bd.mat.Mass, bd.vol*bd.vol, lo, hi, bd.ap)
 }
 
 // initBlock starts CG from the warm start: r = b − A v, p = r (pinned: v = r = p = 0), with

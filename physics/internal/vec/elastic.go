@@ -114,26 +114,46 @@ func outerPair(m *[12]float64, g32 *[3]float32, a, o *mgl64.Vec3) {
 	}
 }
 
-// StressDivRows is StressDiv for the particles lo ≤ i < hi of a body whose pairs of particle i
-// are start[i] ≤ k < start[i+1]: out[i][0:3] = Σ_k P_{js[k]} bs[k] (out[i][3] is unused). One
-// call per block of particles instead of one per particle; bs must hold one entry past
-// start[hi] and st one row past the largest index.
-func StressDivRows(start, js []int32, bs [][3]float32, st []StressRow, lo, hi int, out [][4]float64) {
+// ProductRows is the second pass of the elastic solve's product (Peer et al. 2018, Algorithm 2
+// with Eq. 10 and 19) for the particles lo ≤ i < hi of a body whose pairs of particle i are
+// start[i] ≤ k < start[i+1]: the force f_i = v2·(P_i·own_i − Σ_k P_{js[k]} bs[k]), with the
+// neighbours' sum as StressDiv forms it over the particle's pairs and P_i·own_i with each component (P_s0·a0 + P_s1·a1) + P_s2·a2,
+// then ap[i] = src[i] − c·f_i, or zero where pinned[i]. It returns Σ_i src[i]·ap[i] over the
+// particles that are not pinned, in order, each term (s0·a0 + s1·a1) + s2·a2: the block's
+// partial of p·Ap. bs must hold one entry past start[hi] and st one row past the largest
+// index.
+func ProductRows(start, js []int32, bs [][3]float32, st []StressRow, own [][4]float64, src []mgl64.Vec3, pinned []bool, c, v2 float64, lo, hi int, ap []mgl64.Vec3) float64 {
 	if lo >= hi {
-		return
+		return 0
 	}
-	_, _ = start[hi], out[hi-1]
-	if HasAVX2 && start[hi] > start[lo] {
+	_, _, _, _, _ = start[hi], own[hi-1], src[hi-1], pinned[hi-1], ap[hi-1]
+	_ = st[hi] // the row of hi−1 is read as columns, the second one past its end
+	if HasAVX2 && len(js) > 0 {
 		bs = bs[:start[hi]+1]
-		_ = js[start[hi]-1]
-		stressDivRowsAVX(&start[0], &js[0], &bs[0], &st[0], lo, hi, &out[0])
-		return
+		if start[hi] > start[lo] {
+			_ = js[start[hi]-1]
+		}
+		return productRowsAVX(&start[0], &js[0], &bs[0], &st[0], &own[0], &src[0], &pinned[0], lo, hi, c, v2, &ap[0])
 	}
+	dot := 0.0
 	for i := lo; i < hi; i++ {
+		if pinned[i] {
+			ap[i] = mgl64.Vec3{}
+			continue
+		}
 		var r [12]float64
 		stressDivGo(js[start[i]:start[i+1]], bs[start[i]:start[i+1]], st, &r)
-		out[i] = [4]float64{r[0] + r[1] + r[2], r[4] + r[5] + r[6], r[8] + r[9] + r[10]}
+		f0, f1, f2 := r[0]+r[1]+r[2], r[4]+r[5]+r[6], r[8]+r[9]+r[10]
+		p, a := &st[i], &own[i]
+		fx := v2 * (p[0]*a[0] + p[1]*a[1] + p[2]*a[2] - f0)
+		fy := v2 * (p[1]*a[0] + p[6]*a[1] + p[3]*a[2] - f1)
+		fz := v2 * (p[2]*a[0] + p[3]*a[1] + p[4]*a[2] - f2)
+		s := &src[i]
+		q := mgl64.Vec3{s[0] - c*fx, s[1] - c*fy, s[2] - c*fz}
+		ap[i] = q
+		dot += s[0]*q[0] + s[1]*q[1] + s[2]*q[2]
 	}
+	return dot
 }
 
 // StrainLaw is the linear elastic law of the elastic solve's product (Peer et al. 2018,
@@ -142,7 +162,7 @@ func StressDivRows(start, js []int32, bs [][3]float32, st []StressRow, lo, hi in
 type StrainLaw struct{ C, G, Lambda float64 }
 
 // StrainStressRows is the first pass of the elastic solve's product for the particles
-// lo ≤ i < hi of a body (pairs as in StressDivRows): the sums M = Σ_k (src[j_k] − src[i]) ⊗ g_k
+// lo ≤ i < hi of a body (pairs as in ProductRows): the sums M = Σ_k (src[j_k] − src[i]) ⊗ g_k
 // as OuterSums forms them, the strain e_ss = C·M_ss, e_st = C·(M_st + M_ts) of their
 // symmetric part, and the stress of Eq. 8, P_ss = (2G)·e_ss + λ and P_st = G·e_st with
 // λ = Lambda·((e_00 + e_11) + e_22), stored in st[i] (the layout of StressRow). gs must hold
@@ -170,7 +190,7 @@ func StrainStressRows(start, js []int32, gs [][3]float32, src []mgl64.Vec3, lo, 
 }
 
 // RotateGradsRows stores the rotated corrected gradients of Eq. 4 for the particles
-// lo ≤ i < hi of a body (pairs as in StressDivRows): gs[k] = R_i cs[k] rounded to single
+// lo ≤ i < hi of a body (pairs as in ProductRows): gs[k] = R_i cs[k] rounded to single
 // precision, and in sum[i][0:3] the sum of the stored values, Σ_k float64(gs[k]) (sum[i][3]
 // unused). rc[i] holds R_i by columns, [R00 R10 R20 · R01 R11 R21 · R02 R12 R22 ·]. A
 // component is (R_s0 c0 + R_s1 c1) + R_s2 c2, one rounding per product and sum, no fused
@@ -206,7 +226,7 @@ func RotateGradsRows(start []int32, rc [][12]float64, cs, gs [][3]float32, lo, h
 // elastic solve uses it for the reverse pairs' gradients ∇*W_j(x⁰_ji) = R_j L_j ∇W(x⁰_ji)
 // (Eq. 4), read in the pairs' order from a constant copy of L_j ∇W(x⁰_ji), where copying
 // ∇*W_j(x⁰_ji) from j's list would read one scattered gradient per pair. Every js[k] must
-// index rc: the assembly does not check (as StressDivRows does not check its rows).
+// index rc: the assembly does not check (as ProductRows does not check its rows).
 func RotateEach(js []int32, rc [][12]float64, cs, gs [][3]float32) {
 	n := len(js)
 	if n == 0 {

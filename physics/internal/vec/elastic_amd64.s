@@ -127,23 +127,38 @@ odone:
 	VZEROUPPER
 	RET
 
-// func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64)
+// func productRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, own *[4]float64, src *mgl64.Vec3, pinned *bool, lo, hi int, c, v2 float64, ap *mgl64.Vec3) float64
 //
-// stressDivAVX per particle i of [lo, hi) over its pairs start[i] ≤ k < start[i+1], then
-// out[i] = ((r_s0 + r_s1) + r_s2)_s from the three rows: lane 3 of each row cleared, pairwise
-// sums by VHADDPD, and the third terms moved under them.
-TEXT ·stressDivRowsAVX(SB), NOSPLIT, $0-56
+// Per particle i of [lo, hi): pinned, ap[i] = 0; otherwise the neighbours' sum of
+// stressDivAVX over its pairs, f = ((r_s0 + r_s1) + r_s2)_s from the three rows (lane 3 of
+// each row cleared, pairwise sums by VHADDPD, and the third terms moved under them), P_i·own_i from the row's three columns (at 0, 40 and 16 bytes) times the
+// broadcast own_i, (P·own − f)·v2, ap[i] = src[i] − c·that (stored as 16 + 8 bytes), and
+// ((s0·a0 + s1·a1) + s2·a2) added to the dot product in X14.
+TEXT ·productRowsAVX(SB), NOSPLIT, $0-104
 	MOVQ   start+0(FP), R12
 	MOVQ   js+8(FP), SI
 	MOVQ   bs+16(FP), DI
 	MOVQ   st+24(FP), R8
-	MOVQ   lo+32(FP), R13
-	MOVQ   out+48(FP), DX
+	MOVQ   lo+56(FP), R13
+	MOVQ   ap+88(FP), DX
 	VXORPD Y15, Y15, Y15
+	VXORPD X14, X14, X14
 
-drow:
-	CMPQ    R13, hi+40(FP)
-	JGE     drdone
+prow:
+	CMPQ    R13, hi+64(FP)
+	JGE     prdone
+	LEAQ    (R13)(R13*2), R11
+	SHLQ    $3, R11                // 24 i
+	MOVQ    pinned+48(FP), AX
+	MOVBLZX (AX)(R13*1), AX
+	TESTL   AX, AX
+	JZ      pfree
+	VMOVUPD X15, (DX)(R11*1)
+	VMOVSD  X15, 16(DX)(R11*1)
+	INCQ    R13
+	JMP     prow
+
+pfree:
 	MOVLQSX (R12)(R13*4), AX
 	MOVLQSX 4(R12)(R13*4), CX
 	VXORPD  Y4, Y4, Y4
@@ -153,41 +168,71 @@ drow:
 	VXORPD  Y8, Y8, Y8
 	VXORPD  Y9, Y9, Y9
 
-drloop:
+prloop:
 	LEAQ 1(AX), R10
 	CMPQ R10, CX
-	JGE  drtail
+	JGE  prtail
 	DIVPAIR(AX, Y4, Y5, Y6)
 	DIVPAIR(R10, Y7, Y8, Y9)
 	ADDQ $2, AX
-	JMP  drloop
+	JMP  prloop
 
-drtail:
+prtail:
 	CMPQ AX, CX
-	JGE  drsum
+	JGE  prsum
 	DIVPAIR(AX, Y4, Y5, Y6)
 
-drsum:
-	VADDPD   Y7, Y4, Y4
-	VADDPD   Y8, Y5, Y5
-	VADDPD   Y9, Y6, Y6
-	VBLENDPD $8, Y15, Y4, Y4
-	VBLENDPD $8, Y15, Y5, Y5
-	VBLENDPD $8, Y15, Y6, Y6
-	VHADDPD  Y5, Y4, Y10      // r00+r01, r10+r11, r02, r12
-	VHADDPD  Y6, Y6, Y11      // r20+r21, r20+r21, r22, r22
-	VPERMPD  $0x00, Y11, Y12
-	VBLENDPD $4, Y12, Y10, Y12 // r00+r01, r10+r11, r20+r21
-	VPERMPD  $0x0e, Y10, Y13
-	VBLENDPD $4, Y11, Y13, Y13 // r02, r12, r22
-	VADDPD   Y13, Y12, Y12
-	MOVQ     R13, BX
-	SHLQ     $5, BX
-	VMOVUPD  Y12, (DX)(BX*1)
-	INCQ     R13
-	JMP      drow
+prsum:
+	VADDPD       Y7, Y4, Y4
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y6, Y6
+	VBLENDPD     $8, Y15, Y4, Y4
+	VBLENDPD     $8, Y15, Y5, Y5
+	VBLENDPD     $8, Y15, Y6, Y6
+	VHADDPD      Y5, Y4, Y10       // r00+r01, r10+r11, r02, r12
+	VHADDPD      Y6, Y6, Y11       // r20+r21, r20+r21, r22, r22
+	VPERMPD      $0x00, Y11, Y12
+	VBLENDPD     $4, Y12, Y10, Y12 // r00+r01, r10+r11, r20+r21
+	VPERMPD      $0x0e, Y10, Y13
+	VBLENDPD     $4, Y11, Y13, Y13 // r02, r12, r22
+	VADDPD       Y13, Y12, Y12     // f
+	MOVQ         R13, BX
+	SHLQ         $6, BX            // 64 i
+	MOVQ         R13, R9
+	SHLQ         $5, R9            // 32 i
+	MOVQ         own+32(FP), AX
+	VBROADCASTSD (AX)(R9*1), Y1
+	VMULPD       (R8)(BX*1), Y1, Y1
+	VBROADCASTSD 8(AX)(R9*1), Y2
+	VMULPD       40(R8)(BX*1), Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VBROADCASTSD 16(AX)(R9*1), Y3
+	VMULPD       16(R8)(BX*1), Y3, Y3
+	VADDPD       Y3, Y1, Y1        // P·own
+	VSUBPD       Y12, Y1, Y1       // P·own − f
+	VBROADCASTSD v2+80(FP), Y2
+	VMULPD       Y2, Y1, Y1        // force
+	VBROADCASTSD c+72(FP), Y2
+	VMULPD       Y2, Y1, Y1        // c·force
+	MOVQ         src+40(FP), AX
+	VMOVUPD      (AX)(R11*1), X0
+	VMOVSD       16(AX)(R11*1), X2
+	VINSERTF128  $1, X2, Y0, Y0    // s0, s1, s2, 0
+	VSUBPD       Y1, Y0, Y1        // ap
+	VMOVUPD      X1, (DX)(R11*1)
+	VEXTRACTF128 $1, Y1, X3
+	VMOVSD       X3, 16(DX)(R11*1)
+	VMULPD       Y1, Y0, Y2        // s·ap by lanes
+	VPERMILPD    $1, X2, X3
+	VADDSD       X3, X2, X3        // s0·a0 + s1·a1
+	VEXTRACTF128 $1, Y2, X2
+	VADDSD       X2, X3, X3        // + s2·a2
+	VADDSD       X3, X14, X14
+	INCQ         R13
+	JMP          prow
 
-drdone:
+prdone:
+	VMOVSD X14, ret+96(FP)
 	VZEROUPPER
 	RET
 

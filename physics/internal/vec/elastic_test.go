@@ -124,8 +124,7 @@ func TestOuterSums(t *testing.T) {
 }
 
 // TestRowsEqualPerParticle: over a random body (0–40 pairs per particle, blocks starting
-// anywhere), StressDivRows gives, bit for bit, what StressDiv gives per particle, and
-// StrainStressRows the stress of Eq. 8 of what OuterSums gives per particle, with the assembly
+// anywhere), StrainStressRows gives, bit for bit, the stress of Eq. 8 of what OuterSums gives per particle, with the assembly
 // and with the Go loops (where the processor has AVX2).
 func TestRowsEqualPerParticle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -134,25 +133,17 @@ func TestRowsEqualPerParticle(t *testing.T) {
 	for i := 0; i < n; i++ {
 		start[i+1] = start[i] + int32(rng.IntN(41))
 	}
-	js, gs, src, st := randomElasticPairs(rng, int(start[n]), n)
+	js, gs, src, _ := randomElasticPairs(rng, int(start[n]), n)
 	for i := 5; i < 9; i++ { // particles without pairs
 		start[i+1] = start[i]
 	}
 	check := func(lo, hi int) {
-		fd := make([][4]float64, n)
 		ps := make([]StressRow, n)
 		law := StrainLaw{C: 0.37, G: 2.5e5, Lambda: 1.3e6}
-		StressDivRows(start, js, gs, st, lo, hi, fd)
 		StrainStressRows(start, js, gs, src, lo, hi, &law, ps)
 		for i := lo; i < hi; i++ {
 			k0, k1 := start[i], start[i+1]
-			f := StressDiv(js[k0:k1], gs[k0:k1+1], st)
 			m := OuterSums(js[k0:k1], gs[k0:k1+1], src, &src[i])
-			for c := range 3 {
-				if math.Float64bits(fd[i][c]) != math.Float64bits(f[c]) {
-					t.Fatalf("AVX2 %v, particle %d (%d pairs), force %d: rows %v, per particle %v", HasAVX2, i, k1-k0, c, fd[i][c], f[c])
-				}
-			}
 			// Eq. 8 of the symmetric strain: e_ss = C M_ss, e_st = C (M_st + M_ts).
 			exx, eyy, ezz := law.C*m[0], law.C*m[5], law.C*m[10]
 			lam := law.Lambda * (exx + eyy + ezz)
@@ -311,5 +302,90 @@ func TestStrainStressRowsByHand(t *testing.T) {
 		if st[0] != want {
 			t.Fatalf("assembly %v: stress %v, want %v", avx, st[0], want)
 		}
+	}
+}
+
+// TestProductRows: over a random body (0–40 pairs per particle, some pinned, blocks starting
+// anywhere), ProductRows gives bit for bit the product of Eq. 10/19 formed per particle from
+// StressDiv, with the assembly and with the Go loop, pinned rows zero and left out of the dot
+// product; and on one particle by hand: P = diag(1, 2, 3) + xy 4, own (1, 1, 1), one neighbour
+// with the stress 2·I and gradient (1, 0, 0): f = v2·((5, 6, 3) − (2, 0, 0)) = (6, 12, 6) at
+// v2 = 2, and with c = 0.5 and src (1, 2, 3), ap = (−2, −4, 0), src·ap = −10.
+func TestProductRows(t *testing.T) {
+	var st1 [3]StressRow
+	SetStress(&st1[0], 1, 2, 3, 4, 0, 0)
+	SetStress(&st1[1], 2, 2, 2, 0, 0, 0)
+	ap1 := make([]mgl64.Vec3, 1)
+	saved := HasAVX2
+	defer func() { HasAVX2 = saved }()
+	for _, avx := range []bool{false, true} {
+		if avx && !saved {
+			continue
+		}
+		HasAVX2 = avx
+		dot := ProductRows([]int32{0, 1}, []int32{1}, [][3]float32{{1, 0, 0}, {0, 0, 0}}, st1[:], [][4]float64{{1, 1, 1}},
+			[]mgl64.Vec3{{1, 2, 3}}, []bool{false}, 0.5, 2, 0, 1, ap1)
+		if ap1[0] != (mgl64.Vec3{-2, -4, 0}) || dot != -10 {
+			t.Fatalf("assembly %v, by hand: ap %v, dot %v; want (-2, -4, 0), -10", avx, ap1[0], dot)
+		}
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	const n = 60
+	start := make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		start[i+1] = start[i] + int32(rng.IntN(41))
+	}
+	js, bs, src, st := randomElasticPairs(rng, int(start[n]), n)
+	for i := 5; i < 9; i++ { // particles without pairs
+		start[i+1] = start[i]
+	}
+	own := make([][4]float64, n)
+	pinned := make([]bool, n)
+	for i := range own {
+		own[i] = [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		pinned[i] = rng.IntN(5) == 0
+	}
+	const c, v2 = 0.3, 1.7
+	check := func(lo, hi int) {
+		ap := make([]mgl64.Vec3, n)
+		for i := range ap {
+			ap[i] = mgl64.Vec3{9, 9, 9}
+		}
+		dot := ProductRows(start, js, bs, st, own, src, pinned, c, v2, lo, hi, ap)
+		want := 0.0
+		for i := lo; i < hi; i++ {
+			if pinned[i] {
+				if ap[i] != (mgl64.Vec3{}) {
+					t.Fatalf("AVX2 %v, pinned particle %d: ap %v", HasAVX2, i, ap[i])
+				}
+				continue
+			}
+			k0, k1 := start[i], start[i+1]
+			f := StressDiv(js[k0:k1], bs[k0:k1+1], st)
+			p, a, s := Stress(&st[i]), &own[i], &src[i] // xx yy zz xy xz yz
+			fx := v2 * (p[0]*a[0] + p[3]*a[1] + p[4]*a[2] - f[0])
+			fy := v2 * (p[3]*a[0] + p[1]*a[1] + p[5]*a[2] - f[1])
+			fz := v2 * (p[4]*a[0] + p[5]*a[1] + p[2]*a[2] - f[2])
+			q := mgl64.Vec3{s[0] - c*fx, s[1] - c*fy, s[2] - c*fz}
+			for d := range 3 {
+				if math.Float64bits(ap[i][d]) != math.Float64bits(q[d]) {
+					t.Fatalf("AVX2 %v, particle %d (%d pairs), component %d: rows %v, per particle %v", HasAVX2, i, k1-k0, d, ap[i][d], q[d])
+				}
+			}
+			want += s[0]*q[0] + s[1]*q[1] + s[2]*q[2]
+		}
+		if math.Float64bits(dot) != math.Float64bits(want) {
+			t.Fatalf("AVX2 %v, [%d, %d): dot %v, per particle %v", HasAVX2, lo, hi, dot, want)
+		}
+	}
+	for _, avx := range []bool{true, false} {
+		if avx && !saved {
+			continue
+		}
+		HasAVX2 = avx
+		check(0, n)
+		check(3, 17)
+		check(6, 8)
+		check(n-1, n)
 	}
 }

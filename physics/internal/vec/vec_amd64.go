@@ -32,7 +32,7 @@ func stressDivAVX(js *int32, bs *[3]float32, n int, st *[8]float64, out *[12]flo
 func outerSumsAVX(js *int32, gs *[3]float32, n int, src, o *mgl64.Vec3, out *[12]float64)
 
 //go:noescape
-func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64)
+func productRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, own *[4]float64, src *mgl64.Vec3, pinned *bool, lo, hi int, c, v2 float64, ap *mgl64.Vec3) float64
 
 //go:noescape
 func strainStressRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, c, mu2, mu, lambda float64, st *[8]float64)

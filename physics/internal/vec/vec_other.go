@@ -42,10 +42,6 @@ func outerSumsAVX(js *int32, gs *[3]float32, n int, src, o *mgl64.Vec3, out *[12
 	panic("vec: no assembly in this build")
 }
 
-func stressDivRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, lo, hi int, out *[4]float64) {
-	panic("vec: no assembly in this build")
-}
-
 func strainStressRowsAVX(start, js *int32, gs *[3]float32, src *mgl64.Vec3, lo, hi int, c, mu2, mu, lambda float64, st *[8]float64) {
 	panic("vec: no assembly in this build")
 }
@@ -55,5 +51,9 @@ func rotateGradsRowsAVX(start *int32, rc *[12]float64, cs, gs *[3]float32, lo, h
 }
 
 func rotateEachAVX(js *int32, rc *[12]float64, cs, gs *[3]float32, n int) {
+	panic("vec: no assembly in this build")
+}
+
+func productRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, own *[4]float64, src *mgl64.Vec3, pinned *bool, lo, hi int, c, v2 float64, ap *mgl64.Vec3) float64 {
 	panic("vec: no assembly in this build")
 }
