@@ -123,20 +123,26 @@ func TestOuterSums(t *testing.T) {
 	}
 }
 
-// TestRowsEqualPerParticle: over a random body (0–40 pairs per particle, blocks starting
-// anywhere), StrainStressRows gives, bit for bit, the stress of Eq. 8 of what OuterSums gives per particle, with the assembly
-// and with the Go loops (where the processor has AVX2).
-func TestRowsEqualPerParticle(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	const n = 60
-	start := make([]int32, n+1)
+// randomBody returns the rows of a random body of n particles, 0–40 pairs each and none for
+// particles 5–8, with the pairs of randomElasticPairs.
+func randomBody(rng *rand.Rand, n int) (start, js []int32, gs [][3]float32, src []mgl64.Vec3, st []StressRow) {
+	start = make([]int32, n+1)
 	for i := 0; i < n; i++ {
 		start[i+1] = start[i] + int32(rng.IntN(41))
 	}
-	js, gs, src, _ := randomElasticPairs(rng, int(start[n]), n)
+	js, gs, src, st = randomElasticPairs(rng, int(start[n]), n)
 	for i := 5; i < 9; i++ { // particles without pairs
 		start[i+1] = start[i]
 	}
+	return start, js, gs, src, st
+}
+
+// TestRowsEqualPerParticle: over a random body (0–40 pairs per particle, blocks starting
+// anywhere), StrainStressRows gives, bit for bit, the stress of Eq. 8 of what OuterSums gives
+// per particle, with the assembly and with the Go loops (where the processor has AVX2).
+func TestRowsEqualPerParticle(t *testing.T) {
+	const n = 60
+	start, js, gs, src, _ := randomBody(rand.New(rand.NewPCG(11, 12)), n)
 	check := func(lo, hi int) {
 		ps := make([]StressRow, n)
 		law := StrainLaw{C: 0.37, G: 2.5e5, Lambda: 1.3e6}
@@ -251,14 +257,7 @@ func TestRotateEach(t *testing.T) {
 			js[k] = int32(i)
 		}
 	}
-	saved := HasAVX2
-	defer func() { HasAVX2 = saved }()
-	for _, avx := range []bool{false, true} {
-		if avx && !saved {
-			t.Log("no AVX2: only the Go loop runs here")
-			continue
-		}
-		HasAVX2 = avx
+	eachLoop(func(avx bool) {
 		got := make([][3]float32, pairs+1)
 		sentinel := [3]float32{7, 8, 9}
 		for k := range got {
@@ -275,6 +274,20 @@ func TestRotateEach(t *testing.T) {
 				t.Fatalf("assembly %v, pair %d: %v, want %v", avx, k, got[k], want)
 			}
 		}
+	})
+}
+
+// eachLoop runs f with the Go loops (HasAVX2 false) and then, where the processor has AVX2,
+// with the assembly, and restores HasAVX2.
+func eachLoop(f func(avx bool)) {
+	saved := HasAVX2
+	defer func() { HasAVX2 = saved }()
+	for _, avx := range []bool{false, true} {
+		if avx && !saved {
+			continue
+		}
+		HasAVX2 = avx
+		f(avx)
 	}
 }
 
@@ -290,19 +303,13 @@ func TestStrainStressRowsByHand(t *testing.T) {
 	law := StrainLaw{C: 0.5, G: 10, Lambda: 4}
 	var want StressRow
 	SetStress(&want, 12, 2, 2, 30, 0, 0)
-	saved := HasAVX2
-	defer func() { HasAVX2 = saved }()
-	for _, avx := range []bool{false, true} {
-		if avx && !saved {
-			continue
-		}
-		HasAVX2 = avx
+	eachLoop(func(avx bool) {
 		st := make([]StressRow, 3)
 		StrainStressRows(start, js, gs, src, 0, 1, &law, st)
 		if st[0] != want {
 			t.Fatalf("assembly %v: stress %v, want %v", avx, st[0], want)
 		}
-	}
+	})
 }
 
 // TestProductRows: over a random body (0–40 pairs per particle, some pinned, blocks starting
@@ -316,29 +323,16 @@ func TestProductRows(t *testing.T) {
 	SetStress(&st1[0], 1, 2, 3, 4, 0, 0)
 	SetStress(&st1[1], 2, 2, 2, 0, 0, 0)
 	ap1 := make([]mgl64.Vec3, 1)
-	saved := HasAVX2
-	defer func() { HasAVX2 = saved }()
-	for _, avx := range []bool{false, true} {
-		if avx && !saved {
-			continue
-		}
-		HasAVX2 = avx
+	eachLoop(func(avx bool) {
 		dot := ProductRows([]int32{0, 1}, []int32{1}, [][3]float32{{1, 0, 0}, {0, 0, 0}}, st1[:], [][4]float64{{1, 1, 1}},
 			[]mgl64.Vec3{{1, 2, 3}}, []bool{false}, 0.5, 2, 0, 1, ap1)
 		if ap1[0] != (mgl64.Vec3{-2, -4, 0}) || dot != -10 {
 			t.Fatalf("assembly %v, by hand: ap %v, dot %v; want (-2, -4, 0), -10", avx, ap1[0], dot)
 		}
-	}
+	})
 	rng := rand.New(rand.NewPCG(17, 18))
 	const n = 60
-	start := make([]int32, n+1)
-	for i := 0; i < n; i++ {
-		start[i+1] = start[i] + int32(rng.IntN(41))
-	}
-	js, bs, src, st := randomElasticPairs(rng, int(start[n]), n)
-	for i := 5; i < 9; i++ { // particles without pairs
-		start[i+1] = start[i]
-	}
+	start, js, bs, src, st := randomBody(rng, n)
 	own := make([][4]float64, n)
 	pinned := make([]bool, n)
 	for i := range own {
@@ -378,14 +372,10 @@ func TestProductRows(t *testing.T) {
 			t.Fatalf("AVX2 %v, [%d, %d): dot %v, per particle %v", HasAVX2, lo, hi, dot, want)
 		}
 	}
-	for _, avx := range []bool{true, false} {
-		if avx && !saved {
-			continue
-		}
-		HasAVX2 = avx
+	eachLoop(func(bool) {
 		check(0, n)
 		check(3, 17)
 		check(6, 8)
 		check(n-1, n)
-	}
+	})
 }
