@@ -3,6 +3,7 @@ package elastic
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -647,4 +648,36 @@ func TestSolveStopsOnRelativeResidual(t *testing.T) {
 	}
 	t.Logf("absolute rule only: %d iterations, ‖r‖/‖b‖ = %.3g; with relError %g: %d iterations, measured %.3g (CG's own %.3g)",
 		absOnly.Iterations, absRel, relTol, res.Iterations, got, res.Relative)
+}
+
+// pairBytes is what a body stores per rest pair (docs/elastic.md): the neighbour index (4),
+// the corrected gradient and its reverse pair's copy (12 + 12) and the two rotated gradients
+// of a step (12 + 12).
+const pairBytes = 52
+
+// TestBytesPerPair sums the element sizes of the body's arrays that hold an entry per rest
+// pair (every slice at least as long as the pairs; the per-particle arrays of a 6³ cube are
+// shorter) and checks them against pairBytes: an array added per pair fails it.
+func TestBytesPerPair(t *testing.T) {
+	x, kr := cube(6, 0.1)
+	bd, err := New(x, kr.LatticeVolume(0.1), &kr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := bd.Pairs()
+	if pairs <= 2*bd.Len() {
+		t.Fatalf("%d pairs for %d particles: too few to tell per-pair arrays from per-particle ones", pairs, bd.Len())
+	}
+	v := reflect.ValueOf(bd).Elem()
+	total := uintptr(0)
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if f.Kind() == reflect.Slice && f.Len() >= pairs {
+			total += f.Type().Elem().Size()
+			t.Logf("%s: %d bytes per pair", v.Type().Field(i).Name, f.Type().Elem().Size())
+		}
+	}
+	if total != pairBytes {
+		t.Fatalf("%d bytes per pair, want %d", total, pairBytes)
+	}
 }
