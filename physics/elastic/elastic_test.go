@@ -207,6 +207,18 @@ func TestRigidRotationHasNoStrainOnlyWithCorrection(t *testing.T) {
 	if s := bd.Strain(xr); s > rigidStrainTol {
 		t.Fatalf("corrected: strain under pure rotation %g, want < %g", s, rigidStrainTol)
 	}
+	// The right-hand side's force (Eq. 9 from the stress of Eq. 13) vanishes with the strain:
+	// in units of the force a strain of 1 would give a particle, G·V^(2/3), at most
+	// rigidStrainTol.
+	fmax := 0.0
+	for i := range f {
+		fmax = max(fmax, physics.Norm(f[i]))
+	}
+	if unit := mat.G * math.Cbrt(vol*vol); fmax > rigidStrainTol*unit {
+		t.Fatalf("corrected: force under pure rotation %g N, want < %g", fmax, rigidStrainTol*unit)
+	} else {
+		t.Logf("force under pure rotation %.3g N (a unit strain's %.3g N)", fmax, unit)
+	}
 	got := bd.Rotation(0)
 	if e := maxDiff(&got, &r); e > rotTol {
 		t.Fatalf("extracted rotation off by %g", e)
