@@ -147,10 +147,11 @@ func stressFromGrad(du *mat3, g, k float64, p *vec.StressRow) {
 // stressXBlock is the first pass of Algorithm 2 for f(x^f, x⁰): F̂_i − I of Eq. 13,
 // Σ_j V_j (x_ji − R_i x⁰_ji) ⊗ ∇*W_i(x⁰_ij), and its stress. The sum is formed as
 // V (Σ_j x_ji ⊗ ∇*W_i − R_i Σ_j x⁰_ji ⊗ ∇*W_i), each part one pass of the vector loop
-// vec.OuterSums over the stored gradients, so the rotation is applied once per particle instead of per
-// pair. The two parts are near R_i and their difference is the strain: exact to the round-off
-// of their entries (≈ 10⁻¹⁶), as the per-pair differences x_ji − R_i x⁰_ji were. At rest
-// (x = x⁰, R_i = I) the two sums are the same numbers and the strain is exactly zero.
+// vec.OuterSums over the stored gradients, so the rotation is applied once per particle
+// instead of per pair. The two parts are near R_i and their difference is the strain: exact
+// to the round-off of their entries (≈ 10⁻¹⁶), as the per-pair differences x_ji − R_i x⁰_ji
+// were. At rest (x = x⁰) the two sums are the same numbers, so the strain is that of R_i's
+// round-off alone.
 func (bd *Body) stressXBlock(lo, hi, _ int) {
 	x, vol := bd.x, bd.vol
 	for i := lo; i < hi; i++ {
