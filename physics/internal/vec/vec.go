@@ -121,6 +121,83 @@ func PredictSums(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi
 	return [3]float64{o[0][0], o[0][1], o[0][2]}, (o[1][0] + o[1][1]) + o[1][2], (o[2][0] + o[2][1]) + o[2][2], [3]float64{o[3][0], o[3][1], o[3][2]}
 }
 
+// FactorSums returns the pair sums of DFSPH's factor pass for one particle i of a single mass,
+// over the pairs (j_k, g_k) of its list with ∇W_k = g_k (x_i − x_j):
+//
+//	gy = (Σ_k g_k (x_j − c), Σ_k g_k),  s = Σ_k ∇W_k,
+//	sq = Σ_k |∇W_k|²,  div = Σ_k (v_i − v_j)·∇W_k,
+//
+// the sums the factor α_i (Bender & Koschier 2017, Eq. 11), the first divergence source
+// (Eq. 9) and the per-step sums of the solver's y-trick need. Every sum runs in list order;
+// each pair's |∇W_k|² and (v_i − v_j)·∇W_k are formed as (x + y) + z before they are added,
+// so the results are bit for bit those of the plain loop (no fused multiply-add).
+func FactorSums(js []int32, gs []float32, x, v []mgl64.Vec3, xi, vi, c *mgl64.Vec3) (gy [4]float64, s [3]float64, sq, div float64) {
+	gs = gs[:len(js)]
+	var out [3][4]float64
+	if HasAVX2 && len(js) > 0 {
+		// lane 3 of x_j − c is 0 − (−1) = 1, so that lane of the y sum collects Σ g_k
+		c4 := [4]float64{c[0], c[1], c[2], -1}
+		factorSumsAVX(&js[0], &gs[0], len(js), &x[0], &v[0], xi, vi, &c4, &out)
+	} else {
+		factorSumsGo(js, gs, x, v, xi, vi, c, &out)
+	}
+	return out[0], [3]float64{out[1][0], out[1][1], out[1][2]}, out[2][0], out[2][1]
+}
+
+// factorSumsGo is the Go loop of FactorSums: out holds gy, s and (sq, div).
+func factorSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, xi, vi, c *mgl64.Vec3, out *[3][4]float64) {
+	var yx, yy, yz, sg, gx, gy, gz, sq, div float64
+	for k, j := range js {
+		xj, vj := &x[j], &v[j]
+		g := float64(gs[k])
+		sg += g
+		yx += g * (xj[0] - c[0])
+		yy += g * (xj[1] - c[1])
+		yz += g * (xj[2] - c[2])
+		g0, g1, g2 := g*(xi[0]-xj[0]), g*(xi[1]-xj[1]), g*(xi[2]-xj[2])
+		gx += g0
+		gy += g1
+		gz += g2
+		sq += g0*g0 + g1*g1 + g2*g2
+		div += (vi[0]-vj[0])*g0 + (vi[1]-vj[1])*g1 + (vi[2]-vj[2])*g2
+	}
+	*out = [3][4]float64{{yx, yy, yz, sg}, {gx, gy, gz}, {sq, div}}
+}
+
+// ViscSum returns the pair sum of the explicit viscosity (Monaghan 2005; the advection of a
+// single mass) for one particle i, over the pairs (j_k, g_k) of its list with
+// x_k = x_i − x_j:
+//
+//	Σ_k c_k x_k,  c_k = ((v_i − v_j)·x_k) · (g_k / ((ρ_i + ρ_j)(|x_k|² + ε))),
+//
+// each pair's dot products formed as (x + y) + z, every sum in list order, one rounding per
+// operation (no fused multiply-add), so the assembly and the Go loop agree bit for bit.
+func ViscSum(js []int32, gs []float32, x, v []mgl64.Vec3, rho []float64, xi, vi *mgl64.Vec3, rhoi, eps float64) [3]float64 {
+	gs = gs[:len(js)]
+	var out [4]float64
+	if HasAVX2 && len(js) > 0 {
+		viscSumAVX(&js[0], &gs[0], len(js), &x[0], &v[0], &rho[0], xi, vi, rhoi, eps, &out)
+	} else {
+		viscSumGo(js, gs, x, v, rho, xi, vi, rhoi, eps, &out)
+	}
+	return [3]float64{out[0], out[1], out[2]}
+}
+
+// viscSumGo is the Go loop of ViscSum.
+func viscSumGo(js []int32, gs []float32, x, v []mgl64.Vec3, rho []float64, xi, vi *mgl64.Vec3, rhoi, eps float64, out *[4]float64) {
+	var ax, ay, az float64
+	for k, j := range js {
+		xj, vj := &x[j], &v[j]
+		rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		c := (vi[0]-vj[0])*rx + (vi[1]-vj[1])*ry + (vi[2]-vj[2])*rz
+		c *= float64(gs[k]) / ((rhoi + rho[j]) * (rx*rx + ry*ry + rz*rz + eps))
+		ax += c * rx
+		ay += c * ry
+		az += c * rz
+	}
+	*out = [4]float64{ax, ay, az}
+}
+
 // predictSumsGo is the Go loop of PredictSums; out holds the per-component sums of ∇W, of its
 // squares, of the velocity products and of q∇W, one row each.
 func predictSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64) {

@@ -223,6 +223,228 @@ pdone:
 	VZEROUPPER
 	RET
 
+// func factorSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, xi, vi *mgl64.Vec3, c *[4]float64, out *[3][4]float64)
+//
+// One pair a step, the components in the lanes: x_j and v_j by masked loads of their three
+// lanes; g·(x_j − c) with c's lane 3 at −1 (so lane 3 sums g), ∇W = g·(x_i − x_j), and the
+// per-pair |∇W|² and (v_i − v_j)·∇W added across the lanes as (x + y) + z before their sums.
+TEXT ·factorSumsAVX(SB), NOSPLIT, $0-72
+	MOVQ         js+0(FP), SI
+	MOVQ         gs+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVQ         x+24(FP), R8
+	MOVQ         v+32(FP), R9
+	VMOVUPD      rowMask<>(SB), Y14
+	MOVQ         xi+40(FP), DX
+	VMASKMOVPD   (DX), Y14, Y12     // x_i
+	MOVQ         vi+48(FP), DX
+	VMASKMOVPD   (DX), Y14, Y13     // v_i
+	MOVQ         c+56(FP), DX
+	VMOVUPD      (DX), Y7           // (c, −1)
+	VXORPD       Y8, Y8, Y8         // Σ g (x_j − c), Σ g
+	VXORPD       Y9, Y9, Y9         // Σ ∇W
+	VXORPD       X6, X6, X6         // Σ |∇W|²
+	VXORPD       X5, X5, X5         // Σ (v_i − v_j)·∇W
+	VXORPD       X15, X15, X15
+	XORQ         AX, AX
+
+floop:
+	CMPQ         AX, CX
+	JGE          fdone
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), R11
+	SHLQ         $3, R11            // 24 j
+	VMASKMOVPD   (R8)(R11*1), Y14, Y1
+	VCVTSS2SD    (DI)(AX*4), X15, X2
+	VBROADCASTSD X2, Y2
+	VSUBPD       Y7, Y1, Y3         // x_j − c, 1
+	VMULPD       Y3, Y2, Y3
+	VADDPD       Y3, Y8, Y8
+	VSUBPD       Y1, Y12, Y1        // x_i − x_j
+	VMULPD       Y1, Y2, Y1         // ∇W = g·(x_i − x_j)
+	VADDPD       Y1, Y9, Y9
+	VMULPD       Y1, Y1, Y3
+	VUNPCKHPD    X3, X3, X4
+	VADDSD       X4, X3, X4         // x² + y²
+	VEXTRACTF128 $1, Y3, X3
+	VADDSD       X3, X4, X4         // + z²
+	VADDSD       X4, X6, X6
+	VMASKMOVPD   (R9)(R11*1), Y14, Y4
+	VSUBPD       Y4, Y13, Y4        // v_i − v_j
+	VMULPD       Y1, Y4, Y4
+	VUNPCKHPD    X4, X4, X3
+	VADDSD       X3, X4, X3
+	VEXTRACTF128 $1, Y4, X4
+	VADDSD       X4, X3, X3
+	VADDSD       X3, X5, X5
+	INCQ         AX
+	JMP          floop
+
+fdone:
+	MOVQ    out+64(FP), DX
+	VMOVUPD Y8, (DX)
+	VMOVUPD Y9, 32(DX)
+	VMOVSD  X6, 64(DX)
+	VMOVSD  X5, 72(DX)
+	VZEROUPPER
+	RET
+
+// func viscSumAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, rho *float64, xi, vi *mgl64.Vec3, rhoi, eps float64, out *[4]float64)
+//
+// Four pairs a step while four are left: their rows x_k = x_i − x_j and v_i − v_j (masked
+// loads, the components in the lanes), the squares and products transposed to one pair a
+// lane, so that each pair's |x_k|² and (v_i − v_j)·x_k are (x + y) + z in its own lane, ρ_j
+// gathered, one division for the four, then c_k x_k added to the sum in pair order. The last
+// n mod 4 pairs one a step, the dot products added across the lanes. Every pair's operations
+// are the Go loop's, so the result is its bit for bit.
+TEXT ·viscSumAVX(SB), NOSPLIT, $0-88
+	MOVQ         js+0(FP), SI
+	MOVQ         gs+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVQ         x+24(FP), R8
+	MOVQ         v+32(FP), R9
+	MOVQ         rho+40(FP), R10
+	VMOVUPD      rowMask<>(SB), Y14
+	MOVQ         xi+48(FP), DX
+	VMASKMOVPD   (DX), Y14, Y12     // x_i
+	MOVQ         vi+56(FP), DX
+	VMASKMOVPD   (DX), Y14, Y13     // v_i
+	VBROADCASTSD rhoi+64(FP), Y11
+	VBROADCASTSD eps+72(FP), Y15
+	VXORPD       Y8, Y8, Y8         // Σ c x
+	XORQ         AX, AX
+	MOVQ         CX, DX
+	ANDQ         $-4, DX            // pairs taken four at a time
+
+vquad:
+	CMPQ         AX, DX
+	JGE          vloop
+	// rows x_k = x_i − x_j in Y0–Y3
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R8)(BX*8), Y14, Y0
+	VSUBPD       Y0, Y12, Y0
+	MOVLQSX      4(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R8)(BX*8), Y14, Y1
+	VSUBPD       Y1, Y12, Y1
+	MOVLQSX      8(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R8)(BX*8), Y14, Y2
+	VSUBPD       Y2, Y12, Y2
+	MOVLQSX      12(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R8)(BX*8), Y14, Y3
+	VSUBPD       Y3, Y12, Y3
+	// |x_k|² + ε, one pair a lane, in Y6
+	VMULPD       Y0, Y0, Y4
+	VMULPD       Y1, Y1, Y5
+	VMULPD       Y2, Y2, Y6
+	VMULPD       Y3, Y3, Y7
+	VUNPCKLPD    Y5, Y4, Y9
+	VUNPCKHPD    Y5, Y4, Y10
+	VUNPCKLPD    Y7, Y6, Y4
+	VUNPCKHPD    Y7, Y6, Y5
+	VPERM2F128   $0x20, Y4, Y9, Y6  // x² of the four pairs
+	VPERM2F128   $0x20, Y5, Y10, Y7 // y²
+	VPERM2F128   $0x31, Y4, Y9, Y9  // z²
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VADDPD       Y15, Y6, Y6
+	// (v_i − v_j)·x_k, one pair a lane, in Y9
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y4
+	VSUBPD       Y4, Y13, Y4
+	VMULPD       Y0, Y4, Y4
+	MOVLQSX      4(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y5
+	VSUBPD       Y5, Y13, Y5
+	VMULPD       Y1, Y5, Y5
+	MOVLQSX      8(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y7
+	VSUBPD       Y7, Y13, Y7
+	VMULPD       Y2, Y7, Y7
+	MOVLQSX      12(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y9
+	VSUBPD       Y9, Y13, Y9
+	VMULPD       Y3, Y9, Y9
+	VUNPCKLPD    Y5, Y4, Y10
+	VUNPCKHPD    Y5, Y4, Y4
+	VUNPCKLPD    Y9, Y7, Y5
+	VUNPCKHPD    Y9, Y7, Y7
+	VPERM2F128   $0x20, Y5, Y10, Y9 // x parts
+	VPERM2F128   $0x31, Y5, Y10, Y10 // z parts
+	VPERM2F128   $0x20, Y7, Y4, Y5  // y parts
+	VADDPD       Y5, Y9, Y9
+	VADDPD       Y10, Y9, Y9
+	// c = dot · (g / ((ρ_i + ρ_j)(|x_k|² + ε)))
+	VMOVDQU      (SI)(AX*4), X5
+	VPCMPEQD     Y7, Y7, Y7
+	VXORPD       Y4, Y4, Y4
+	VGATHERDPD   Y7, (R10)(X5*8), Y4 // ρ_j
+	VADDPD       Y4, Y11, Y4
+	VMULPD       Y6, Y4, Y4
+	VCVTPS2PD    (DI)(AX*4), Y5
+	VDIVPD       Y4, Y5, Y5
+	VMULPD       Y5, Y9, Y9
+	// Σ c_k x_k in pair order
+	VPERMPD      $0x00, Y9, Y4
+	VMULPD       Y0, Y4, Y4
+	VADDPD       Y4, Y8, Y8
+	VPERMPD      $0x55, Y9, Y4
+	VMULPD       Y1, Y4, Y4
+	VADDPD       Y4, Y8, Y8
+	VPERMPD      $0xaa, Y9, Y4
+	VMULPD       Y2, Y4, Y4
+	VADDPD       Y4, Y8, Y8
+	VPERMPD      $0xff, Y9, Y4
+	VMULPD       Y3, Y4, Y4
+	VADDPD       Y4, Y8, Y8
+	ADDQ         $4, AX
+	JMP          vquad
+
+vloop:
+	CMPQ         AX, CX
+	JGE          vdone
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), R11
+	SHLQ         $3, R11            // 24 j
+	VMASKMOVPD   (R8)(R11*1), Y14, Y1
+	VSUBPD       Y1, Y12, Y1        // x_k = x_i − x_j
+	VMASKMOVPD   (R9)(R11*1), Y14, Y4
+	VSUBPD       Y4, Y13, Y4        // v_i − v_j
+	VMULPD       Y1, Y4, Y4
+	VUNPCKHPD    X4, X4, X3
+	VADDSD       X3, X4, X3
+	VEXTRACTF128 $1, Y4, X4
+	VADDSD       X4, X3, X3         // (v_i − v_j)·x_k
+	VMULPD       Y1, Y1, Y5
+	VUNPCKHPD    X5, X5, X6
+	VADDSD       X6, X5, X6
+	VEXTRACTF128 $1, Y5, X5
+	VADDSD       X5, X6, X6         // |x_k|²
+	VADDSD       X15, X6, X6        // + ε
+	VADDSD       (R10)(BX*8), X11, X7 // ρ_i + ρ_j
+	VMULSD       X6, X7, X7
+	VCVTSS2SD    (DI)(AX*4), X2, X2
+	VDIVSD       X7, X2, X2         // g / ((ρ_i + ρ_j)(|x_k|² + ε))
+	VMULSD       X2, X3, X3         // c
+	VBROADCASTSD X3, Y3
+	VMULPD       Y1, Y3, Y3
+	VADDPD       Y3, Y8, Y8
+	INCQ         AX
+	JMP          vloop
+
+vdone:
+	MOVQ    out+80(FP), DX
+	VMOVUPD Y8, (DX)
+	VZEROUPPER
+	RET
+
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL leaf+0(FP), AX
