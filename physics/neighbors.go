@@ -277,22 +277,11 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		// all of them at once (four at a time for the cubic spline with AVX2) and the
 		// weighted sum in list order.
 		r2s = resize(r2s, len(cand))
-		na := 0
-		for _, k := range cand {
-			j := tg.Order[k]
-			if sameSet && int(j) == i {
-				continue
-			}
-			xj := &tg.Sorted[k]
-			dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-			r2 := dx*dx + dy*dy + dz*dz
-			if r2 >= h2 {
-				continue // inside the screen's margin only
-			}
-			blk.J[base+na] = j
-			r2s[na] = r2
-			na++
+		self := int32(-1)
+		if sameSet {
+			self = int32(i)
 		}
+		na := keepExact(cand, tg.Order, tg.Sorted, &xi, h2, self, blk.J[base:base+len(cand)], r2s)
 		m := base + na
 		wv := ws32
 		if !skipW {

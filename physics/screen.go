@@ -44,3 +44,36 @@ func (kr *Kernel) cubicSquared(r2 []float64, w, g []float32) {
 		w[q], g[q] = float32(wq), float32(gq)
 	}
 }
+
+// keepExact writes to js and r2s the points order[k] and squared distances of the candidates k
+// of cand (indices into the target grid's sorted positions) that lie closer than √h2 to xi in
+// double precision, except the point self (−1 for none), in the order of cand, and returns
+// their number; js and r2s have room for len(cand). The squared distance is
+// (dx² + dy²) + dz², the same with AVX2 (four candidates at a time) and without, so the lists
+// do not depend on the processor.
+func keepExact(cand, order []int32, sorted []Vec3, xi *Vec3, h2 float64, self int32, js []int32, r2s []float64) int {
+	n := len(cand)
+	js, r2s = js[:n], r2s[:n]
+	na, t := 0, 0
+	if n4 := n &^ 3; useAVX2 && n4 > 0 {
+		na = keepAVX2(&cand[0], n4, &order[0], &sorted[0][0], &xi[0], h2, self, &js[0], &r2s[0])
+		t = n4
+	}
+	for ; t < n; t++ {
+		k := cand[t]
+		j := order[k]
+		if j == self {
+			continue
+		}
+		xj := &sorted[k]
+		dx, dy, dz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+		r2 := dx*dx + dy*dy + dz*dz
+		if r2 >= h2 {
+			continue // inside the screen's margin only
+		}
+		js[na] = j
+		r2s[na] = r2
+		na++
+	}
+	return na
+}

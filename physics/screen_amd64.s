@@ -56,6 +56,98 @@ done:
 	MOVQ DX, ret+64(FP)
 	RET
 
+// func keepAVX2(cand *int32, n int, order *int32, sorted *float64, xi *float64, h2 float64, self int32, js *int32, r2s *float64) int
+//
+// Four candidates a step (n is a multiple of 4): their rows x_i − x_k (masked loads of the
+// sorted positions, the components in the lanes) squared and transposed to one candidate a
+// lane, so that each squared distance is (dx² + dy²) + dz² as in the Go loop; a lane is kept
+// unless r² ≥ h² or its point order[k] is self; the kept lanes' points and squared distances
+// are packed to the front by packTable and packTable2 and stored at js[count] and
+// r2s[count]. count never passes the candidates taken, so js and r2s need room for n.
+TEXT ·keepAVX2(SB), NOSPLIT, $0-80
+	MOVQ         cand+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVQ         order+16(FP), R8
+	MOVQ         sorted+24(FP), R9
+	MOVQ         xi+32(FP), BX
+	VMOVUPD      rowMask3<>(SB), Y14
+	VMASKMOVPD   (BX), Y14, Y12
+	VBROADCASTSD h2+40(FP), Y13
+	MOVL         self+48(FP), R12
+	VMOVD        R12, X11
+	VPBROADCASTD X11, X11
+	MOVQ         js+56(FP), DI
+	MOVQ         r2s+64(FP), R10
+	LEAQ         ·packTable(SB), R11
+	LEAQ         ·packTable2(SB), R13
+	XORQ         AX, AX
+	XORQ         DX, DX
+
+kloop:
+	CMPQ         AX, CX
+	JGE          kdone
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y0
+	VSUBPD       Y0, Y12, Y0
+	VMULPD       Y0, Y0, Y0
+	MOVLQSX      4(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y1
+	VSUBPD       Y1, Y12, Y1
+	VMULPD       Y1, Y1, Y1
+	MOVLQSX      8(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y2
+	VSUBPD       Y2, Y12, Y2
+	VMULPD       Y2, Y2, Y2
+	MOVLQSX      12(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), BX
+	VMASKMOVPD   (R9)(BX*8), Y14, Y3
+	VSUBPD       Y3, Y12, Y3
+	VMULPD       Y3, Y3, Y3
+	VUNPCKLPD    Y1, Y0, Y4
+	VUNPCKHPD    Y1, Y0, Y5
+	VUNPCKLPD    Y3, Y2, Y6
+	VUNPCKHPD    Y3, Y2, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y0  // dx² of the four
+	VPERM2F128   $0x20, Y7, Y5, Y1  // dy²
+	VPERM2F128   $0x31, Y6, Y4, Y2  // dz²
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y2, Y0, Y0         // r²
+	VCMPPD       $0x19, Y13, Y0, Y1 // not r² ≥ h²
+	VMOVMSKPD    Y1, BX
+	VMOVDQU      (SI)(AX*4), X5
+	VPCMPEQD     X7, X7, X7
+	VPGATHERDD   X7, (R8)(X5*4), X6 // order[k]
+	VPCMPEQD     X11, X6, X7
+	VMOVMSKPS    X7, R12
+	NOTL         R12
+	ANDL         R12, BX
+	MOVQ         BX, R12
+	SHLQ         $5, R12
+	VMOVDQU      (R11)(R12*1), X7
+	VPERMILPS    X7, X6, X6
+	VMOVDQU      X6, (DI)(DX*4)
+	VMOVDQU      (R13)(R12*1), Y7
+	VPERMD       Y0, Y7, Y0
+	VMOVUPD      Y0, (R10)(DX*8)
+	POPCNTL      BX, BX
+	ADDQ         BX, DX
+	ADDQ         $4, AX
+	JMP          kloop
+
+kdone:
+	VZEROUPPER
+	MOVQ DX, ret+72(FP)
+	RET
+
+DATA rowMask3<>+0(SB)/8, $-1
+DATA rowMask3<>+8(SB)/8, $-1
+DATA rowMask3<>+16(SB)/8, $-1
+DATA rowMask3<>+24(SB)/8, $0
+GLOBL rowMask3<>(SB), RODATA|NOPTR, $32
+
 // func gatherRunAVX(cells, cellStart *int32, sorted *float64, near *int32, nx, ny, nz *float32, ox, oy, oz float64) int
 //
 // The candidates of a run: for each of the 27 cells (entries < 0 skipped), the sorted indices

@@ -51,6 +51,64 @@ func TestScreenVectorEqualsLoop(t *testing.T) {
 	}
 }
 
+// TestKeepExactVectorEqualsLoop: keepExact with the AVX2 loop gives the Go loop's points and
+// squared distances bit for bit, for 0–41 candidates of which a third lie on the sphere of
+// radius h around the query point or one float64 step inside or outside it, and with the query
+// point itself among them (kept when self is −1, dropped when it is the point's index).
+func TestKeepExactVectorEqualsLoop(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this processor or build: the search uses the Go loop only")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	const h = 0.1
+	xi := Vec3{1.3, -0.7, 2.1}
+	const nt = 300
+	for n := 0; n <= 41; n++ {
+		for trial := 0; trial < 20; trial++ {
+			sorted := make([]Vec3, nt)
+			order := make([]int32, nt)
+			for k := range sorted {
+				order[k] = int32(rng.IntN(1 << 20))
+				if k%3 == 0 {
+					d := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Normalize()
+					r := math.Nextafter(h, float64(k%2)*2*h)
+					if k%9 == 0 {
+						r = h
+					}
+					sorted[k] = xi.Add(d.Mul(r))
+				} else {
+					sorted[k] = xi.Add(Vec3{rng.Float64()*0.24 - 0.12, rng.Float64()*0.24 - 0.12, rng.Float64()*0.24 - 0.12})
+				}
+			}
+			sorted[7] = xi
+			cand := make([]int32, n)
+			for q := range cand {
+				cand[q] = int32(rng.IntN(nt))
+			}
+			if n > 2 {
+				cand[n/2] = 7
+			}
+			for _, self := range []int32{-1, order[7]} {
+				var got [2][]int32
+				var gr2 [2][]float64
+				for v, vector := range []bool{false, true} {
+					useAVX2 = vector
+					js, r2s := make([]int32, n), make([]float64, n)
+					na := keepExact(cand, order, sorted, &xi, h*h, self, js, r2s)
+					got[v], gr2[v] = js[:na], r2s[:na]
+				}
+				useAVX2 = true
+				if !slices.Equal(got[0], got[1]) || !slices.EqualFunc(gr2[0], gr2[1], func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+					t.Fatalf("%d candidates, self %d: the loop keeps %v %v, the vector loop %v %v", n, self, got[0], gr2[0], got[1], gr2[1])
+				}
+				if n > 2 && (self < 0) != slices.Contains(got[0], order[7]) {
+					t.Fatalf("%d candidates, self %d: the query point's own entry kept %v", n, self, slices.Contains(got[0], order[7]))
+				}
+			}
+		}
+	}
+}
+
 // TestSearchKeepsPairsAtTheRadius: the screen compares in single precision against a widened
 // h², and the kernel loop keeps exactly the pairs with r² < h² in double precision. Targets
 // at h·(1 ± δ) from query points far from the origin (|x| ≈ 37 m, where a float32 coordinate
