@@ -220,23 +220,11 @@ func (m *Map) At(x physics.Vec3) (phi, vol float64, n physics.Vec3, ok bool) {
 		w[d], dw[d] = crWeights(s - float64(i))
 		base[d] = i - 1
 	}
-	n0, n01 := m.n[0], m.n[0]*m.n[1]
-	wx0, wx1, wx2, wx3 := w[0][0], w[0][1], w[0][2], w[0][3]
-	dx0, dx1, dx2, dx3 := dw[0][0], dw[0][1], dw[0][2], dw[0][3]
+	var sums [4][4]float64 // per z layer c: Σ_b w_b px, Σ_b w_b vx, Σ_b w_b dpx, Σ_b w'_b px
+	m.layerSums(base, &w, &dw, &sums)
 	var gx, gy, gz float64
 	for c := 0; c < 4; c++ {
-		var pz, vz, gxz, gyz float64
-		for b := 0; b < 4; b++ {
-			row := 2 * (base[0] + n0*(base[1]+b) + n01*(base[2]+c))
-			f := m.nodes[row : row+8 : row+8]
-			px := wx0*f[0] + wx1*f[2] + wx2*f[4] + wx3*f[6]
-			dpx := dx0*f[0] + dx1*f[2] + dx2*f[4] + dx3*f[6]
-			vx := wx0*f[1] + wx1*f[3] + wx2*f[5] + wx3*f[7]
-			pz += w[1][b] * px
-			gyz += dw[1][b] * px
-			gxz += w[1][b] * dpx
-			vz += w[1][b] * vx
-		}
+		pz, vz, gxz, gyz := sums[c][0], sums[c][1], sums[c][2], sums[c][3]
 		phi += w[2][c] * pz
 		gz += dw[2][c] * pz
 		gx += w[2][c] * gxz
@@ -249,6 +237,49 @@ func (m *Map) At(x physics.Vec3) (phi, vol float64, n physics.Vec3, ok bool) {
 		n = physics.Vec3{gx / g, gy / g, gz / g}
 	}
 	return phi, vol, n, true
+}
+
+// layerSums is At's stencil over x and y for each of its four z layers c: with the x
+// weights w[0] (and their derivatives dw[0]) per row of four nodes,
+//
+//	px = Σ_a w_a φ_a,  dpx = Σ_a w'_a φ_a,  vx = Σ_a w_a V_a   (((a0 + a1) + a2) + a3),
+//
+// and over the layer's four rows b, in order from +0, sums[c] = (Σ_b w1_b px_b, Σ_b w1_b vx_b,
+// Σ_b w1_b dpx_b, Σ_b w1'_b px_b). The assembly (four rows a step, one a lane) does every
+// row's operations in the Go loop's order, so the two agree bit for bit.
+func (m *Map) layerSums(base [3]int, w, dw *[3][4]float64, sums *[4][4]float64) {
+	n0, n01 := m.n[0], m.n[0]*m.n[1]
+	row0 := 2 * (base[0] + n0*base[1] + n01*base[2])
+	if last := row0 + 2*(n0*3+n01*3) + 8; last > len(m.nodes) {
+		panic("volumemap: stencil outside the grid")
+	}
+	if useAVX2 {
+		var tab [10][4]float64 // the x weights and derivatives broadcast, then w[1] and dw[1]
+		for a := 0; a < 4; a++ {
+			tab[a] = [4]float64{w[0][a], w[0][a], w[0][a], w[0][a]}
+			tab[4+a] = [4]float64{dw[0][a], dw[0][a], dw[0][a], dw[0][a]}
+		}
+		tab[8], tab[9] = w[1], dw[1]
+		layerSumsAVX(&m.nodes[row0], 16*n0, 16*n01, &tab, sums)
+		return
+	}
+	wx0, wx1, wx2, wx3 := w[0][0], w[0][1], w[0][2], w[0][3]
+	dx0, dx1, dx2, dx3 := dw[0][0], dw[0][1], dw[0][2], dw[0][3]
+	for c := 0; c < 4; c++ {
+		var pz, vz, gxz, gyz float64
+		for b := 0; b < 4; b++ {
+			row := row0 + 2*(n0*b+n01*c)
+			f := m.nodes[row : row+8 : row+8]
+			px := wx0*f[0] + wx1*f[2] + wx2*f[4] + wx3*f[6]
+			dpx := dx0*f[0] + dx1*f[2] + dx2*f[4] + dx3*f[6]
+			vx := wx0*f[1] + wx1*f[3] + wx2*f[5] + wx3*f[7]
+			pz += w[1][b] * px
+			gyz += dw[1][b] * px
+			gxz += w[1][b] * dpx
+			vz += w[1][b] * vx
+		}
+		sums[c] = [4]float64{pz, vz, gxz, gyz}
+	}
 }
 
 // Boundary returns the virtual boundary particle the map stands for at a fluid particle x,

@@ -352,6 +352,36 @@ func TestAtDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// TestAtVectorEqualsLoop: At with the AVX2 stencil gives the Go loop's φ, V and normal bit
+// for bit at 5000 random points in and around a box (where the processor has AVX2).
+func TestAtVectorEqualsLoop(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this processor or build: At uses the Go loop only")
+	}
+	vs, ts := boxMesh(physics.Vec3{0.5, 0.3, 0.4})
+	m := mustBuild(t, vs, ts, DefaultOptions(0.1, 0.025), nil)
+	rng := rand.New(rand.NewSource(17))
+	defer func() { useAVX2 = true }()
+	for q := 0; q < 5000; q++ {
+		x := physics.Vec3{1.4 * (2*rng.Float64() - 1), 1.2 * (2*rng.Float64() - 1), 1.3 * (2*rng.Float64() - 1)}
+		var got [2][6]float64
+		var in [2]bool
+		for v, vector := range []bool{false, true} {
+			useAVX2 = vector
+			phi, vol, n, ok := m.At(x)
+			got[v], in[v] = [6]float64{phi, vol, n[0], n[1], n[2]}, ok
+		}
+		if in[0] != in[1] {
+			t.Fatalf("At(%v): inside %v (loop) against %v (vector)", x, in[0], in[1])
+		}
+		for k := range got[0] {
+			if math.Float64bits(got[0][k]) != math.Float64bits(got[1][k]) {
+				t.Fatalf("At(%v): loop %v, vector %v", x, got[0], got[1])
+			}
+		}
+	}
+}
+
 // TestBoundary checks the virtual particle's placement over the floor: x_b = x − max(φ + R/2,
 // 2R)·n with n = +z, to round-off, and no particle at φ ≥ H.
 func TestBoundary(t *testing.T) {
