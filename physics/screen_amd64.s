@@ -24,6 +24,7 @@ TEXT ·screenAVX2(SB), NOSPLIT, $0-72
 	XORQ         AX, AX
 	XORQ         DX, DX
 
+	PCALIGN $32
 loop:
 	CMPQ      AX, CX
 	JGE       done
@@ -83,6 +84,7 @@ TEXT ·keepAVX2(SB), NOSPLIT, $0-80
 	XORQ         AX, AX
 	XORQ         DX, DX
 
+	PCALIGN $32
 kloop:
 	CMPQ         AX, CX
 	JGE          kdone
@@ -184,6 +186,7 @@ cells:
 	SHLQ    $3, R14
 	ADDQ    R10, R14        // &sorted[3s]
 
+	PCALIGN $32
 points:
 	VMOVSD    (R14), X3
 	VSUBSD    X0, X3, X3
@@ -254,6 +257,7 @@ TEXT ·cubicAVX(SB), NOSPLIT, $0-72
 	VBROADCASTSD negL+64(FP), Y4
 	XORQ         AX, AX
 
+	PCALIGN $32
 kloop:
 	CMPQ       AX, CX
 	JGE        kdone

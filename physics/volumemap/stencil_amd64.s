@@ -18,6 +18,7 @@ TEXT ·layerSumsAVX(SB), NOSPLIT, $0-40
 	MOVQ   $4, CX
 	VXORPD X15, X15, X15
 
+	PCALIGN $32
 layer:
 	LEAQ       (SI)(R8*2), R10      // row 2
 	// nodes 0–1 of the four rows: (φ0, V0, φ1, V1) per row

@@ -29,6 +29,7 @@ grow:
 	VXORPD  Y7, Y7, Y7
 	LEAQ    -1(CX), DX
 
+	PCALIGN $32
 gloop:
 	CMPQ         AX, DX
 	JGE          gtail
@@ -100,6 +101,7 @@ krow:
 	VXORPD  Y7, Y7, Y7
 	LEAQ    -1(CX), DX
 
+	PCALIGN $32
 krloop:
 	CMPQ         AX, DX
 	JGE          krtail
@@ -189,6 +191,7 @@ TEXT ·predictSumsAVX(SB), NOSPLIT, $0-72
 	VXORPD       X15, X15, X15
 	XORQ         AX, AX
 
+	PCALIGN $32
 ploop:
 	CMPQ         AX, CX
 	JGE          pdone
@@ -248,6 +251,7 @@ TEXT ·factorSumsAVX(SB), NOSPLIT, $0-72
 	VXORPD       X15, X15, X15
 	XORQ         AX, AX
 
+	PCALIGN $32
 floop:
 	CMPQ         AX, CX
 	JGE          fdone
@@ -316,6 +320,7 @@ TEXT ·viscSumAVX(SB), NOSPLIT, $0-88
 	MOVQ         CX, DX
 	ANDQ         $-4, DX            // pairs taken four at a time
 
+	PCALIGN $32
 vquad:
 	CMPQ         AX, DX
 	JGE          vloop
@@ -407,6 +412,7 @@ vquad:
 	ADDQ         $4, AX
 	JMP          vquad
 
+	PCALIGN $32
 vloop:
 	CMPQ         AX, CX
 	JGE          vdone
