@@ -203,22 +203,33 @@ func Mesh(v []physics.Vec3, tris [][3]int32, s float64, layers int, first float6
 // position, keeps the result independent of the triangle order's accidents.
 func thin(pts []physics.Vec3, s float64) []physics.Vec3 {
 	q := 0.5 * s
-	key := func(p physics.Vec3) [3]int64 {
-		return [3]int64{int64(math.Floor(p[0] / q)), int64(math.Floor(p[1] / q)), int64(math.Floor(p[2] / q))}
+	// each point's cell computed once, not in every comparison of the sort
+	type keyed struct {
+		k [3]int64
+		p physics.Vec3
 	}
-	slices.SortFunc(pts, func(x, y physics.Vec3) int {
-		kx, ky := key(x), key(y)
+	a := make([]keyed, len(pts))
+	for i, p := range pts {
+		a[i] = keyed{[3]int64{int64(math.Floor(p[0] / q)), int64(math.Floor(p[1] / q)), int64(math.Floor(p[2] / q))}, p}
+	}
+	slices.SortFunc(a, func(x, y keyed) int {
 		for d := 0; d < 3; d++ {
-			if kx[d] != ky[d] {
-				return cmp.Compare(kx[d], ky[d])
+			if x.k[d] != y.k[d] {
+				return cmp.Compare(x.k[d], y.k[d])
 			}
 		}
 		for d := 0; d < 3; d++ {
-			if x[d] != y[d] {
-				return cmp.Compare(x[d], y[d])
+			if x.p[d] != y.p[d] {
+				return cmp.Compare(x.p[d], y.p[d])
 			}
 		}
 		return 0
 	})
-	return slices.CompactFunc(pts, func(x, y physics.Vec3) bool { return key(x) == key(y) })
+	out := pts[:0]
+	for i := range a {
+		if i == 0 || a[i].k != a[i-1].k {
+			out = append(out, a[i].p)
+		}
+	}
+	return out
 }

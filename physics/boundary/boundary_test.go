@@ -1,7 +1,10 @@
 package boundary
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics"
@@ -44,5 +47,44 @@ func TestRect2DSamplesTheOutlines(t *testing.T) {
 	}
 	if _, err := Rect2D(physics.Vec3{0, 0, 0}, physics.Vec3{1, 0, 0}, s, 2, true); err == nil {
 		t.Error("a rectangle of no height was accepted")
+	}
+}
+
+// TestThinEqualsSortAndCompact: thin gives, point for point, the plainest form of its rule
+// (sort by cell of side s/2, then by position; keep the first point of each cell) on 20,000
+// points with repeats and with points on cell faces.
+func TestThinEqualsSortAndCompact(t *testing.T) {
+	const s = 0.05
+	rng := rand.New(rand.NewPCG(1, 2))
+	pts := make([]physics.Vec3, 20000)
+	for i := range pts {
+		switch {
+		case i%10 == 0 && i > 0:
+			pts[i] = pts[rng.IntN(i)] // a repeat
+		case i%7 == 0:
+			pts[i] = physics.Vec3{float64(rng.IntN(40)) * s / 2, rng.Float64() - 0.5, float64(rng.IntN(40)) * s / 2}
+		default:
+			pts[i] = physics.Vec3{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5}
+		}
+	}
+	key := func(p physics.Vec3) [3]int64 {
+		q := 0.5 * s
+		return [3]int64{int64(math.Floor(p[0] / q)), int64(math.Floor(p[1] / q)), int64(math.Floor(p[2] / q))}
+	}
+	want := slices.Clone(pts)
+	slices.SortFunc(want, func(x, y physics.Vec3) int {
+		kx, ky := key(x), key(y)
+		if c := slices.Compare(kx[:], ky[:]); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]), cmp.Compare(x[2], y[2]))
+	})
+	want = slices.CompactFunc(want, func(x, y physics.Vec3) bool { return key(x) == key(y) })
+	got := thin(slices.Clone(pts), s)
+	if !slices.Equal(got, want) {
+		t.Fatalf("thin kept %d points, the plain sort and compact %d (or others)", len(got), len(want))
+	}
+	if len(want) == len(pts) || len(want) < len(pts)/2 {
+		t.Fatalf("the test's points do not exercise the thinning: %d of %d kept", len(want), len(pts))
 	}
 }
