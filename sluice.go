@@ -47,6 +47,8 @@ type World struct {
 	wallMaps generic.Map1[components.WallMap] // the volume maps of walls (wallmap.go)
 	nextID   uint32
 	names    map[string]bool
+	mapCache string // the folder of stored volume maps (SetVolumeMapCache), "" for none
+	mapsMade [2]int // volume maps built, and read from mapCache (VolumeMaps)
 
 	// One-step forces a game applied (ApplyForce, ApplyTorque), sorted by body ID, and the
 	// held forces they are added to during a Step.

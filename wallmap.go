@@ -2,6 +2,8 @@ package sluice
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sluicephysics/sluice/components"
@@ -77,7 +79,7 @@ func (w *World) buildWallMaps() error {
 		}
 		o := volumemap.DefaultOptions(set.SupportRadius(), r)
 		o.Invert, o.VolumeFactor, o.Kernel = m.m.Tank, set.WallMapVolume, w.sim.Kernel.Kind
-		vm, err := volumemap.Build(v, m.m.Tris, o, w.ecs.Pool)
+		vm, err := w.volumeMap(v, m.m.Tris, o)
 		if err != nil {
 			return fmt.Errorf("body %q: the volume map of its mesh (solver.wallModel volumeMaps): %w", w.Body(e).Name, err)
 		}
@@ -86,6 +88,62 @@ func (w *World) buildWallMaps() error {
 		}
 	}
 	return nil
+}
+
+// SetVolumeMapCache makes the world read the volume maps of its walls (solver.wallModel
+// volumeMaps) from the folder dir, and store there each map it has to build, one file per
+// mesh and map options (volumemap.Key), as the reference implementation keeps its maps in a
+// Cache folder beside the scene. A stored map is the built one bit for bit, so the simulation
+// does not change; a file that is damaged or of another format is built again and replaced.
+// "" (the default) builds every map. Call it before the first Step; the folder is made if
+// missing. A map that cannot be stored is an error of the Step that built it.
+func (w *World) SetVolumeMapCache(dir string) { w.mapCache = dir }
+
+// VolumeMaps returns how many volume maps the world has built and how many it read from the
+// cache folder (SetVolumeMapCache).
+func (w *World) VolumeMaps() (built, read int) { return w.mapsMade[0], w.mapsMade[1] }
+
+// volumeMap builds the map of (v, tris) with o, or reads it from the cache folder.
+func (w *World) volumeMap(v []physics.Vec3, tris [][3]int32, o volumemap.Options) (*volumemap.Map, error) {
+	if w.mapCache == "" {
+		w.mapsMade[0]++
+		return volumemap.Build(v, tris, o, w.ecs.Pool)
+	}
+	key := volumemap.Key(v, tris, o)
+	path := filepath.Join(w.mapCache, fmt.Sprintf("volumemap-%x.bin", key[:16]))
+	if data, err := os.ReadFile(path); err == nil {
+		if m, err := volumemap.Decode(data, key); err == nil {
+			w.mapsMade[1]++
+			return m, nil
+		}
+	}
+	m, err := volumemap.Build(v, tris, o, w.ecs.Pool)
+	if err != nil {
+		return nil, err
+	}
+	w.mapsMade[0]++
+	if err := os.MkdirAll(w.mapCache, 0o755); err != nil {
+		return nil, fmt.Errorf("storing the map: %w", err)
+	}
+	tmp, err := os.CreateTemp(w.mapCache, ".volumemap-*")
+	if err != nil {
+		return nil, fmt.Errorf("storing the map: %w", err)
+	}
+	err = tmp.Chmod(0o644) // a cache others may read, as the files os.WriteFile makes
+	if err == nil {
+		_, err = tmp.Write(m.Encode(key))
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("storing the map in %s: %w", path, err)
+	}
+	return m, nil
 }
 
 // bodyByID returns the body with the given ID.

@@ -1,7 +1,10 @@
 package sluice_test
 
 import (
+	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -397,5 +400,64 @@ func TestTwoMappedWallsKeepTheWater(t *testing.T) {
 	}
 	if piled == 0 {
 		t.Error("no water reached the post: the test does not load the second wall")
+	}
+}
+
+// TestVolumeMapCache: a dam break whose tank map is stored in and then read from a cache folder
+// (SetVolumeMapCache) runs bit for bit as one that builds its map; the first world builds and
+// stores the map, the second reads it and builds none, and a damaged file is built again and
+// replaced by a good one.
+func TestVolumeMapCache(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Cache")
+	run := func(cache string) ([32]byte, int, int) {
+		set := components.DefaultSolver()
+		set.WallModel = "volumeMaps"
+		w, e := damBreakSolver(t, set, 1)
+		defer w.Close()
+		w.SetVolumeMapCache(cache)
+		for k := 0; k < 5; k++ {
+			if _, err := w.Step(frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+		built, read := w.VolumeMaps()
+		return stateHash(w, e), built, read
+	}
+	want, built, read := run("")
+	if built != 1 || read != 0 {
+		t.Fatalf("without a cache the world built %d and read %d maps, want 1 and 0", built, read)
+	}
+	files := func() []string {
+		f, _ := filepath.Glob(filepath.Join(dir, "volumemap-*.bin"))
+		return f
+	}
+	for i, c := range []struct {
+		damage          bool
+		wantBuilt, read int
+	}{{false, 1, 0}, {false, 0, 1}, {true, 1, 0}, {false, 0, 1}} {
+		if c.damage {
+			if err := os.WriteFile(files()[0], []byte("damaged"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := []byte(nil)
+		if fs := files(); len(fs) == 1 {
+			before, _ = os.ReadFile(fs[0])
+		}
+		h, built, read := run(dir)
+		if h != want {
+			t.Fatalf("run %d with the cache differs from the run that built its map", i)
+		}
+		if built != c.wantBuilt || read != c.read {
+			t.Fatalf("run %d built %d and read %d maps, want %d and %d", i, built, read, c.wantBuilt, c.read)
+		}
+		fs := files()
+		if len(fs) != 1 {
+			t.Fatalf("run %d: the cache holds %v, want one map", i, fs)
+		}
+		after, _ := os.ReadFile(fs[0])
+		if c.read == 1 && !bytes.Equal(before, after) {
+			t.Fatalf("run %d read the map and changed its file", i)
+		}
 	}
 }

@@ -55,7 +55,15 @@ measure() {
 
 # The reference computes its walls' volume maps on its first run of a scene and caches them in
 # a Cache folder beside the scene file (here the temporary Scenes folder); one short untimed
-# run per scene warms that cache, so the timed runs measure the simulation only.
+# run per scene warms that cache, so the timed runs measure the simulation only. sluice keeps
+# its maps in the same folder (--map-cache), warmed the same way.
+cache="$tmp/Scenes/Cache"
+for s in $solvers; do
+  scene=$dfsph
+  [ "$s" = iisph ] && scene=$iisph
+  [ "$s" = pf ] && scene=$pf
+  "$tmp/sluice" run "$scene" --duration 0.001 --workers 1 --map-cache "$cache" > /dev/null 2>&1 || { echo "sluice: the warm-up run of $scene failed" >&2; exit 1; }
+done
 if [ -n "${REF:-}" ]; then
   for s in $solvers; do
     scene=$dfsph
@@ -72,7 +80,7 @@ for s in $solvers; do
   [ "$s" = pf ] && scene=$pf
   for n in $threads; do
     for ((k = 1; k <= runs; k++)); do
-      measure "sluice $s, $n worker(s)" "$tmp/sluice" run "$scene" --duration 1 --workers "$n"
+      measure "sluice $s, $n worker(s)" "$tmp/sluice" run "$scene" --duration 1 --workers "$n" --map-cache "$cache"
       if [ -n "${REF:-}" ]; then
         measure "reference $s, $n thread(s)" env OMP_NUM_THREADS="$n" "$REF" --no-gui --no-initial-pause --stopAt 1 --output-dir "$tmp/ref" "$scene"
       fi

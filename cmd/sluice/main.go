@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv] [--solver KEY=VALUE …]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv] [--map-cache DIR] [--solver KEY=VALUE …]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -39,7 +39,7 @@ import (
 
 const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…]
-             [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv]
+             [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv] [--map-cache DIR]
              [--solver KEY=VALUE …]   (sets the scene's solver settings, e.g. --solver pfTolerance=1e-3)
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
@@ -199,6 +199,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
 	surfaceFmt := fs.String("export-surface", "", "also write each fluid body's surface as a triangle mesh on the exported frames: obj or ply (needs --out)")
 	surfaceCell := fs.Float64("surface-cell", 0, "grid cell of the surface meshes in m (0: the particle radius r)")
+	mapCache := fs.String("map-cache", "", "folder for the walls' volume maps (solver.wallModel volumeMaps): read there, or built and stored there (made if missing); the results are the same")
 	var solverSet solverSettings
 	fs.Var(&solverSet, "solver", "KEY=VALUE: set a setting of the scene's solver block (its name in a native scene, e.g. pfTolerance=1e-3; JSON value); repeatable, imported scenes included")
 	if err := fs.Parse(flagArgs); err != nil {
@@ -351,6 +352,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		}
 	}
 	defer w.Close()
+	w.SetVolumeMapCache(*mapCache)
 
 	var stats *bufio.Writer
 	if *statsPath != "" {
