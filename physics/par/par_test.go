@@ -2,7 +2,9 @@ package par
 
 import (
 	"math"
+	"runtime"
 	"testing"
+	"time"
 )
 
 func TestForCoversEveryItemOnceAndSumsDeterministically(t *testing.T) {
@@ -39,5 +41,47 @@ func TestForCoversEveryItemOnceAndSumsDeterministically(t *testing.T) {
 			}
 		}
 		p.Close()
+	}
+}
+
+// TestForAfterTheHelpersPark: loops far enough apart that the helpers stop watching and park
+// (they watch for about 0.1 ms; the gaps are 2 ms), loops back to back, and loops with
+// fewer blocks than workers all cover every item once; Close then ends every helper, parked
+// or not; and a pool with more workers than GOMAXPROCS allows threads still finishes its loops
+// (the waits yield their thread).
+func TestForAfterTheHelpersPark(t *testing.T) {
+	base := runtime.NumGoroutine()
+	check := func(p *Pool, n int) {
+		hits := make([]int32, n)
+		p.For(n, func(lo, hi, _ int) {
+			for i := lo; i < hi; i++ {
+				hits[i]++
+			}
+		})
+		for i, h := range hits {
+			if h != 1 {
+				t.Fatalf("item %d of %d visited %d times", i, n, h)
+			}
+		}
+	}
+	p := NewPool(4)
+	for rep := 0; rep < 10; rep++ {
+		check(p, 7*BlockSize+3)
+		check(p, 2*BlockSize) // fewer blocks than workers
+		time.Sleep(2 * time.Millisecond)
+	}
+	p.Close()
+	prev := runtime.GOMAXPROCS(1)
+	q := NewPool(3)
+	for rep := 0; rep < 50; rep++ {
+		check(q, 5*BlockSize)
+	}
+	q.Close()
+	runtime.GOMAXPROCS(prev)
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > base; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left after Close, %d before the pools", runtime.NumGoroutine(), base)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
