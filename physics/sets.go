@@ -3,7 +3,6 @@ package physics
 import (
 	"math"
 
-	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -442,7 +441,7 @@ func (f *FluidSet) advectBlock(lo, hi, blk int) {
 // advectSingle is advectBlock for a single material without XSPH: every particle has the same
 // mass m and viscosity ν, so the pair volume's mass and the pair's mean viscosity come out of
 // the sum, a_i = g + 2(d+2) ν 2m Σ_j (v_ij·x_ij) G_ij x_ij/((ρ_i + ρ_j)(|x_ij|² + 0.01h²)),
-// and the loop (vec.ViscSum) gathers only x_j, v_j and ρ_j. It is the same sum as the general loop's, in
+// and the loop gathers only x_j, v_j and ρ_j. It is the same sum as the general loop's, in
 // another order of the floating-point operations (TestViscosityShearResponseOnTheLattice
 // compares the two); on the dam breaks it took half the general loop's time.
 func (f *FluidSet) advectSingle(lo, hi int, fblk *NeighborBlock) {
@@ -453,8 +452,18 @@ func (f *FluidSet) advectSingle(lo, hi int, fblk *NeighborBlock) {
 		xi, vi := f.X[i], f.V[i]
 		rhoi := f.Rho[i]
 		js, gws := fblk.Row(i - lo)
-		a := vec.ViscSum(js, gws, f.X, f.V, f.Rho, &xi, &vi, rhoi, eps)
-		f.VStar[i] = Vec3{vi[0] + dt*(gravity[0]+kc*a[0]), vi[1] + dt*(gravity[1]+kc*a[1]), vi[2] + dt*(gravity[2]+kc*a[2])}
+		gws = gws[:len(js)]
+		var ax, ay, az float64
+		for k, j := range js {
+			xj, vj := &f.X[j], &f.V[j]
+			rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
+			c := (vi[0]-vj[0])*rx + (vi[1]-vj[1])*ry + (vi[2]-vj[2])*rz
+			c *= float64(gws[k]) / ((rhoi + f.Rho[j]) * (rx*rx + ry*ry + rz*rz + eps))
+			ax += c * rx
+			ay += c * ry
+			az += c * rz
+		}
+		f.VStar[i] = Vec3{vi[0] + dt*(gravity[0]+kc*ax), vi[1] + dt*(gravity[1]+kc*ay), vi[2] + dt*(gravity[2]+kc*az)}
 	}
 }
 

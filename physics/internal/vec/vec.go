@@ -164,40 +164,6 @@ func factorSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, xi, vi, c *mgl64.
 	*out = [3][4]float64{{yx, yy, yz, sg}, {gx, gy, gz}, {sq, div}}
 }
 
-// ViscSum returns the pair sum of the explicit viscosity (Monaghan 2005; the advection of a
-// single mass) for one particle i, over the pairs (j_k, g_k) of its list with
-// x_k = x_i − x_j:
-//
-//	Σ_k c_k x_k,  c_k = ((v_i − v_j)·x_k) · (g_k / ((ρ_i + ρ_j)(|x_k|² + ε))),
-//
-// each pair's dot products formed as (x + y) + z, every sum in list order, one rounding per
-// operation (no fused multiply-add), so the assembly and the Go loop agree bit for bit.
-func ViscSum(js []int32, gs []float32, x, v []mgl64.Vec3, rho []float64, xi, vi *mgl64.Vec3, rhoi, eps float64) [3]float64 {
-	gs = gs[:len(js)]
-	var out [4]float64
-	if HasAVX2 && len(js) > 0 {
-		viscSumAVX(&js[0], &gs[0], len(js), &x[0], &v[0], &rho[0], xi, vi, rhoi, eps, &out)
-	} else {
-		viscSumGo(js, gs, x, v, rho, xi, vi, rhoi, eps, &out)
-	}
-	return [3]float64{out[0], out[1], out[2]}
-}
-
-// viscSumGo is the Go loop of ViscSum.
-func viscSumGo(js []int32, gs []float32, x, v []mgl64.Vec3, rho []float64, xi, vi *mgl64.Vec3, rhoi, eps float64, out *[4]float64) {
-	var ax, ay, az float64
-	for k, j := range js {
-		xj, vj := &x[j], &v[j]
-		rx, ry, rz := xi[0]-xj[0], xi[1]-xj[1], xi[2]-xj[2]
-		c := (vi[0]-vj[0])*rx + (vi[1]-vj[1])*ry + (vi[2]-vj[2])*rz
-		c *= float64(gs[k]) / ((rhoi + rho[j]) * (rx*rx + ry*ry + rz*rz + eps))
-		ax += c * rx
-		ay += c * ry
-		az += c * rz
-	}
-	*out = [4]float64{ax, ay, az}
-}
-
 // predictSumsGo is the Go loop of PredictSums; out holds the per-component sums of ∇W, of its
 // squares, of the velocity products and of q∇W, one row each.
 func predictSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64) {

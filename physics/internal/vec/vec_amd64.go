@@ -17,9 +17,6 @@ func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float
 func factorSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, xi, vi *mgl64.Vec3, c *[4]float64, out *[3][4]float64)
 
 //go:noescape
-func viscSumAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, rho *float64, xi, vi *mgl64.Vec3, rhoi, eps float64, out *[4]float64)
-
-//go:noescape
 func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64, acc *[15][4]float64) int
 
 //go:noescape

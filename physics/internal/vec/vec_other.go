@@ -22,10 +22,6 @@ func factorSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, xi, vi *mgl6
 	panic("vec: no assembly in this build")
 }
 
-func viscSumAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, rho *float64, xi, vi *mgl64.Vec3, rhoi, eps float64, out *[4]float64) {
-	panic("vec: no assembly in this build")
-}
-
 func fitSumsAVX(js *int32, n int, x, y *mgl64.Vec3, xi, yi *mgl64.Vec3, h2 float64, acc *[15][4]float64) int {
 	panic("vec: no assembly in this build")
 }

@@ -179,55 +179,6 @@ func TestFactorSums(t *testing.T) {
 	}
 }
 
-// TestViscSum: two pairs worked by hand, then random lists of 0–70 pairs, the assembly against
-// the Go loop bit for bit.
-func TestViscSum(t *testing.T) {
-	x := []mgl64.Vec3{{0, 0, 0}, {1, 2, 3}, {0.5, -1, 0}}
-	v := []mgl64.Vec3{{1, 1, 1}, {0, 2, 0}, {-1, 0, 4}}
-	rho := []float64{1000, 1010, 990}
-	const eps = 0.25
-	var want mgl64.Vec3
-	for k, j := range []int{1, 2} {
-		g := []float64{0.5, 2}[k]
-		r := x[0].Sub(x[j])
-		c := v[0].Sub(v[j]).Dot(r) * g / ((rho[0] + rho[j]) * (r.Dot(r) + eps))
-		want = want.Add(r.Mul(c))
-	}
-	eachLoop(func(avx bool) {
-		got := ViscSum([]int32{1, 2}, []float32{0.5, 2}, x, v, rho, &x[0], &v[0], rho[0], eps)
-		for d := range got {
-			if math.Abs(got[d]-want[d]) > 1e-15 {
-				t.Fatalf("avx %v: ViscSum = %v, want %v", avx, got, want)
-			}
-		}
-	})
-	if !HasAVX2 {
-		t.Skip("no AVX2: only the Go loop runs here")
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	for n := 0; n <= 70; n++ {
-		js, gs, _ := randomPairs(rng, n, 50)
-		x, v, rho := make([]mgl64.Vec3, 50), make([]mgl64.Vec3, 50), make([]float64, 50)
-		for i := range x {
-			for d := 0; d < 3; d++ {
-				x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()*5
-			}
-			rho[i] = 1000 + 50*rng.NormFloat64()
-		}
-		i := rng.IntN(50)
-		var a, b [4]float64
-		if n > 0 {
-			viscSumAVX(&js[0], &gs[0], n, &x[0], &v[0], &rho[0], &x[i], &v[i], rho[i], 0.01, &a)
-		}
-		viscSumGo(js, gs, x, v, rho, &x[i], &v[i], rho[i], 0.01, &b)
-		for d := 0; d < 3; d++ {
-			if math.Float64bits(a[d]) != math.Float64bits(b[d]) {
-				t.Fatalf("%d pairs, component %d: assembly %v, Go %v", n, d, a[d], b[d])
-			}
-		}
-	}
-}
-
 // localPairs is a neighbour-list workload like a z-sorted fluid's: rows particles with per
 // neighbours each, drawn from within ±spread of the particle's own index.
 func localPairs(rows, per, spread int) ([]int32, []float32, [][4]float64) {
@@ -257,31 +208,6 @@ func BenchmarkGatherSum4(b *testing.B) {
 func BenchmarkKGradSum(b *testing.B) {
 	benchPerParticle(b, func(js []int32, gs []float32, v [][4]float64, i int) float64 {
 		return KGradSum(js, gs, v, &v[i], 1.5)[0]
-	})
-}
-
-// BenchmarkViscSum: the viscosity sum over 34 neighbours per particle, with the assembly
-// where the processor has AVX2 (avx) and with the Go loop (go).
-func BenchmarkViscSum(b *testing.B) {
-	const n = 100000
-	x, v, rho := make([]mgl64.Vec3, n), make([]mgl64.Vec3, n), make([]float64, n)
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range x {
-		for d := 0; d < 3; d++ {
-			x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()
-		}
-		rho[i] = 1000 + rng.NormFloat64()
-	}
-	eachLoop(func(avx bool) {
-		name := "go"
-		if avx {
-			name = "avx"
-		}
-		b.Run(name, func(b *testing.B) {
-			benchPerParticle(b, func(js []int32, gs []float32, _ [][4]float64, i int) float64 {
-				return ViscSum(js, gs, x, v, rho, &x[i], &v[i], rho[i], 1e-4)[0]
-			})
-		})
 	})
 }
 
