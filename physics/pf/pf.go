@@ -81,6 +81,7 @@ import (
 	"math"
 
 	"github.com/sluicephysics/sluice/physics"
+	"github.com/sluicephysics/sluice/physics/internal/vec"
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
@@ -175,25 +176,31 @@ type Solver struct {
 	ginv    []float64      // 1/‖∇C_i‖² over the movable particles; 0 for an inactive constraint
 	mu      []float64      // μ_i = ∇C_i·Δp_i/‖∇C_i‖², the constraint's force per w along ∇C_i
 	mu0     []float64      // μ_i of the previous solve, from the pressure P_i (warm start)
+	coef    [][2]float64   // μ_i V_i and V_i²/‖∇C_i‖² (zero for an inactive constraint), read by residBlock
 	y       []float64      // per constraint: ginv_i ∇C_i·d (first half of the matrix product)
 	yv      []float64      // y_i V_i
 	self    []physics.Vec3 // Δp of particle i in its own constraint
-	pairDp  []physics.Vec3 // Δp of neighbour J[e] in constraint i, per fluid pair e (flat)
-	pairG   []float64      // kernel gradient factor of the current Newton step per fluid pair
-	gv      []physics.Vec3 // ∇W(x_i − x_j) at the local step's iterate, per fluid pair
-	gb      []physics.Vec3 // V_b ∇W(x_i − x_b) at the local step's iterate, per boundary pair
-	offF    []int          // flat offset of each block's fluid pairs
-	offB    []int          // flat offset of each block's boundary pairs
-	xb      []physics.Vec3
-	rhs     []physics.Vec3 // residual r = b − A x, then CG residual
-	z, d, q []physics.Vec3 // CG vectors
-	dx      []physics.Vec3 // CG solution (correction of x)
-	cSum    []float64      // per block: Σ max(C, 0)
-	cMax    []float64      // per block: max C
-	energy  []float64      // per block: the energy of Eq. 4 at the iterate (inertia + constraint terms)
-	eProj   []float64      // per block: w/2 Σ ‖Δp‖² of the local step
-	red     []float64      // per block: reductions of the CG and the stop test
-	red2    []float64
+	// per fluid pair e (flat, block by block): Δp of neighbour J[e] in constraint i by
+	// component, the kernel gradient factor of the current Newton step, and ∇W(x_i − x_j) at
+	// the local step's iterate by component
+	dpx, dpy, dpz []float64
+	pairG         []float64
+	gvx, gvy, gvz []float64
+	// per boundary pair: V_b ∇W(x_i − x_b) at the local step's iterate by component
+	gbx, gby, gbz []float64
+	passes        []vec.PFPass // per block: the local step's vector pair passes
+	offF          []int        // flat offset of each block's fluid pairs
+	offB          []int        // flat offset of each block's boundary pairs
+	xb            []physics.Vec3
+	rhs           []physics.Vec3 // residual r = b − A x, then CG residual
+	z, d, q       []physics.Vec3 // CG vectors
+	dx            []physics.Vec3 // CG solution (correction of x)
+	cSum          []float64      // per block: Σ max(C, 0)
+	cMax          []float64      // per block: max C
+	energy        []float64      // per block: the energy of Eq. 4 at the iterate (inertia + constraint terms)
+	eProj         []float64      // per block: w/2 Σ ‖Δp‖² of the local step
+	red           []float64      // per block: reductions of the CG and the stop test
+	red2          []float64
 
 	f      *physics.FluidSet
 	b      *physics.BoundarySet
@@ -349,15 +356,20 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.mu0, &s.y, &s.yv} {
 		*p = par.Grow(*p, n)
 	}
-	s.pairDp = par.Grow(s.pairDp, s.offF[nb])
+	s.coef = par.Grow(s.coef, n)
+	for _, p := range []*[]float64{&s.dpx, &s.dpy, &s.dpz, &s.gvx, &s.gvy, &s.gvz} {
+		*p = par.Grow(*p, s.offF[nb])
+	}
+	for _, p := range []*[]float64{&s.gbx, &s.gby, &s.gbz} {
+		*p = par.Grow(*p, s.offB[nb])
+	}
+	s.passes = par.Grow(s.passes, nb)
 	if s.springs != nil && len(s.springs.Sheet) > 0 {
 		s.cn, s.cw = par.Grow(s.cn, s.offF[nb]), par.Grow(s.cw, s.offF[nb])
 		s.cbn, s.cbw = par.Grow(s.cbn, s.offB[nb]), par.Grow(s.cbw, s.offB[nb])
 		clear(s.cbw)
 	}
 	s.pairG = par.Grow(s.pairG, s.offF[nb])
-	s.gv = par.Grow(s.gv, s.offF[nb])
-	s.gb = par.Grow(s.gb, s.offB[nb])
 	s.xb = par.Grow(s.xb, b.Len())
 	for k := range s.xb {
 		x, v := &b.X[k], &b.V[k]
@@ -410,10 +422,16 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 	of, ob := s.offF[blk], s.offB[blk]
 	w0 := kr.W0()
 	kern := s.kern
-	cubic := kern.cubic
 	var sheet []bool // cloth vertices: in no density constraint (springs.go)
 	if s.springs != nil && len(s.springs.Sheet) > 0 {
 		sheet = s.springs.Sheet
+	}
+	// the pair passes in vector form (vec.PFPass) for the cubic spline without cloth; the
+	// scalar passes below otherwise
+	fast := kern.cubic && sheet == nil
+	pa := &s.passes[blk]
+	if fast {
+		pa.SetKernel(kern.invH, kern.invH2, kern.k, kern.l)
 	}
 	var csum, cmax, ep float64
 	for i := lo; i < hi; i++ {
@@ -422,14 +440,20 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		b0, b1 := int(bbk.Start[k]), int(bbk.Start[k+1])
 		js := fbk.J[f0:f1]
 		bs := bbk.J[b0:b1]
-		dps := s.pairDp[of+f0 : of+f1]
+		dpx, dpy, dpz := s.dpx[of+f0:of+f1], s.dpy[of+f0:of+f1], s.dpz[of+f0:of+f1]
 		pg := s.pairG[of+f0 : of+f1]
-		gvs := s.gv[of+f0 : of+f1]
-		gbs := s.gb[ob+b0 : ob+b1]
-		clear(dps)
+		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
+		gbx, gby, gbz := s.gbx[ob+b0:ob+b1], s.gby[ob+b0:ob+b1], s.gbz[ob+b0:ob+b1]
+		clear(dpx)
+		clear(dpy)
+		clear(dpz)
 		if sheet != nil && sheet[i] {
-			clear(gvs)
-			clear(gbs)
+			clear(gvx)
+			clear(gvy)
+			clear(gvz)
+			clear(gbx)
+			clear(gby)
+			clear(gbz)
 			clear(pg)
 			s.self[i], s.gself[i], s.mu[i], s.ginv[i] = physics.Vec3{}, physics.Vec3{}, 0, 0
 			continue
@@ -447,79 +471,27 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 			pi := physics.Vec3{xi[0] + d0[0], xi[1] + d0[1], xi[2] + d0[2]}
 			// the neighbours' moves of the last Newton step, then the constraint value and
 			// gradient at p, in one pass over the pairs
-			sw := w0
-			var gx, gy, gz, gn float64
-			if step == 0 {
-				// at x: no neighbour has moved; the gradient here is D_i's normal
-				for e, j := range js {
-					if sheet != nil && sheet[j] {
-						gvs[e], pg[e] = physics.Vec3{}, 0
-						continue
-					}
-					xj := &s.x[j]
-					rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
-					var wv, g float64
-					if cubic {
-						wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-					} else {
-						wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-					}
-					gvs[e] = physics.Vec3{g * rx, g * ry, g * rz}
-					sw += wv
-					g *= vi
-					pg[e] = g
-					gx += g * rx
-					gy += g * ry
-					gz += g * rz
-					gn += g * g * (rx*rx + ry*ry + rz*rz)
+			var sw, gx, gy, gz, gn, c, bx, by, bz float64
+			if fast {
+				pa.SetConstraint(&pi, vi)
+				if step == 0 {
+					// at x: no neighbour has moved; the gradient here is D_i's normal
+					sw, gx, gy, gz, gn = pa.First(js, s.x, gvx, gvy, gvz, pg)
+					c, bx, by, bz = pa.Walls(bs, s.xb, b.Vol, gbx, gby, gbz)
+				} else {
+					// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
+					pa.SetStep(&po, -lam)
+					sw, gx, gy, gz, gn = pa.Next(js, s.x, dpx, dpy, dpz, pg)
+					c, bx, by, bz = pa.Walls(bs, s.xb, b.Vol, nil, nil, nil)
 				}
 			} else {
-				for e, j := range js {
-					if sheet != nil && sheet[j] {
-						pg[e] = 0
-						continue
-					}
-					xj, dj := &s.x[j], &dps[e]
-					// neighbours move along ∇_{p_j}C = −V_i ∇W(p_i − p_j) at the old p
-					u := -lam * pg[e]
-					dj[0] += u * (po[0] - xj[0] - dj[0])
-					dj[1] += u * (po[1] - xj[1] - dj[1])
-					dj[2] += u * (po[2] - xj[2] - dj[2])
-					rx, ry, rz := pi[0]-xj[0]-dj[0], pi[1]-xj[1]-dj[1], pi[2]-xj[2]-dj[2]
-					var wv, g float64
-					if cubic {
-						wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-					} else {
-						wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-					}
-					sw += wv
-					g *= vi
-					pg[e] = g
-					gx += g * rx
-					gy += g * ry
-					gz += g * rz
-					gn += g * g * (rx*rx + ry*ry + rz*rz)
-				}
+				sw, gx, gy, gz, gn = s.fluidPass(step, pi, po, lam, vi, js, sheet, gvx, gvy, gvz, dpx, dpy, dpz, pg)
+				c, bx, by, bz = s.wallPass(step == 0, pi, bs, gbx, gby, gbz)
 			}
-			c := vi * sw
-			for e, j := range bs {
-				xj := &s.xb[j]
-				rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
-				var wv, g float64
-				if cubic {
-					wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-				} else {
-					wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
-				}
-				c += b.Vol[j] * wv
-				g *= b.Vol[j]
-				if step == 0 {
-					gbs[e] = physics.Vec3{g * rx, g * ry, g * rz}
-				}
-				gx += g * rx
-				gy += g * ry
-				gz += g * rz
-			}
+			c += vi * (w0 + sw)
+			gx += bx
+			gy += by
+			gz += bz
 			c--
 			gn += gx*gx + gy*gy + gz*gz
 			if step == 0 {
@@ -563,17 +535,17 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		dd := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
 		if pending {
 			for e, j := range js {
-				xj, dj := &s.x[j], &dps[e]
+				xj := &s.x[j]
 				u := -lam * pg[e]
-				dj[0] += u * (po[0] - xj[0] - dj[0])
-				dj[1] += u * (po[1] - xj[1] - dj[1])
-				dj[2] += u * (po[2] - xj[2] - dj[2])
+				dpx[e] += u * (po[0] - xj[0] - dpx[e])
+				dpy[e] += u * (po[1] - xj[1] - dpy[e])
+				dpz[e] += u * (po[2] - xj[2] - dpz[e])
 			}
 		}
 		for e := range js {
-			g, d := &gvs[e], &dps[e]
-			dot -= vi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2])
-			dd += d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
+			dx, dy, dz := dpx[e], dpy[e], dpz[e]
+			dot -= vi * (gvx[e]*dx + gvy[e]*dy + gvz[e]*dz)
+			dd += dx*dx + dy*dy + dz*dz
 		}
 		ep += dd
 		s.ginv[i] = 1 / gn0
@@ -581,6 +553,80 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 	}
 	s.cSum[blk], s.cMax[blk] = csum, cmax
 	s.eProj[blk] = 0.5 * s.Stiffness * ep
+	for i := lo; i < hi; i++ {
+		vi := s.vol[i]
+		s.coef[i] = [2]float64{s.mu[i] * vi, s.ginv[i] * vi * vi}
+	}
+}
+
+// fluidPass is the scalar form of one pass of the local step over the fluid pairs of a
+// constraint at p = pi (vec.PFPass.First and Next), for other kernels than the cubic spline and
+// for solves with cloth, whose vertices are in no density constraint: it returns Σ_j W,
+// V_i Σ_j g r (three components) and Σ_j (V_i g)² r².
+func (s *Solver) fluidPass(step int, pi, po physics.Vec3, lam, vi float64, js []int32, sheet []bool, gvx, gvy, gvz, dpx, dpy, dpz, pg []float64) (sw, gx, gy, gz, gn float64) {
+	kr, kern := s.kr, &s.kern
+	for e, j := range js {
+		if sheet != nil && sheet[j] {
+			if step == 0 {
+				gvx[e], gvy[e], gvz[e] = 0, 0, 0
+			}
+			pg[e] = 0
+			continue
+		}
+		xj := &s.x[j]
+		var rx, ry, rz float64
+		if step == 0 {
+			rx, ry, rz = pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
+		} else {
+			u := -lam * pg[e]
+			dpx[e] += u * (po[0] - xj[0] - dpx[e])
+			dpy[e] += u * (po[1] - xj[1] - dpy[e])
+			dpz[e] += u * (po[2] - xj[2] - dpz[e])
+			rx, ry, rz = pi[0]-xj[0]-dpx[e], pi[1]-xj[1]-dpy[e], pi[2]-xj[2]-dpz[e]
+		}
+		var wv, g float64
+		if kern.cubic {
+			wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+		} else {
+			wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+		}
+		if step == 0 {
+			gvx[e], gvy[e], gvz[e] = g*rx, g*ry, g*rz
+		}
+		sw += wv
+		g *= vi
+		pg[e] = g
+		gx += g * rx
+		gy += g * ry
+		gz += g * rz
+		gn += g * g * (rx*rx + ry*ry + rz*rz)
+	}
+	return sw, gx, gy, gz, gn
+}
+
+// wallPass is the scalar form of vec.PFPass.Walls: Σ_b V_b W and Σ_b V_b g r at p = pi, and
+// with store the per-pair V_b g r.
+func (s *Solver) wallPass(store bool, pi physics.Vec3, bs []int32, gbx, gby, gbz []float64) (c, gx, gy, gz float64) {
+	kr, kern, b := s.kr, &s.kern, s.b
+	for e, j := range bs {
+		xj := &s.xb[j]
+		rx, ry, rz := pi[0]-xj[0], pi[1]-xj[1], pi[2]-xj[2]
+		var wv, g float64
+		if kern.cubic {
+			wv, g = kern.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+		} else {
+			wv, g = kr.Eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+		}
+		c += b.Vol[j] * wv
+		g *= b.Vol[j]
+		if store {
+			gbx[e], gby[e], gbz[e] = g*rx, g*ry, g*rz
+		}
+		gx += g * rx
+		gy += g * ry
+		gz += g * rz
+	}
+	return c, gx, gy, gz
 }
 
 // residBlock forms the residual of Eq. 5 at the iterate, r = b − A x. With D_i = n_i n_iᵀ,
@@ -599,26 +645,25 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 	for i := lo; i < hi; i++ {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
-		gvs := s.gv[of+f0 : of+f1]
+		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
 		gi := &s.gself[i]
 		mi, gii := s.mu[i], s.ginv[i]
 		d := physics.Vec3{mi * gi[0], mi * gi[1], mi * gi[2]}
 		a := physics.Vec3{gii * gi[0] * gi[0], gii * gi[1] * gi[1], gii * gi[2] * gi[2]}
-		for e, j := range fbk.J[f0:f1] {
-			gj := s.ginv[j]
-			if gj == 0 {
-				continue
-			}
-			g := &gvs[e]
-			vj := s.vol[j]
-			c := s.mu[j] * vj // zero for a constraint in the margin
-			d[0] += c * g[0]
-			d[1] += c * g[1]
-			d[2] += c * g[2]
-			c = gj * vj * vj
-			a[0] += c * g[0] * g[0]
-			a[1] += c * g[1] * g[1]
-			a[2] += c * g[2] * g[2]
+		// an inactive neighbour's constraint has μ_j = 0 and 1/‖∇C_j‖² = 0: its terms are zero
+		js := fbk.J[f0:f1]
+		gvx, gvy, gvz = gvx[:len(js)], gvy[:len(js)], gvz[:len(js)]
+		for e, j := range js {
+			cf := &s.coef[j]
+			g0, g1, g2 := gvx[e], gvy[e], gvz[e]
+			c := cf[0] // zero for a constraint in the margin
+			d[0] += c * g0
+			d[1] += c * g1
+			d[2] += c * g2
+			c = cf[1]
+			a[0] += c * g0 * g0
+			a[1] += c * g1 * g1
+			a[2] += c * g2 * g2
 		}
 		m := f.M[i] * idt2
 		si, xi := &s.s[i], &s.x[i]
@@ -725,11 +770,11 @@ func (s *Solver) jdBlock(lo, hi, blk int) {
 		}
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
-		gvs := s.gv[of+f0 : of+f1]
+		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
 		var sum float64
 		for e, j := range fbk.J[f0:f1] {
-			g, d := &gvs[e], &s.d[j]
-			sum += g[0]*d[0] + g[1]*d[1] + g[2]*d[2]
+			d := &s.d[j]
+			sum += gvx[e]*d[0] + gvy[e]*d[1] + gvz[e]*d[2]
 		}
 		g, d := &s.gself[i], &s.d[i]
 		y := gi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2] - s.vol[i]*sum)
@@ -750,17 +795,16 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 	for i := lo; i < hi; i++ {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
-		gvs := s.gv[of+f0 : of+f1]
+		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
 		g := &s.gself[i]
 		yi := s.y[i]
 		a := physics.Vec3{yi * g[0], yi * g[1], yi * g[2]}
 		yv := s.yv
 		for e, j := range fbk.J[f0:f1] {
 			c := yv[j]
-			gv := &gvs[e]
-			a[0] += c * gv[0]
-			a[1] += c * gv[1]
-			a[2] += c * gv[2]
+			a[0] += c * gvx[e]
+			a[1] += c * gvy[e]
+			a[2] += c * gvz[e]
 		}
 		d := &s.d[i]
 		m := f.M[i] * idt2
@@ -825,16 +869,15 @@ func (s *Solver) warmBlock(lo, hi, blk int) {
 	for i := lo; i < hi; i++ {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
-		gvs := s.gv[of+f0 : of+f1]
+		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
 		g := &s.gself[i]
 		m := s.mu0[i]
 		d := physics.Vec3{m * g[0], m * g[1], m * g[2]}
 		for e, j := range fbk.J[f0:f1] {
 			c := s.mu0[j] * s.vol[j]
-			gv := &gvs[e]
-			d[0] += c * gv[0]
-			d[1] += c * gv[1]
-			d[2] += c * gv[2]
+			d[0] += c * gvx[e]
+			d[1] += c * gvy[e]
+			d[2] += c * gvz[e]
 		}
 		c := c0 / f.M[i]
 		if s.fixed(i) {
@@ -898,10 +941,10 @@ func (s *Solver) loadsBlock(lo, hi, blk int) {
 			if o < 0 {
 				continue
 			}
-			g := &s.gb[ob+b0+e]
+			g := ob + b0 + e
 			x := &s.b.X[j]
 			ct := &s.centers[o]
-			physics.AddLoad(q[6*o:], x[0]-ct[0], x[1]-ct[1], x[2]-ct[2], c*g[0], c*g[1], c*g[2])
+			physics.AddLoad(q[6*o:], x[0]-ct[0], x[1]-ct[1], x[2]-ct[2], c*s.gbx[g], c*s.gby[g], c*s.gbz[g])
 		}
 	}
 }

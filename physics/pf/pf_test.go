@@ -122,8 +122,7 @@ func TestLocalProjectionSatisfiesConstraint(t *testing.T) {
 		p := make([]physics.Vec3, len(js))
 		for k, j := range js {
 			x0[k] = s.x[j]
-			d := s.pairDp[e0+k]
-			p[k] = physics.Vec3{s.x[j][0] + d[0], s.x[j][1] + d[1], s.x[j][2] + d[2]}
+			p[k] = physics.Vec3{s.x[j][0] + s.dpx[e0+k], s.x[j][1] + s.dpy[e0+k], s.x[j][2] + s.dpz[e0+k]}
 		}
 		xb := make([]physics.Vec3, len(bs))
 		vb := make([]float64, len(bs))

@@ -67,3 +67,12 @@ func hasAVX2() bool {
 	_, b7, _, _ := cpuid(7, 0)
 	return b7&(1<<5) != 0
 }
+
+//go:noescape
+func pfFirstAVX(js, tail *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass)
+
+//go:noescape
+func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+
+//go:noescape
+func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass)

@@ -61,3 +61,15 @@ func rotateEachAVX(js *int32, rc *[12]float64, cs, gs *[3]float32, n int) {
 func productRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, own *[4]float64, src *mgl64.Vec3, pinned *bool, lo, hi int, c, v2 float64, ap *mgl64.Vec3) float64 {
 	panic("vec: no assembly in this build")
 }
+
+func pfFirstAVX(js, tail *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass) {
+	panic("vec: no assembly in this build")
+}
+
+func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass) {
+	panic("vec: no assembly in this build")
+}
+
+func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass) {
+	panic("vec: no assembly in this build")
+}

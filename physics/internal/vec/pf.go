@@ -1,0 +1,240 @@
+package vec
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// PFPass holds the constants of the pair passes of Projective Fluids' local step (Weiler et
+// al. 2016, Algorithm 1 on the density constraint of Eq. 8): the cubic spline's, one
+// constraint's (its projected position p, its volume V_i) and the last Newton step's (the
+// position p_o before it and u = −λ), each broadcast to four lanes, and the sums' lanes.
+//
+// The kernel is W = k(6q³ − 6q² + 1) for q ≤ ½, 2k(1 − q)³ for ½ < q < 1, 0 beyond, and the
+// gradient factor g = W'(r)/r is l(3q − 2)/h² or −l(1 − q)²/(h r), evaluated as
+// k((6q)q(q − 1) + 1), l(3q − 2)·h⁻², ((2k)a)a·a and (((−l)a)a·h⁻¹)/r with a = 1 − q,
+// q = r·h⁻¹, r = √((x² + y²) + z²). Pair e adds into lane e mod 4 of each sum, each lane in
+// list order, the lanes added as (l₀ + l₁) + (l₂ + l₃), and a last group of fewer than four
+// pairs adds +0 to its empty lanes: the assembly takes four pairs a step (the last group
+// masked) and the Go loop, where the processor lacks AVX2, does the same operations in the
+// same order (no fused multiply-add), so both give the same bits.
+type PFPass struct {
+	// rows: p (x, y, z), V_i, p_o (x, y, z), u, h⁻¹, h⁻², k, 2k, l, −l; then the lanes of the
+	// sums (W or V_b W, and the three gradient components and ‖∇‖² of the movable terms).
+	rows  [14][4]float64
+	acc   [5][4]float64
+	valid [4]uint64 // the assembly's lanes of the last, partial group
+}
+
+// row indices of PFPass.rows
+const (
+	pfPx = iota
+	pfPy
+	pfPz
+	pfVi
+	pfPox
+	pfPoy
+	pfPoz
+	pfU
+	pfInvH
+	pfInvH2
+	pfK
+	pfK2
+	pfL
+	pfNegL
+)
+
+func (a *PFPass) set(row int, v float64) { a.rows[row] = [4]float64{v, v, v, v} }
+
+// SetKernel sets the cubic spline's constants: invH = 1/h, invH2 = 1/h², k = 8/(πh³) and
+// l = 48/(πh³), as the caller's own scalar evaluation has them.
+func (a *PFPass) SetKernel(invH, invH2, k, l float64) {
+	a.set(pfInvH, invH)
+	a.set(pfInvH2, invH2)
+	a.set(pfK, k)
+	a.set(pfK2, k*2)
+	a.set(pfL, l)
+	a.set(pfNegL, -l)
+}
+
+// SetConstraint sets the projected position p of the constraint's own particle and its
+// volume V_i.
+func (a *PFPass) SetConstraint(p *mgl64.Vec3, vi float64) {
+	a.set(pfPx, p[0])
+	a.set(pfPy, p[1])
+	a.set(pfPz, p[2])
+	a.set(pfVi, vi)
+}
+
+// SetStep sets the last Newton step: the position po of the own particle before it and
+// u = −λ (Eq. 10–11).
+func (a *PFPass) SetStep(po *mgl64.Vec3, u float64) {
+	a.set(pfPox, po[0])
+	a.set(pfPoy, po[1])
+	a.set(pfPoz, po[2])
+	a.set(pfU, u)
+}
+
+// eval is the cubic spline at distance r, as the assembly computes it.
+func (a *PFPass) eval(r float64) (w, g float64) {
+	q := r * a.rows[pfInvH][0]
+	if q >= 1 {
+		return 0, 0
+	}
+	if q <= 0.5 {
+		return a.rows[pfK][0] * (6*q*q*(q-1) + 1), a.rows[pfL][0] * (3*q - 2) * a.rows[pfInvH2][0]
+	}
+	b := 1 - q
+	return a.rows[pfK2][0] * b * b * b, a.rows[pfNegL][0] * b * b * a.rows[pfInvH][0] / r
+}
+
+// tail returns the last len(js) mod 4 indices padded with js[0], the assembly's last group.
+func tail(js []int32) (t [4]int32) {
+	n4 := len(js) &^ 3
+	for k := range t {
+		t[k] = js[0]
+		if n4+k < len(js) {
+			t[k] = js[n4+k]
+		}
+	}
+	return t
+}
+
+// pad adds +0 to the lanes of the sums that a partial last group leaves without a pair, as
+// the assembly does (a lane sum of −0 becomes +0).
+func (a *PFPass) pad(n int) {
+	if n&3 == 0 {
+		return
+	}
+	for l := n & 3; l < 4; l++ {
+		for k := range a.acc {
+			a.acc[k][l] += 0
+		}
+	}
+}
+
+func (a *PFPass) sums(n int) (s [5]float64) {
+	for k := range s[:n] {
+		s[k] = (a.acc[k][0] + a.acc[k][1]) + (a.acc[k][2] + a.acc[k][3])
+	}
+	return s
+}
+
+// First is the first pass over the fluid pairs of a constraint, at the iterate where no
+// neighbour has moved: for the neighbours j = js[e] at x[j], with r = p − x[j] and the kernel
+// at |r|, it stores the gradient g r in gx, gy, gz and the factor V_i g in pg, and returns
+// Σ W, Σ V_i g r (three components) and Σ (V_i g)² r², the last with r² formed as
+// (x² + y²) + z² as before the square root. gx, gy, gz and pg need len(js) elements.
+func (a *PFPass) First(js []int32, x []mgl64.Vec3, gx, gy, gz, pg []float64) (sw, sx, sy, sz, sn float64) {
+	n := len(js)
+	gx, gy, gz, pg = gx[:n], gy[:n], gz[:n], pg[:n]
+	a.acc = [5][4]float64{}
+	if HasAVX2 && n > 0 {
+		t := tail(js)
+		pfFirstAVX(&js[0], &t[0], n, &x[0], &gx[0], &gy[0], &gz[0], &pg[0], a)
+		s := a.sums(5)
+		return s[0], s[1], s[2], s[3], s[4]
+	}
+	p, vi := [3]float64{a.rows[pfPx][0], a.rows[pfPy][0], a.rows[pfPz][0]}, a.rows[pfVi][0]
+	for e := 0; e < n; e++ {
+		xj := &x[js[e]]
+		rx, ry, rz := p[0]-xj[0], p[1]-xj[1], p[2]-xj[2]
+		r2 := rx*rx + ry*ry + rz*rz
+		wv, g := a.eval(math.Sqrt(r2))
+		gx[e], gy[e], gz[e] = g*rx, g*ry, g*rz
+		l := e & 3
+		a.acc[0][l] += wv
+		g *= vi
+		pg[e] = g
+		a.acc[1][l] += g * rx
+		a.acc[2][l] += g * ry
+		a.acc[3][l] += g * rz
+		a.acc[4][l] += g * g * r2
+	}
+	a.pad(n)
+	s := a.sums(5)
+	return s[0], s[1], s[2], s[3], s[4]
+}
+
+// Next is a later pass over the fluid pairs of a constraint: each neighbour first makes its
+// move of the last Newton step, d += u pg (p_o − x[j] − d) with d = (dx, dy, dz)[e] its
+// displacement so far and pg[e] the factor of that step; then, with r = p − x[j] − d, the
+// kernel at |r| gives the new factor pg[e] = V_i g, and the sums are those of First.
+func (a *PFPass) Next(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) (sw, sx, sy, sz, sn float64) {
+	n := len(js)
+	dx, dy, dz, pg = dx[:n], dy[:n], dz[:n], pg[:n]
+	a.acc = [5][4]float64{}
+	if HasAVX2 && n > 0 {
+		t := tail(js)
+		pfNextAVX(&js[0], &t[0], n, &x[0], &dx[0], &dy[0], &dz[0], &pg[0], a)
+		s := a.sums(5)
+		return s[0], s[1], s[2], s[3], s[4]
+	}
+	p, vi := [3]float64{a.rows[pfPx][0], a.rows[pfPy][0], a.rows[pfPz][0]}, a.rows[pfVi][0]
+	po, u0 := [3]float64{a.rows[pfPox][0], a.rows[pfPoy][0], a.rows[pfPoz][0]}, a.rows[pfU][0]
+	for e := 0; e < n; e++ {
+		xj := &x[js[e]]
+		u := u0 * pg[e]
+		dx[e] += u * (po[0] - xj[0] - dx[e])
+		dy[e] += u * (po[1] - xj[1] - dy[e])
+		dz[e] += u * (po[2] - xj[2] - dz[e])
+		rx, ry, rz := p[0]-xj[0]-dx[e], p[1]-xj[1]-dy[e], p[2]-xj[2]-dz[e]
+		r2 := rx*rx + ry*ry + rz*rz
+		wv, g := a.eval(math.Sqrt(r2))
+		l := e & 3
+		a.acc[0][l] += wv
+		g *= vi
+		pg[e] = g
+		a.acc[1][l] += g * rx
+		a.acc[2][l] += g * ry
+		a.acc[3][l] += g * rz
+		a.acc[4][l] += g * g * r2
+	}
+	a.pad(n)
+	s := a.sums(5)
+	return s[0], s[1], s[2], s[3], s[4]
+}
+
+// Walls is the pass over the boundary samples j = js[e] at x[j] with volumes vol[j]: with
+// r = p − x[j] and the kernel at |r|, it returns Σ V_b W and Σ V_b g r (three components),
+// and when gx is not nil stores V_b g r in gx, gy, gz (len(js) elements each).
+func (a *PFPass) Walls(js []int32, x []mgl64.Vec3, vol []float64, gx, gy, gz []float64) (c, sx, sy, sz float64) {
+	n := len(js)
+	store := gx != nil
+	if store {
+		gx, gy, gz = gx[:n], gy[:n], gz[:n]
+	}
+	a.acc = [5][4]float64{}
+	if HasAVX2 && n > 0 {
+		var px, py, pz *float64
+		flag := 0
+		if store {
+			px, py, pz, flag = &gx[0], &gy[0], &gz[0], 1
+		}
+		t := tail(js)
+		pfWallsAVX(&js[0], &t[0], n, &x[0], &vol[0], px, py, pz, flag, a)
+		s := a.sums(4)
+		return s[0], s[1], s[2], s[3]
+	}
+	p := [3]float64{a.rows[pfPx][0], a.rows[pfPy][0], a.rows[pfPz][0]}
+	for e := 0; e < n; e++ {
+		j := js[e]
+		xj := &x[j]
+		rx, ry, rz := p[0]-xj[0], p[1]-xj[1], p[2]-xj[2]
+		wv, g := a.eval(math.Sqrt(rx*rx + ry*ry + rz*rz))
+		l := e & 3
+		vb := vol[j]
+		a.acc[0][l] += vb * wv
+		g *= vb
+		if store {
+			gx[e], gy[e], gz[e] = g*rx, g*ry, g*rz
+		}
+		a.acc[1][l] += g * rx
+		a.acc[2][l] += g * ry
+		a.acc[3][l] += g * rz
+	}
+	a.pad(n)
+	s := a.sums(4)
+	return s[0], s[1], s[2], s[3]
+}

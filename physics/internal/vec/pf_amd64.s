@@ -1,0 +1,398 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// 1, ½, 2, 3 and 6 in four lanes each.
+DATA pfConst<>+0(SB)/8, $0x3ff0000000000000
+DATA pfConst<>+8(SB)/8, $0x3ff0000000000000
+DATA pfConst<>+16(SB)/8, $0x3ff0000000000000
+DATA pfConst<>+24(SB)/8, $0x3ff0000000000000
+DATA pfConst<>+32(SB)/8, $0x3fe0000000000000
+DATA pfConst<>+40(SB)/8, $0x3fe0000000000000
+DATA pfConst<>+48(SB)/8, $0x3fe0000000000000
+DATA pfConst<>+56(SB)/8, $0x3fe0000000000000
+DATA pfConst<>+64(SB)/8, $0x4000000000000000
+DATA pfConst<>+72(SB)/8, $0x4000000000000000
+DATA pfConst<>+80(SB)/8, $0x4000000000000000
+DATA pfConst<>+88(SB)/8, $0x4000000000000000
+DATA pfConst<>+96(SB)/8, $0x4008000000000000
+DATA pfConst<>+104(SB)/8, $0x4008000000000000
+DATA pfConst<>+112(SB)/8, $0x4008000000000000
+DATA pfConst<>+120(SB)/8, $0x4008000000000000
+DATA pfConst<>+128(SB)/8, $0x4018000000000000
+DATA pfConst<>+136(SB)/8, $0x4018000000000000
+DATA pfConst<>+144(SB)/8, $0x4018000000000000
+DATA pfConst<>+152(SB)/8, $0x4018000000000000
+GLOBL pfConst<>(SB), RODATA|NOPTR, $160
+
+// Lane numbers 0–3 as 64-bit integers.
+DATA pfIota<>+0(SB)/8, $0
+DATA pfIota<>+8(SB)/8, $1
+DATA pfIota<>+16(SB)/8, $2
+DATA pfIota<>+24(SB)/8, $3
+GLOBL pfIota<>(SB), RODATA|NOPTR, $32
+
+// PFPass layout: rows p_x 0, p_y 32, p_z 64, V_i 96, p_o 128/160/192, u 224, h⁻¹ 256,
+// h⁻² 288, k 320, 2k 352, l 384, −l 416; sums' lanes from 448 (W, g_x, g_y, g_z, ‖g‖²); the
+// valid lanes of the last, partial group at 608. Each function takes the n pairs of js in
+// groups of four, and the last n mod 4 from tail (four indices, the unused ones valid).
+
+// PFLOAD loads x[j] of the four indices at (SI)(AX*4) from the Vec3 array at R8: x in Y0,
+// y in Y3, z in Y2 (Y1 is scratch).
+#define PFLOAD \
+	MOVLQSX      0(SI)(AX*4), DI \
+	LEAQ         (DI)(DI*2), DI \
+	MOVLQSX      4(SI)(AX*4), R13 \
+	LEAQ         (R13)(R13*2), R13 \
+	MOVLQSX      8(SI)(AX*4), R14 \
+	LEAQ         (R14)(R14*2), R14 \
+	MOVLQSX      12(SI)(AX*4), BX \
+	LEAQ         (BX)(BX*2), BX \
+	VMOVUPD      (R8)(DI*8), X0 \
+	VMOVUPD      (R8)(R13*8), X1 \
+	VINSERTF128  $1, (R8)(R14*8), Y0, Y0 \
+	VINSERTF128  $1, (R8)(BX*8), Y1, Y1 \
+	VMOVSD       16(R8)(DI*8), X2 \
+	VMOVHPD      16(R8)(R13*8), X2, X2 \
+	VMOVSD       16(R8)(R14*8), X3 \
+	VMOVHPD      16(R8)(BX*8), X3, X3 \
+	VINSERTF128  $1, X3, Y2, Y2 \
+	VUNPCKHPD    Y1, Y0, Y3 \
+	VUNPCKLPD    Y1, Y0, Y0
+
+// PFKERNEL: from r = (Y0, Y1, Y2) it leaves r² in Y3, W in Y14 and g in Y15 (Y4, Y5, Y11–Y13
+// are scratch); R10 holds the PFPass.
+#define PFKERNEL \
+	VMULPD       Y0, Y0, Y3 \
+	VMULPD       Y1, Y1, Y4 \
+	VADDPD       Y4, Y3, Y3 \
+	VMULPD       Y2, Y2, Y4 \
+	VADDPD       Y4, Y3, Y3 \
+	VSQRTPD      Y3, Y4 \
+	VMULPD       256(R10), Y4, Y5 \
+	VMULPD       pfConst<>+128(SB), Y5, Y11 \
+	VMULPD       Y5, Y11, Y11 \
+	VSUBPD       pfConst<>+0(SB), Y5, Y12 \
+	VMULPD       Y12, Y11, Y11 \
+	VADDPD       pfConst<>+0(SB), Y11, Y11 \
+	VMULPD       320(R10), Y11, Y11 \
+	VMULPD       pfConst<>+96(SB), Y5, Y12 \
+	VSUBPD       pfConst<>+64(SB), Y12, Y12 \
+	VMULPD       384(R10), Y12, Y12 \
+	VMULPD       288(R10), Y12, Y12 \
+	VMOVUPD      pfConst<>+0(SB), Y13 \
+	VSUBPD       Y5, Y13, Y13 \
+	VMULPD       352(R10), Y13, Y14 \
+	VMULPD       Y13, Y14, Y14 \
+	VMULPD       Y13, Y14, Y14 \
+	VMULPD       416(R10), Y13, Y15 \
+	VMULPD       Y13, Y15, Y15 \
+	VMULPD       256(R10), Y15, Y15 \
+	VDIVPD       Y4, Y15, Y15 \
+	VCMPPD       $2, pfConst<>+32(SB), Y5, Y13 \
+	VBLENDVPD    Y13, Y11, Y14, Y14 \
+	VBLENDVPD    Y13, Y12, Y15, Y15 \
+	VCMPPD       $1, pfConst<>+0(SB), Y5, Y13 \
+	VANDPD       Y13, Y14, Y14 \
+	VANDPD       Y13, Y15, Y15
+
+// PFSUMSM is PFSUMS for the last, partial group: each added term is kept in the valid lanes
+// (mask at 608(R10)) and +0 elsewhere, and g is stored in the valid lanes only.
+#define PFSUMSM \
+	VANDPD       608(R10), Y14, Y14 \
+	VADDPD       Y14, Y10, Y10 \
+	VMULPD       96(R10), Y15, Y15 \
+	VMOVUPD      608(R10), Y5 \
+	VMASKMOVPD   Y15, Y5, (DX)(AX*8) \
+	VMULPD       Y15, Y0, Y4 \
+	VANDPD       Y5, Y4, Y4 \
+	VADDPD       Y4, Y9, Y9 \
+	VMULPD       Y15, Y1, Y4 \
+	VANDPD       Y5, Y4, Y4 \
+	VADDPD       Y4, Y8, Y8 \
+	VMULPD       Y15, Y2, Y4 \
+	VANDPD       Y5, Y4, Y4 \
+	VADDPD       Y4, Y7, Y7 \
+	VMULPD       Y15, Y15, Y4 \
+	VMULPD       Y3, Y4, Y4 \
+	VANDPD       Y5, Y4, Y4 \
+	VADDPD       Y4, Y6, Y6
+
+// PFTAIL prepares the last, partial group: the lanes below n − AX valid (mask stored at
+// 608(R10)), and SI moved so that (SI)(AX*4) reads the four indices at tail.
+#define PFTAIL \
+	MOVQ         CX, BX \
+	SUBQ         AX, BX \
+	VMOVQ        BX, X4 \
+	VPBROADCASTQ X4, Y4 \
+	VPCMPGTQ     pfIota<>(SB), Y4, Y4 \
+	VMOVDQU      Y4, 608(R10) \
+	MOVQ         tail+8(FP), SI \
+	LEAQ         (AX*4), BX \
+	SUBQ         BX, SI
+
+// PFSUMS scales g by V_i, stores it at (DX)(AX*8) and adds W, V_i g r and (V_i g)² r² into the
+// lanes Y10, Y9, Y8, Y7, Y6.
+#define PFSUMS \
+	VADDPD       Y14, Y10, Y10 \
+	VMULPD       96(R10), Y15, Y15 \
+	VMOVUPD      Y15, (DX)(AX*8) \
+	VMULPD       Y15, Y0, Y4 \
+	VADDPD       Y4, Y9, Y9 \
+	VMULPD       Y15, Y1, Y4 \
+	VADDPD       Y4, Y8, Y8 \
+	VMULPD       Y15, Y2, Y4 \
+	VADDPD       Y4, Y7, Y7 \
+	VMULPD       Y15, Y15, Y4 \
+	VMULPD       Y3, Y4, Y4 \
+	VADDPD       Y4, Y6, Y6
+
+// func pfFirstAVX(js, tail *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass)
+TEXT ·pfFirstAVX(SB), NOSPLIT, $0-72
+	MOVQ    js+0(FP), SI
+	MOVQ    n+16(FP), CX
+	MOVQ    x+24(FP), R8
+	MOVQ    gx+32(FP), R9
+	MOVQ    gy+40(FP), R11
+	MOVQ    gz+48(FP), R12
+	MOVQ    pg+56(FP), DX
+	MOVQ    a+64(FP), R10
+	VMOVUPD 448(R10), Y10
+	VMOVUPD 480(R10), Y9
+	VMOVUPD 512(R10), Y8
+	VMOVUPD 544(R10), Y7
+	VMOVUPD 576(R10), Y6
+	XORQ    AX, AX
+
+	PCALIGN $32
+floop:
+	LEAQ    4(AX), BX
+	CMPQ    BX, CX
+	JGT     ftail
+	PFLOAD
+	VMOVUPD 0(R10), Y4
+	VSUBPD  Y0, Y4, Y0
+	VMOVUPD 32(R10), Y4
+	VSUBPD  Y3, Y4, Y1
+	VMOVUPD 64(R10), Y4
+	VSUBPD  Y2, Y4, Y2
+	PFKERNEL
+	VMULPD  Y15, Y0, Y4
+	VMOVUPD Y4, (R9)(AX*8)
+	VMULPD  Y15, Y1, Y4
+	VMOVUPD Y4, (R11)(AX*8)
+	VMULPD  Y15, Y2, Y4
+	VMOVUPD Y4, (R12)(AX*8)
+	PFSUMS
+	ADDQ    $4, AX
+	JMP     floop
+
+ftail:
+	CMPQ    AX, CX
+	JGE     fdone
+	PFTAIL
+	PFLOAD
+	VMOVUPD 0(R10), Y4
+	VSUBPD  Y0, Y4, Y0
+	VMOVUPD 32(R10), Y4
+	VSUBPD  Y3, Y4, Y1
+	VMOVUPD 64(R10), Y4
+	VSUBPD  Y2, Y4, Y2
+	PFKERNEL
+	VMOVUPD    608(R10), Y5
+	VMULPD     Y15, Y0, Y4
+	VMASKMOVPD Y4, Y5, (R9)(AX*8)
+	VMULPD     Y15, Y1, Y4
+	VMASKMOVPD Y4, Y5, (R11)(AX*8)
+	VMULPD     Y15, Y2, Y4
+	VMASKMOVPD Y4, Y5, (R12)(AX*8)
+	PFSUMSM
+
+fdone:
+	VMOVUPD Y10, 448(R10)
+	VMOVUPD Y9, 480(R10)
+	VMOVUPD Y8, 512(R10)
+	VMOVUPD Y7, 544(R10)
+	VMOVUPD Y6, 576(R10)
+	VZEROUPPER
+	RET
+
+// PFMOVE moves component c of the four neighbours (x[j]_c in XJ, displacement at (DREG)(AX*8),
+// u pg in Y4) and leaves r_c = (p_c − x[j]_c) − d_c in XJ: d += u((p_o − x[j]) − d).
+#define PFMOVE(XJ, DREG, PO, P) \
+	VMOVUPD      PO(R10), Y5 \
+	VSUBPD       XJ, Y5, Y5 \
+	VMOVUPD      (DREG)(AX*8), Y11 \
+	VSUBPD       Y11, Y5, Y5 \
+	VMULPD       Y5, Y4, Y5 \
+	VADDPD       Y5, Y11, Y11 \
+	VMOVUPD      Y11, (DREG)(AX*8) \
+	VMOVUPD      P(R10), Y5 \
+	VSUBPD       XJ, Y5, Y5 \
+	VSUBPD       Y11, Y5, XJ
+
+// PFMOVEM is PFMOVE for the last, partial group: the displacements are read and written in
+// the valid lanes only.
+#define PFMOVEM(XJ, DREG, PO, P) \
+	VMOVUPD      608(R10), Y12 \
+	VMOVUPD      PO(R10), Y5 \
+	VSUBPD       XJ, Y5, Y5 \
+	VMASKMOVPD   (DREG)(AX*8), Y12, Y11 \
+	VSUBPD       Y11, Y5, Y5 \
+	VMULPD       Y5, Y4, Y5 \
+	VADDPD       Y5, Y11, Y11 \
+	VMASKMOVPD   Y11, Y12, (DREG)(AX*8) \
+	VMOVUPD      P(R10), Y5 \
+	VSUBPD       XJ, Y5, Y5 \
+	VSUBPD       Y11, Y5, XJ
+
+// func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+TEXT ·pfNextAVX(SB), NOSPLIT, $0-72
+	MOVQ    js+0(FP), SI
+	MOVQ    n+16(FP), CX
+	MOVQ    x+24(FP), R8
+	MOVQ    dx+32(FP), R9
+	MOVQ    dy+40(FP), R11
+	MOVQ    dz+48(FP), R12
+	MOVQ    pg+56(FP), DX
+	MOVQ    a+64(FP), R10
+	VMOVUPD 448(R10), Y10
+	VMOVUPD 480(R10), Y9
+	VMOVUPD 512(R10), Y8
+	VMOVUPD 544(R10), Y7
+	VMOVUPD 576(R10), Y6
+	XORQ    AX, AX
+
+	PCALIGN $32
+nloop:
+	LEAQ    4(AX), BX
+	CMPQ    BX, CX
+	JGT     ntail
+	PFLOAD
+	VMOVUPD Y3, Y1
+	VMOVUPD (DX)(AX*8), Y4
+	VMULPD  224(R10), Y4, Y4
+	PFMOVE(Y0, R9, 128, 0)
+	PFMOVE(Y1, R11, 160, 32)
+	PFMOVE(Y2, R12, 192, 64)
+	PFKERNEL
+	PFSUMS
+	ADDQ    $4, AX
+	JMP     nloop
+
+ntail:
+	CMPQ    AX, CX
+	JGE     ndone
+	PFTAIL
+	PFLOAD
+	VMOVUPD    Y3, Y1
+	VMOVUPD    608(R10), Y5
+	VMASKMOVPD (DX)(AX*8), Y5, Y4
+	VMULPD     224(R10), Y4, Y4
+	PFMOVEM(Y0, R9, 128, 0)
+	PFMOVEM(Y1, R11, 160, 32)
+	PFMOVEM(Y2, R12, 192, 64)
+	PFKERNEL
+	PFSUMSM
+
+ndone:
+	VMOVUPD Y10, 448(R10)
+	VMOVUPD Y9, 480(R10)
+	VMOVUPD Y8, 512(R10)
+	VMOVUPD Y7, 544(R10)
+	VMOVUPD Y6, 576(R10)
+	VZEROUPPER
+	RET
+
+// PFWALL: from x[j] (PFLOAD) and the volumes vol[j] at DX it leaves V_b W in Y14 and
+// V_b g r in Y0, Y1, Y2.
+#define PFWALL \
+	VMOVUPD      0(R10), Y4 \
+	VSUBPD       Y0, Y4, Y0 \
+	VMOVUPD      32(R10), Y4 \
+	VSUBPD       Y3, Y4, Y1 \
+	VMOVUPD      64(R10), Y4 \
+	VSUBPD       Y2, Y4, Y2 \
+	PFKERNEL \
+	MOVLQSX      0(SI)(AX*4), DI \
+	MOVLQSX      4(SI)(AX*4), R13 \
+	MOVLQSX      8(SI)(AX*4), R14 \
+	MOVLQSX      12(SI)(AX*4), BX \
+	VMOVSD       (DX)(DI*8), X4 \
+	VMOVHPD      (DX)(R13*8), X4, X4 \
+	VMOVSD       (DX)(R14*8), X5 \
+	VMOVHPD      (DX)(BX*8), X5, X5 \
+	VINSERTF128  $1, X5, Y4, Y4 \
+	VMULPD       Y14, Y4, Y14 \
+	VMULPD       Y4, Y15, Y15 \
+	VMULPD       Y15, Y0, Y0 \
+	VMULPD       Y15, Y1, Y1 \
+	VMULPD       Y15, Y2, Y2
+
+// func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass)
+TEXT ·pfWallsAVX(SB), NOSPLIT, $0-80
+	MOVQ    js+0(FP), SI
+	MOVQ    n+16(FP), CX
+	MOVQ    x+24(FP), R8
+	MOVQ    vol+32(FP), DX
+	MOVQ    gx+40(FP), R9
+	MOVQ    gy+48(FP), R11
+	MOVQ    gz+56(FP), R12
+	MOVQ    a+72(FP), R10
+	VMOVUPD 448(R10), Y10
+	VMOVUPD 480(R10), Y9
+	VMOVUPD 512(R10), Y8
+	VMOVUPD 544(R10), Y7
+	XORQ    AX, AX
+
+	PCALIGN $32
+wloop:
+	LEAQ    4(AX), BX
+	CMPQ    BX, CX
+	JGT     wtail
+	PFLOAD
+	PFWALL
+	CMPQ         store+64(FP), $0
+	JEQ          wsum
+	VMOVUPD      Y0, (R9)(AX*8)
+	VMOVUPD      Y1, (R11)(AX*8)
+	VMOVUPD      Y2, (R12)(AX*8)
+
+wsum:
+	VADDPD       Y14, Y10, Y10
+	VADDPD       Y0, Y9, Y9
+	VADDPD       Y1, Y8, Y8
+	VADDPD       Y2, Y7, Y7
+	ADDQ         $4, AX
+	JMP          wloop
+
+wtail:
+	CMPQ    AX, CX
+	JGE     wdone
+	PFTAIL
+	PFLOAD
+	PFWALL
+	VMOVUPD      608(R10), Y5
+	VANDPD       Y5, Y14, Y14
+	VANDPD       Y5, Y0, Y0
+	VANDPD       Y5, Y1, Y1
+	VANDPD       Y5, Y2, Y2
+	CMPQ         store+64(FP), $0
+	JEQ          wtsum
+	VMASKMOVPD   Y0, Y5, (R9)(AX*8)
+	VMASKMOVPD   Y1, Y5, (R11)(AX*8)
+	VMASKMOVPD   Y2, Y5, (R12)(AX*8)
+
+wtsum:
+	VADDPD       Y14, Y10, Y10
+	VADDPD       Y0, Y9, Y9
+	VADDPD       Y1, Y8, Y8
+	VADDPD       Y2, Y7, Y7
+
+wdone:
+	VMOVUPD Y10, 448(R10)
+	VMOVUPD Y9, 480(R10)
+	VMOVUPD Y8, 512(R10)
+	VMOVUPD Y7, 544(R10)
+	VZEROUPPER
+	RET
