@@ -176,6 +176,7 @@ type Solver struct {
 	ginv    []float64      // 1/‖∇C_i‖² over the movable particles; 0 for an inactive constraint
 	mu      []float64      // μ_i = ∇C_i·Δp_i/‖∇C_i‖², the constraint's force per w along ∇C_i
 	mu0     []float64      // μ_i of the previous solve, from the pressure P_i (warm start)
+	mu0v    []float64      // μ⁰_i V_i
 	coef    [][2]float64   // μ_i V_i and V_i²/‖∇C_i‖² (zero for an inactive constraint), read by residBlock
 	y       []float64      // per constraint: ginv_i ∇C_i·d (first half of the matrix product)
 	yv      []float64      // y_i V_i
@@ -353,7 +354,7 @@ func (s *Solver) prepare(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *ph
 	for _, p := range []*[]physics.Vec3{&s.xk, &s.xm1, &s.s, &s.x, &s.self, &s.rhs, &s.z, &s.d, &s.q, &s.dx, &s.diag, &s.gself} {
 		*p = par.Grow(*p, n)
 	}
-	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.mu0, &s.y, &s.yv} {
+	for _, p := range []*[]float64{&s.vol, &s.ginv, &s.mu, &s.mu0, &s.mu0v, &s.y, &s.yv} {
 		*p = par.Grow(*p, n)
 	}
 	s.coef = par.Grow(s.coef, n)
@@ -402,6 +403,7 @@ func (s *Solver) initBlock(lo, hi, _ int) {
 		vi := f.M[i] / f.Rho0[i]
 		s.vol[i] = vi
 		s.mu0[i] = -f.P[i] * vi / s.Stiffness
+		s.mu0v[i] = s.mu0[i] * vi
 	}
 }
 
@@ -534,19 +536,12 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		dot := g0[0]*d0[0] + g0[1]*d0[1] + g0[2]*d0[2]
 		dd := d0[0]*d0[0] + d0[1]*d0[1] + d0[2]*d0[2]
 		if pending {
-			for e, j := range js {
-				xj := &s.x[j]
-				u := -lam * pg[e]
-				dpx[e] += u * (po[0] - xj[0] - dpx[e])
-				dpy[e] += u * (po[1] - xj[1] - dpy[e])
-				dpz[e] += u * (po[2] - xj[2] - dpz[e])
-			}
+			pa.SetStep(&po, -lam)
+			pa.Move(js, s.x, dpx, dpy, dpz, pg)
 		}
-		for e := range js {
-			dx, dy, dz := dpx[e], dpy[e], dpz[e]
-			dot -= vi * (gvx[e]*dx + gvy[e]*dy + gvz[e]*dz)
-			dd += dx*dx + dy*dy + dz*dz
-		}
+		gd, dn := vec.Dots(gvx, gvy, gvz, dpx, dpy, dpz)
+		dot -= vi * gd
+		dd += dn
 		ep += dd
 		s.ginv[i] = 1 / gn0
 		s.mu[i] = dot / gn0
@@ -650,20 +645,12 @@ func (s *Solver) residBlock(lo, hi, blk int) {
 		mi, gii := s.mu[i], s.ginv[i]
 		d := physics.Vec3{mi * gi[0], mi * gi[1], mi * gi[2]}
 		a := physics.Vec3{gii * gi[0] * gi[0], gii * gi[1] * gi[1], gii * gi[2] * gi[2]}
-		// an inactive neighbour's constraint has μ_j = 0 and 1/‖∇C_j‖² = 0: its terms are zero
-		js := fbk.J[f0:f1]
-		gvx, gvy, gvz = gvx[:len(js)], gvy[:len(js)], gvz[:len(js)]
-		for e, j := range js {
-			cf := &s.coef[j]
-			g0, g1, g2 := gvx[e], gvy[e], gvz[e]
-			c := cf[0] // zero for a constraint in the margin
-			d[0] += c * g0
-			d[1] += c * g1
-			d[2] += c * g2
-			c = cf[1]
-			a[0] += c * g0 * g0
-			a[1] += c * g1 * g1
-			a[2] += c * g2 * g2
+		// an inactive neighbour's constraint has μ_j = 0 and 1/‖∇C_j‖² = 0: its terms are
+		// zero; one in the margin has μ_j = 0
+		nd, na := vec.PFResidSums(fbk.J[f0:f1], s.coef, gvx, gvy, gvz)
+		for c := 0; c < 3; c++ {
+			d[c] += nd[c]
+			a[c] += na[c]
 		}
 		m := f.M[i] * idt2
 		si, xi := &s.s[i], &s.x[i]
@@ -771,11 +758,7 @@ func (s *Solver) jdBlock(lo, hi, blk int) {
 		k := i - lo
 		f0, f1 := int(fbk.Start[k]), int(fbk.Start[k+1])
 		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
-		var sum float64
-		for e, j := range fbk.J[f0:f1] {
-			d := &s.d[j]
-			sum += gvx[e]*d[0] + gvy[e]*d[1] + gvz[e]*d[2]
-		}
+		sum := vec.PFDotSum(fbk.J[f0:f1], s.d, gvx, gvy, gvz)
 		g, d := &s.gself[i], &s.d[i]
 		y := gi * (g[0]*d[0] + g[1]*d[1] + g[2]*d[2] - s.vol[i]*sum)
 		s.y[i], s.yv[i] = y, y*s.vol[i]
@@ -799,13 +782,10 @@ func (s *Solver) applyBlock(lo, hi, blk int) {
 		g := &s.gself[i]
 		yi := s.y[i]
 		a := physics.Vec3{yi * g[0], yi * g[1], yi * g[2]}
-		yv := s.yv
-		for e, j := range fbk.J[f0:f1] {
-			c := yv[j]
-			a[0] += c * gvx[e]
-			a[1] += c * gvy[e]
-			a[2] += c * gvz[e]
-		}
+		na := vec.PFGatherSum(fbk.J[f0:f1], s.yv, gvx, gvy, gvz)
+		a[0] += na[0]
+		a[1] += na[1]
+		a[2] += na[2]
 		d := &s.d[i]
 		m := f.M[i] * idt2
 		q := physics.Vec3{m*d[0] + w*a[0], m*d[1] + w*a[1], m*d[2] + w*a[2]}
@@ -873,12 +853,10 @@ func (s *Solver) warmBlock(lo, hi, blk int) {
 		g := &s.gself[i]
 		m := s.mu0[i]
 		d := physics.Vec3{m * g[0], m * g[1], m * g[2]}
-		for e, j := range fbk.J[f0:f1] {
-			c := s.mu0[j] * s.vol[j]
-			d[0] += c * gvx[e]
-			d[1] += c * gvy[e]
-			d[2] += c * gvz[e]
-		}
+		nd := vec.PFGatherSum(fbk.J[f0:f1], s.mu0v, gvx, gvy, gvz)
+		d[0] += nd[0]
+		d[1] += nd[1]
+		d[2] += nd[2]
 		c := c0 / f.M[i]
 		if s.fixed(i) {
 			c = 0

@@ -15,10 +15,11 @@ import (
 // gradient factor g = W'(r)/r is l(3q − 2)/h² or −l(1 − q)²/(h r), evaluated as
 // k((6q)q(q − 1) + 1), l(3q − 2)·h⁻², ((2k)a)a·a and (((−l)a)a·h⁻¹)/r with a = 1 − q,
 // q = r·h⁻¹, r = √((x² + y²) + z²). Pair e adds into lane e mod 4 of each sum, each lane in
-// list order, the lanes added as (l₀ + l₁) + (l₂ + l₃), and a last group of fewer than four
-// pairs adds +0 to its empty lanes: the assembly takes four pairs a step (the last group
-// masked) and the Go loop, where the processor lacks AVX2, does the same operations in the
-// same order (no fused multiply-add), so both give the same bits.
+// list order, the lanes added as (l₀ + l₁) + (l₂ + l₃): the assembly takes four pairs a step,
+// the last group masked so that its empty lanes add +0 (a lane's sum starts at +0 and so is
+// never −0: adding +0 leaves it as it is), and the Go loop, where the processor lacks AVX2,
+// does the same operations in the same order (no fused multiply-add), so both give the same
+// bits.
 type PFPass struct {
 	// rows: p (x, y, z), V_i, p_o (x, y, z), u, h⁻¹, h⁻², k, 2k, l, −l; then the lanes of the
 	// sums (W or V_b W, and the three gradient components and ‖∇‖² of the movable terms).
@@ -101,19 +102,6 @@ func tail(js []int32) (t [4]int32) {
 	return t
 }
 
-// pad adds +0 to the lanes of the sums that a partial last group leaves without a pair, as
-// the assembly does (a lane sum of −0 becomes +0).
-func (a *PFPass) pad(n int) {
-	if n&3 == 0 {
-		return
-	}
-	for l := n & 3; l < 4; l++ {
-		for k := range a.acc {
-			a.acc[k][l] += 0
-		}
-	}
-}
-
 func (a *PFPass) sums(n int) (s [5]float64) {
 	for k := range s[:n] {
 		s[k] = (a.acc[k][0] + a.acc[k][1]) + (a.acc[k][2] + a.acc[k][3])
@@ -152,7 +140,6 @@ func (a *PFPass) First(js []int32, x []mgl64.Vec3, gx, gy, gz, pg []float64) (sw
 		a.acc[3][l] += g * rz
 		a.acc[4][l] += g * g * r2
 	}
-	a.pad(n)
 	s := a.sums(5)
 	return s[0], s[1], s[2], s[3], s[4]
 }
@@ -191,7 +178,6 @@ func (a *PFPass) Next(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) (sw,
 		a.acc[3][l] += g * rz
 		a.acc[4][l] += g * g * r2
 	}
-	a.pad(n)
 	s := a.sums(5)
 	return s[0], s[1], s[2], s[3], s[4]
 }
@@ -234,7 +220,45 @@ func (a *PFPass) Walls(js []int32, x []mgl64.Vec3, vol []float64, gx, gy, gz []f
 		a.acc[2][l] += g * ry
 		a.acc[3][l] += g * rz
 	}
-	a.pad(n)
 	s := a.sums(4)
 	return s[0], s[1], s[2], s[3]
+}
+
+// Move makes the neighbours' moves of the last Newton step alone, as Next makes them before
+// its kernel pass (the step after which the projection ends without another pass).
+func (a *PFPass) Move(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) {
+	n := len(js)
+	dx, dy, dz, pg = dx[:n], dy[:n], dz[:n], pg[:n]
+	if HasAVX2 && n > 0 {
+		t := tail(js)
+		pfMoveAVX(&js[0], &t[0], n, &x[0], &dx[0], &dy[0], &dz[0], &pg[0], a)
+		return
+	}
+	po, u0 := [3]float64{a.rows[pfPox][0], a.rows[pfPoy][0], a.rows[pfPoz][0]}, a.rows[pfU][0]
+	for e, j := range js {
+		xj := &x[j]
+		u := u0 * pg[e]
+		dx[e] += u * (po[0] - xj[0] - dx[e])
+		dy[e] += u * (po[1] - xj[1] - dy[e])
+		dz[e] += u * (po[2] - xj[2] - dz[e])
+	}
+}
+
+// Dots returns Σ_e g_e·d_e and Σ_e ‖d_e‖² over the pairs of one constraint, g (gx, gy, gz)
+// and d (dx, dy, dz) stored by component, each product formed as (x + y) + z, in the lanes of
+// the other sums.
+func Dots(gx, gy, gz, dx, dy, dz []float64) (gd, dd float64) {
+	n := len(gx)
+	gy, gz, dx, dy, dz = gy[:n], gz[:n], dx[:n], dy[:n], dz[:n]
+	var acc [2][4]float64
+	if HasAVX2 && n > 0 {
+		pfDotsAVX(n, &gx[0], &gy[0], &gz[0], &dx[0], &dy[0], &dz[0], &acc)
+	} else {
+		for e := range gx {
+			l := e & 3
+			acc[0][l] += gx[e]*dx[e] + gy[e]*dy[e] + gz[e]*dz[e]
+			acc[1][l] += dx[e]*dx[e] + dy[e]*dy[e] + dz[e]*dz[e]
+		}
+	}
+	return lanes(&acc[0]), lanes(&acc[1])
 }

@@ -396,3 +396,114 @@ wdone:
 	VMOVUPD Y7, 544(R10)
 	VZEROUPPER
 	RET
+
+// func pfMoveAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+TEXT ·pfMoveAVX(SB), NOSPLIT, $0-72
+	MOVQ    js+0(FP), SI
+	MOVQ    n+16(FP), CX
+	MOVQ    x+24(FP), R8
+	MOVQ    dx+32(FP), R9
+	MOVQ    dy+40(FP), R11
+	MOVQ    dz+48(FP), R12
+	MOVQ    pg+56(FP), DX
+	MOVQ    a+64(FP), R10
+	XORQ    AX, AX
+
+	PCALIGN $32
+mloop:
+	LEAQ    4(AX), BX
+	CMPQ    BX, CX
+	JGT     mtail
+	PFLOAD
+	VMOVUPD Y3, Y1
+	VMOVUPD (DX)(AX*8), Y4
+	VMULPD  224(R10), Y4, Y4
+	PFMOVE(Y0, R9, 128, 0)
+	PFMOVE(Y1, R11, 160, 32)
+	PFMOVE(Y2, R12, 192, 64)
+	ADDQ    $4, AX
+	JMP     mloop
+
+mtail:
+	CMPQ       AX, CX
+	JGE        mdone
+	PFTAIL
+	PFLOAD
+	VMOVUPD    Y3, Y1
+	VMOVUPD    608(R10), Y5
+	VMASKMOVPD (DX)(AX*8), Y5, Y4
+	VMULPD     224(R10), Y4, Y4
+	PFMOVEM(Y0, R9, 128, 0)
+	PFMOVEM(Y1, R11, 160, 32)
+	PFMOVEM(Y2, R12, 192, 64)
+
+mdone:
+	VZEROUPPER
+	RET
+
+// PFDOTS adds (g_x d_x + g_y d_y) + g_z d_z and (d_x² + d_y²) + d_z² (g in Y0–Y2, d in
+// Y3–Y5) to Y6 and Y7.
+#define PFDOTS \
+	VMULPD       Y3, Y0, Y0 \
+	VMULPD       Y4, Y1, Y1 \
+	VADDPD       Y1, Y0, Y0 \
+	VMULPD       Y5, Y2, Y2 \
+	VADDPD       Y2, Y0, Y0 \
+	VADDPD       Y0, Y6, Y6 \
+	VMULPD       Y3, Y3, Y3 \
+	VMULPD       Y4, Y4, Y4 \
+	VADDPD       Y4, Y3, Y3 \
+	VMULPD       Y5, Y5, Y5 \
+	VADDPD       Y5, Y3, Y3 \
+	VADDPD       Y3, Y7, Y7
+
+// func pfDotsAVX(n int, gx, gy, gz, dx, dy, dz *float64, out *[2][4]float64)
+TEXT ·pfDotsAVX(SB), NOSPLIT, $0-64
+	MOVQ    n+0(FP), CX
+	MOVQ    gx+8(FP), SI
+	MOVQ    gy+16(FP), DI
+	MOVQ    gz+24(FP), R8
+	MOVQ    dx+32(FP), R9
+	MOVQ    dy+40(FP), R11
+	MOVQ    dz+48(FP), R12
+	MOVQ    out+56(FP), R10
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	XORQ    AX, AX
+
+	PCALIGN $32
+sloop:
+	LEAQ    4(AX), BX
+	CMPQ    BX, CX
+	JGT     stail
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD (DI)(AX*8), Y1
+	VMOVUPD (R8)(AX*8), Y2
+	VMOVUPD (R9)(AX*8), Y3
+	VMOVUPD (R11)(AX*8), Y4
+	VMOVUPD (R12)(AX*8), Y5
+	PFDOTS
+	ADDQ    $4, AX
+	JMP     sloop
+
+stail:
+	CMPQ         AX, CX
+	JGE          sdone
+	MOVQ         CX, BX
+	SUBQ         AX, BX
+	VMOVQ        BX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPGTQ     pfIota<>(SB), Y15, Y15
+	VMASKMOVPD   (SI)(AX*8), Y15, Y0
+	VMASKMOVPD   (DI)(AX*8), Y15, Y1
+	VMASKMOVPD   (R8)(AX*8), Y15, Y2
+	VMASKMOVPD   (R9)(AX*8), Y15, Y3
+	VMASKMOVPD   (R11)(AX*8), Y15, Y4
+	VMASKMOVPD   (R12)(AX*8), Y15, Y5
+	PFDOTS
+
+sdone:
+	VMOVUPD Y6, 0(R10)
+	VMOVUPD Y7, 32(R10)
+	VZEROUPPER
+	RET

@@ -72,9 +72,9 @@ func bitsEqual(a, b []float64) int {
 	return -1
 }
 
-// TestPFPassFormula: on random neighbourhoods, First's gradients and sums, Next's moves and
-// Walls' sums are the spline and the sums written out independently, within 1e-12 relative
-// (round-off of a different evaluation order).
+// TestPFPassFormula: on random neighbourhoods, First's gradients and sums, Next's and Move's
+// moves, Dots and Walls' sums are the spline and the sums written out independently, within
+// 1e-12 relative (round-off of a different evaluation order).
 func TestPFPassFormula(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const tol = 1e-12
@@ -128,6 +128,27 @@ func TestPFPassFormula(t *testing.T) {
 			t.Fatalf("n %d: Next's sums %v %v, want %v %v", n, sw, sn, want[0], want[4])
 		}
 
+		// Move: a second move by the same step from the displacements d, and Dots over them
+		pg1 := append([]float64(nil), pg...)
+		d1 := [3][]float64{append([]float64(nil), dx...), append([]float64(nil), dy...), append([]float64(nil), dz...)}
+		a.Move(c.js, c.x, dx, dy, dz, pg)
+		var wantGD, wantDD, norm float64
+		for e, j := range c.js {
+			for k, dk := range [3][]float64{dx, dy, dz} {
+				want := d1[k][e] + (-0.37*pg1[e])*(po[k]-c.x[j][k]-d1[k][e])
+				if math.Abs(dk[e]-want) > tol*(math.Abs(want)+math.Abs(d1[k][e])) {
+					t.Fatalf("n %d pair %d: Move's component %d %v, want %v", n, e, k, dk[e], want)
+				}
+			}
+			wantGD += gx[e]*dx[e] + gy[e]*dy[e] + gz[e]*dz[e]
+			wantDD += dx[e]*dx[e] + dy[e]*dy[e] + dz[e]*dz[e]
+			norm += math.Sqrt((gx[e]*gx[e] + gy[e]*gy[e] + gz[e]*gz[e]) * (dx[e]*dx[e] + dy[e]*dy[e] + dz[e]*dz[e]))
+		}
+		gd, dd := Dots(gx, gy, gz, dx, dy, dz)
+		if math.Abs(gd-wantGD) > tol*norm || math.Abs(dd-wantDD) > tol*wantDD {
+			t.Fatalf("n %d: Dots %v %v, want %v %v", n, gd, dd, wantGD, wantDD)
+		}
+
 		cw, wx, _, _ := a.Walls(c.js, c.x, c.vol, gx, gy, gz)
 		var wantC, wantX float64
 		for e, j := range c.js {
@@ -156,7 +177,7 @@ func TestPFPassVectorEqualsLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for k := 0; k <= 141; k++ {
 		// every length up to 70, then again with a support of a tenth: all pairs outside it
-		// but a coincident one, the sums' lanes zeros of either sign
+		// but a coincident one
 		n := k % 71
 		c := pfRandom(rng, n)
 		if k > 70 {
@@ -180,6 +201,9 @@ func TestPFPassVectorEqualsLoop(t *testing.T) {
 				s0, s1, s2, s3, s4 = a.Next(c.js, c.x, r.dx, r.dy, r.dz, r.pg)
 				r.sums = append(r.sums, s0, s1, s2, s3, s4)
 			}
+			a.Move(c.js, c.x, r.dx, r.dy, r.dz, r.pg)
+			gd, dd := Dots(r.gx, r.gy, r.gz, r.dx, r.dy, r.dz)
+			r.sums = append(r.sums, gd, dd)
 			c0, c1, c2, c3 := a.Walls(c.js, c.x, c.vol, r.bx, r.by, r.bz)
 			r.sums = append(r.sums, c0, c1, c2, c3)
 			c0, c1, c2, c3 = a.Walls(c.js, c.x, c.vol, nil, nil, nil)
@@ -191,6 +215,80 @@ func TestPFPassVectorEqualsLoop(t *testing.T) {
 			{v.dx, g.dx}, {v.dy, g.dy}, {v.dz, g.dz}, {v.bx, g.bx}, {v.by, g.by}, {v.bz, g.bz}} {
 			if e := bitsEqual(pair[0], pair[1]); e >= 0 {
 				t.Fatalf("n %d, array %d, element %d: assembly %v, Go loop %v", n, k, e, pair[0][e], pair[1][e])
+			}
+		}
+	}
+}
+
+// TestPFGathers: on random lists of every length up to 70, PFResidSums, PFGatherSum and
+// PFDotSum equal the sums written out in list order within 1e-13 relative (round-off of
+// another order), and the assembly equals the Go loop bit for bit, also on lists whose
+// gradients are all −0.
+func TestPFGathers(t *testing.T) {
+	defer func(old bool) { HasAVX2 = old }(HasAVX2)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for k := 0; k <= 141; k++ {
+		n := k % 71
+		m := n + 5
+		js := make([]int32, n)
+		gx, gy, gz := make([]float64, n), make([]float64, n), make([]float64, n)
+		for e := range js {
+			js[e] = int32(rng.IntN(m))
+			gx[e], gy[e], gz[e] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+			if k > 70 {
+				gx[e], gy[e], gz[e] = math.Copysign(0, -1), math.Copysign(0, -1), math.Copysign(0, -1)
+			}
+		}
+		coef := make([][2]float64, m)
+		v := make([]float64, m)
+		d := make([]mgl64.Vec3, m)
+		for j := range coef {
+			coef[j] = [2]float64{rng.NormFloat64(), rng.Float64()}
+			v[j] = rng.NormFloat64()
+			d[j] = mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		}
+		var wd, wa, wg [3]float64
+		var wdot, scale float64
+		for e, j := range js {
+			g := [3]float64{gx[e], gy[e], gz[e]}
+			for c := 0; c < 3; c++ {
+				wd[c] += coef[j][0] * g[c]
+				wa[c] += coef[j][1] * g[c] * g[c]
+				wg[c] += v[j] * g[c]
+			}
+			wdot += g[0]*d[j][0] + g[1]*d[j][1] + g[2]*d[j][2]
+			scale += 10
+		}
+		type out struct {
+			d, a, g [3]float64
+			dot     float64
+		}
+		var res []out
+		for _, asm := range []bool{false, true} {
+			if asm && !hasAVX2() {
+				continue
+			}
+			HasAVX2 = asm
+			var o out
+			o.d, o.a = PFResidSums(js, coef, gx, gy, gz)
+			o.g = PFGatherSum(js, v, gx, gy, gz)
+			o.dot = PFDotSum(js, d, gx, gy, gz)
+			for c := 0; c < 3; c++ {
+				if math.Abs(o.d[c]-wd[c]) > 1e-13*scale || math.Abs(o.a[c]-wa[c]) > 1e-13*scale || math.Abs(o.g[c]-wg[c]) > 1e-13*scale {
+					t.Fatalf("n %d, assembly %v, component %d: d %v a %v g %v, want %v %v %v", n, asm, c, o.d[c], o.a[c], o.g[c], wd[c], wa[c], wg[c])
+				}
+			}
+			if math.Abs(o.dot-wdot) > 1e-13*scale {
+				t.Fatalf("n %d, assembly %v: dot %v, want %v", n, asm, o.dot, wdot)
+			}
+			res = append(res, o)
+		}
+		if len(res) == 2 {
+			a, b := res[0], res[1]
+			x := append(append(append(a.d[:], a.a[:]...), a.g[:]...), a.dot)
+			y := append(append(append(b.d[:], b.a[:]...), b.g[:]...), b.dot)
+			if e := bitsEqual(x, y); e >= 0 {
+				t.Fatalf("n %d, sum %d: Go loop %v, assembly %v", n, e, x[e], y[e])
 			}
 		}
 	}

@@ -73,3 +73,23 @@ func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a
 func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass) {
 	panic("vec: no assembly in this build")
 }
+
+func pfResidAVX(js, tail *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func pfGatherAVX(js, tail *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func pfDotAVX(js, tail *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64) {
+	panic("vec: no assembly in this build")
+}
+
+func pfMoveAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass) {
+	panic("vec: no assembly in this build")
+}
+
+func pfDotsAVX(n int, gx, gy, gz, dx, dy, dz *float64, out *[2][4]float64) {
+	panic("vec: no assembly in this build")
+}
