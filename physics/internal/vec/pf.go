@@ -24,8 +24,11 @@ type PFPass struct {
 	// rows: p (x, y, z), V_i, p_o (x, y, z), u, h⁻¹, h⁻², k, 2k, l, −l; then the lanes of the
 	// sums (W or V_b W, and the three gradient components and ‖∇‖² of the movable terms).
 	rows  [14][4]float64
-	acc   [5][4]float64
-	valid [4]uint64 // the assembly's lanes of the last, partial group
+	acc   [5][4]float64 // the Go loop's lanes
+	valid [4]uint64     // the assembly's lanes of the last, partial group
+	scal  [8]float64    // p, V_i, p_o, u: set by SetConstraint and SetStep, broadcast by the assembly
+	out   [5]float64    // the assembly's sums
+	idx   [4]int32      // the assembly's indices of the last, partial group
 }
 
 // row indices of PFPass.rows
@@ -62,19 +65,13 @@ func (a *PFPass) SetKernel(invH, invH2, k, l float64) {
 // SetConstraint sets the projected position p of the constraint's own particle and its
 // volume V_i.
 func (a *PFPass) SetConstraint(p *mgl64.Vec3, vi float64) {
-	a.set(pfPx, p[0])
-	a.set(pfPy, p[1])
-	a.set(pfPz, p[2])
-	a.set(pfVi, vi)
+	a.scal[0], a.scal[1], a.scal[2], a.scal[3] = p[0], p[1], p[2], vi
 }
 
 // SetStep sets the last Newton step: the position po of the own particle before it and
 // u = −λ (Eq. 10–11).
 func (a *PFPass) SetStep(po *mgl64.Vec3, u float64) {
-	a.set(pfPox, po[0])
-	a.set(pfPoy, po[1])
-	a.set(pfPoz, po[2])
-	a.set(pfU, u)
+	a.scal[4], a.scal[5], a.scal[6], a.scal[7] = po[0], po[1], po[2], u
 }
 
 // eval is the cubic spline at distance r, as the assembly computes it.
@@ -88,18 +85,6 @@ func (a *PFPass) eval(r float64) (w, g float64) {
 	}
 	b := 1 - q
 	return a.rows[pfK2][0] * b * b * b, a.rows[pfNegL][0] * b * b * a.rows[pfInvH][0] / r
-}
-
-// tail returns the last len(js) mod 4 indices padded with js[0], the assembly's last group.
-func tail(js []int32) (t [4]int32) {
-	n4 := len(js) &^ 3
-	for k := range t {
-		t[k] = js[0]
-		if n4+k < len(js) {
-			t[k] = js[n4+k]
-		}
-	}
-	return t
 }
 
 func (a *PFPass) sums(n int) (s [5]float64) {
@@ -117,14 +102,12 @@ func (a *PFPass) sums(n int) (s [5]float64) {
 func (a *PFPass) First(js []int32, x []mgl64.Vec3, gx, gy, gz, pg []float64) (sw, sx, sy, sz, sn float64) {
 	n := len(js)
 	gx, gy, gz, pg = gx[:n], gy[:n], gz[:n], pg[:n]
-	a.acc = [5][4]float64{}
 	if HasAVX2 && n > 0 {
-		t := tail(js)
-		pfFirstAVX(&js[0], &t[0], n, &x[0], &gx[0], &gy[0], &gz[0], &pg[0], a)
-		s := a.sums(5)
-		return s[0], s[1], s[2], s[3], s[4]
+		pfFirstAVX(&js[0], n, &x[0], &gx[0], &gy[0], &gz[0], &pg[0], a)
+		return a.out[0], a.out[1], a.out[2], a.out[3], a.out[4]
 	}
-	p, vi := [3]float64{a.rows[pfPx][0], a.rows[pfPy][0], a.rows[pfPz][0]}, a.rows[pfVi][0]
+	p, vi := [3]float64{a.scal[0], a.scal[1], a.scal[2]}, a.scal[3]
+	a.acc = [5][4]float64{}
 	for e := 0; e < n; e++ {
 		xj := &x[js[e]]
 		rx, ry, rz := p[0]-xj[0], p[1]-xj[1], p[2]-xj[2]
@@ -151,15 +134,13 @@ func (a *PFPass) First(js []int32, x []mgl64.Vec3, gx, gy, gz, pg []float64) (sw
 func (a *PFPass) Next(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) (sw, sx, sy, sz, sn float64) {
 	n := len(js)
 	dx, dy, dz, pg = dx[:n], dy[:n], dz[:n], pg[:n]
-	a.acc = [5][4]float64{}
 	if HasAVX2 && n > 0 {
-		t := tail(js)
-		pfNextAVX(&js[0], &t[0], n, &x[0], &dx[0], &dy[0], &dz[0], &pg[0], a)
-		s := a.sums(5)
-		return s[0], s[1], s[2], s[3], s[4]
+		pfNextAVX(&js[0], n, &x[0], &dx[0], &dy[0], &dz[0], &pg[0], a)
+		return a.out[0], a.out[1], a.out[2], a.out[3], a.out[4]
 	}
-	p, vi := [3]float64{a.rows[pfPx][0], a.rows[pfPy][0], a.rows[pfPz][0]}, a.rows[pfVi][0]
-	po, u0 := [3]float64{a.rows[pfPox][0], a.rows[pfPoy][0], a.rows[pfPoz][0]}, a.rows[pfU][0]
+	p, vi := [3]float64{a.scal[0], a.scal[1], a.scal[2]}, a.scal[3]
+	po, u0 := [3]float64{a.scal[4], a.scal[5], a.scal[6]}, a.scal[7]
+	a.acc = [5][4]float64{}
 	for e := 0; e < n; e++ {
 		xj := &x[js[e]]
 		u := u0 * pg[e]
@@ -191,19 +172,17 @@ func (a *PFPass) Walls(js []int32, x []mgl64.Vec3, vol []float64, gx, gy, gz []f
 	if store {
 		gx, gy, gz = gx[:n], gy[:n], gz[:n]
 	}
-	a.acc = [5][4]float64{}
 	if HasAVX2 && n > 0 {
 		var px, py, pz *float64
 		flag := 0
 		if store {
 			px, py, pz, flag = &gx[0], &gy[0], &gz[0], 1
 		}
-		t := tail(js)
-		pfWallsAVX(&js[0], &t[0], n, &x[0], &vol[0], px, py, pz, flag, a)
-		s := a.sums(4)
-		return s[0], s[1], s[2], s[3]
+		pfWallsAVX(&js[0], n, &x[0], &vol[0], px, py, pz, flag, a)
+		return a.out[0], a.out[1], a.out[2], a.out[3]
 	}
-	p := [3]float64{a.rows[pfPx][0], a.rows[pfPy][0], a.rows[pfPz][0]}
+	p := [3]float64{a.scal[0], a.scal[1], a.scal[2]}
+	a.acc = [5][4]float64{}
 	for e := 0; e < n; e++ {
 		j := js[e]
 		xj := &x[j]
@@ -230,11 +209,10 @@ func (a *PFPass) Move(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) {
 	n := len(js)
 	dx, dy, dz, pg = dx[:n], dy[:n], dz[:n], pg[:n]
 	if HasAVX2 && n > 0 {
-		t := tail(js)
-		pfMoveAVX(&js[0], &t[0], n, &x[0], &dx[0], &dy[0], &dz[0], &pg[0], a)
+		pfMoveAVX(&js[0], n, &x[0], &dx[0], &dy[0], &dz[0], &pg[0], a)
 		return
 	}
-	po, u0 := [3]float64{a.rows[pfPox][0], a.rows[pfPoy][0], a.rows[pfPoz][0]}, a.rows[pfU][0]
+	po, u0 := [3]float64{a.scal[4], a.scal[5], a.scal[6]}, a.scal[7]
 	for e, j := range js {
 		xj := &x[j]
 		u := u0 * pg[e]

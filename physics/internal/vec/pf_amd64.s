@@ -32,10 +32,20 @@ DATA pfIota<>+16(SB)/8, $2
 DATA pfIota<>+24(SB)/8, $3
 GLOBL pfIota<>(SB), RODATA|NOPTR, $32
 
+// Lane numbers 0–3 as 32-bit integers.
+DATA pfIota32<>+0(SB)/4, $0
+DATA pfIota32<>+4(SB)/4, $1
+DATA pfIota32<>+8(SB)/4, $2
+DATA pfIota32<>+12(SB)/4, $3
+GLOBL pfIota32<>(SB), RODATA|NOPTR, $16
+
 // PFPass layout: rows p_x 0, p_y 32, p_z 64, V_i 96, p_o 128/160/192, u 224, h⁻¹ 256,
-// h⁻² 288, k 320, 2k 352, l 384, −l 416; sums' lanes from 448 (W, g_x, g_y, g_z, ‖g‖²); the
-// valid lanes of the last, partial group at 608. Each function takes the n pairs of js in
-// groups of four, and the last n mod 4 from tail (four indices, the unused ones valid).
+// h⁻² 288, k 320, 2k 352, l 384, −l 416 (the first eight broadcast by the functions from the
+// scalars at 640: p, V_i, p_o, u); the Go loop's lanes at 448; the valid lanes of the last,
+// partial group at 608; the sums at 704 (W or V_b W, the gradient's three components, ‖∇‖²);
+// the last group's indices at 744. Each function takes the n ≥ 1 pairs of js in groups of
+// four, the last n mod 4 masked (their indices read as 0, which is valid as js[0] is), and
+// keeps the sums' lanes in Y10, Y9, Y8, Y7, Y6.
 
 // PFLOAD loads x[j] of the four indices at (SI)(AX*4) from the Vec3 array at R8: x in Y0,
 // y in Y3, z in Y2 (Y1 is scratch).
@@ -119,17 +129,58 @@ GLOBL pfIota<>(SB), RODATA|NOPTR, $32
 	VADDPD       Y4, Y6, Y6
 
 // PFTAIL prepares the last, partial group: the lanes below n − AX valid (mask stored at
-// 608(R10)), and SI moved so that (SI)(AX*4) reads the four indices at tail.
+// 608(R10)), the group's indices copied to 744(R10) (0 in the other lanes), and SI moved so
+// that (SI)(AX*4) reads them.
 #define PFTAIL \
 	MOVQ         CX, BX \
 	SUBQ         AX, BX \
 	VMOVQ        BX, X4 \
+	VPBROADCASTD X4, X5 \
+	VPCMPGTD     pfIota32<>(SB), X5, X5 \
+	VPMASKMOVD   (SI)(AX*4), X5, X5 \
+	VMOVDQU      X5, 744(R10) \
 	VPBROADCASTQ X4, Y4 \
 	VPCMPGTQ     pfIota<>(SB), Y4, Y4 \
 	VMOVDQU      Y4, 608(R10) \
-	MOVQ         tail+8(FP), SI \
+	LEAQ         744(R10), SI \
 	LEAQ         (AX*4), BX \
 	SUBQ         BX, SI
+
+// PFBCAST broadcasts the scalars p and V_i at 640(R10) to their rows; PFBCAST8 also p_o and u.
+#define PFBCAST \
+	VBROADCASTSD 640(R10), Y0 \
+	VMOVUPD      Y0, 0(R10) \
+	VBROADCASTSD 648(R10), Y0 \
+	VMOVUPD      Y0, 32(R10) \
+	VBROADCASTSD 656(R10), Y0 \
+	VMOVUPD      Y0, 64(R10) \
+	VBROADCASTSD 664(R10), Y0 \
+	VMOVUPD      Y0, 96(R10)
+
+#define PFBCAST8 \
+	PFBCAST \
+	VBROADCASTSD 672(R10), Y0 \
+	VMOVUPD      Y0, 128(R10) \
+	VBROADCASTSD 680(R10), Y0 \
+	VMOVUPD      Y0, 160(R10) \
+	VBROADCASTSD 688(R10), Y0 \
+	VMOVUPD      Y0, 192(R10) \
+	VBROADCASTSD 696(R10), Y0 \
+	VMOVUPD      Y0, 224(R10)
+
+#define PFZERO \
+	VXORPD       Y6, Y6, Y6 \
+	VXORPD       Y7, Y7, Y7 \
+	VXORPD       Y8, Y8, Y8 \
+	VXORPD       Y9, Y9, Y9 \
+	VXORPD       Y10, Y10, Y10
+
+// PFREDUCE stores (l₀ + l₁) + (l₂ + l₃) of the lanes of Y at OFF(R10).
+#define PFREDUCE(Y, X, OFF) \
+	VHADDPD      Y, Y, Y \
+	VEXTRACTF128 $1, Y, X0 \
+	VADDSD       X0, X, X0 \
+	VMOVSD       X0, OFF(R10)
 
 // PFSUMS scales g by V_i, stores it at (DX)(AX*8) and adds W, V_i g r and (V_i g)² r² into the
 // lanes Y10, Y9, Y8, Y7, Y6.
@@ -147,21 +198,18 @@ GLOBL pfIota<>(SB), RODATA|NOPTR, $32
 	VMULPD       Y3, Y4, Y4 \
 	VADDPD       Y4, Y6, Y6
 
-// func pfFirstAVX(js, tail *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass)
-TEXT ·pfFirstAVX(SB), NOSPLIT, $0-72
+// func pfFirstAVX(js *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass)
+TEXT ·pfFirstAVX(SB), NOSPLIT, $0-64
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    x+24(FP), R8
-	MOVQ    gx+32(FP), R9
-	MOVQ    gy+40(FP), R11
-	MOVQ    gz+48(FP), R12
-	MOVQ    pg+56(FP), DX
-	MOVQ    a+64(FP), R10
-	VMOVUPD 448(R10), Y10
-	VMOVUPD 480(R10), Y9
-	VMOVUPD 512(R10), Y8
-	VMOVUPD 544(R10), Y7
-	VMOVUPD 576(R10), Y6
+	MOVQ    n+8(FP), CX
+	MOVQ    x+16(FP), R8
+	MOVQ    gx+24(FP), R9
+	MOVQ    gy+32(FP), R11
+	MOVQ    gz+40(FP), R12
+	MOVQ    pg+48(FP), DX
+	MOVQ    a+56(FP), R10
+	PFBCAST
+	PFZERO
 	XORQ    AX, AX
 
 	PCALIGN $32
@@ -209,11 +257,11 @@ ftail:
 	PFSUMSM
 
 fdone:
-	VMOVUPD Y10, 448(R10)
-	VMOVUPD Y9, 480(R10)
-	VMOVUPD Y8, 512(R10)
-	VMOVUPD Y7, 544(R10)
-	VMOVUPD Y6, 576(R10)
+	PFREDUCE(Y10, X10, 704)
+	PFREDUCE(Y9, X9, 712)
+	PFREDUCE(Y8, X8, 720)
+	PFREDUCE(Y7, X7, 728)
+	PFREDUCE(Y6, X6, 736)
 	VZEROUPPER
 	RET
 
@@ -246,21 +294,18 @@ fdone:
 	VSUBPD       XJ, Y5, Y5 \
 	VSUBPD       Y11, Y5, XJ
 
-// func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
-TEXT ·pfNextAVX(SB), NOSPLIT, $0-72
+// func pfNextAVX(js *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+TEXT ·pfNextAVX(SB), NOSPLIT, $0-64
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    x+24(FP), R8
-	MOVQ    dx+32(FP), R9
-	MOVQ    dy+40(FP), R11
-	MOVQ    dz+48(FP), R12
-	MOVQ    pg+56(FP), DX
-	MOVQ    a+64(FP), R10
-	VMOVUPD 448(R10), Y10
-	VMOVUPD 480(R10), Y9
-	VMOVUPD 512(R10), Y8
-	VMOVUPD 544(R10), Y7
-	VMOVUPD 576(R10), Y6
+	MOVQ    n+8(FP), CX
+	MOVQ    x+16(FP), R8
+	MOVQ    dx+24(FP), R9
+	MOVQ    dy+32(FP), R11
+	MOVQ    dz+40(FP), R12
+	MOVQ    pg+48(FP), DX
+	MOVQ    a+56(FP), R10
+	PFBCAST8
+	PFZERO
 	XORQ    AX, AX
 
 	PCALIGN $32
@@ -296,11 +341,11 @@ ntail:
 	PFSUMSM
 
 ndone:
-	VMOVUPD Y10, 448(R10)
-	VMOVUPD Y9, 480(R10)
-	VMOVUPD Y8, 512(R10)
-	VMOVUPD Y7, 544(R10)
-	VMOVUPD Y6, 576(R10)
+	PFREDUCE(Y10, X10, 704)
+	PFREDUCE(Y9, X9, 712)
+	PFREDUCE(Y8, X8, 720)
+	PFREDUCE(Y7, X7, 728)
+	PFREDUCE(Y6, X6, 736)
 	VZEROUPPER
 	RET
 
@@ -329,20 +374,18 @@ ndone:
 	VMULPD       Y15, Y1, Y1 \
 	VMULPD       Y15, Y2, Y2
 
-// func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass)
-TEXT ·pfWallsAVX(SB), NOSPLIT, $0-80
+// func pfWallsAVX(js *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass)
+TEXT ·pfWallsAVX(SB), NOSPLIT, $0-72
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    x+24(FP), R8
-	MOVQ    vol+32(FP), DX
-	MOVQ    gx+40(FP), R9
-	MOVQ    gy+48(FP), R11
-	MOVQ    gz+56(FP), R12
-	MOVQ    a+72(FP), R10
-	VMOVUPD 448(R10), Y10
-	VMOVUPD 480(R10), Y9
-	VMOVUPD 512(R10), Y8
-	VMOVUPD 544(R10), Y7
+	MOVQ    n+8(FP), CX
+	MOVQ    x+16(FP), R8
+	MOVQ    vol+24(FP), DX
+	MOVQ    gx+32(FP), R9
+	MOVQ    gy+40(FP), R11
+	MOVQ    gz+48(FP), R12
+	MOVQ    a+64(FP), R10
+	PFBCAST
+	PFZERO
 	XORQ    AX, AX
 
 	PCALIGN $32
@@ -352,7 +395,7 @@ wloop:
 	JGT     wtail
 	PFLOAD
 	PFWALL
-	CMPQ         store+64(FP), $0
+	CMPQ         store+56(FP), $0
 	JEQ          wsum
 	VMOVUPD      Y0, (R9)(AX*8)
 	VMOVUPD      Y1, (R11)(AX*8)
@@ -377,7 +420,7 @@ wtail:
 	VANDPD       Y5, Y0, Y0
 	VANDPD       Y5, Y1, Y1
 	VANDPD       Y5, Y2, Y2
-	CMPQ         store+64(FP), $0
+	CMPQ         store+56(FP), $0
 	JEQ          wtsum
 	VMASKMOVPD   Y0, Y5, (R9)(AX*8)
 	VMASKMOVPD   Y1, Y5, (R11)(AX*8)
@@ -390,23 +433,24 @@ wtsum:
 	VADDPD       Y2, Y7, Y7
 
 wdone:
-	VMOVUPD Y10, 448(R10)
-	VMOVUPD Y9, 480(R10)
-	VMOVUPD Y8, 512(R10)
-	VMOVUPD Y7, 544(R10)
+	PFREDUCE(Y10, X10, 704)
+	PFREDUCE(Y9, X9, 712)
+	PFREDUCE(Y8, X8, 720)
+	PFREDUCE(Y7, X7, 728)
 	VZEROUPPER
 	RET
 
-// func pfMoveAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
-TEXT ·pfMoveAVX(SB), NOSPLIT, $0-72
+// func pfMoveAVX(js *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+TEXT ·pfMoveAVX(SB), NOSPLIT, $0-64
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    x+24(FP), R8
-	MOVQ    dx+32(FP), R9
-	MOVQ    dy+40(FP), R11
-	MOVQ    dz+48(FP), R12
-	MOVQ    pg+56(FP), DX
-	MOVQ    a+64(FP), R10
+	MOVQ    n+8(FP), CX
+	MOVQ    x+16(FP), R8
+	MOVQ    dx+24(FP), R9
+	MOVQ    dy+32(FP), R11
+	MOVQ    dz+40(FP), R12
+	MOVQ    pg+48(FP), DX
+	MOVQ    a+56(FP), R10
+	PFBCAST8
 	XORQ    AX, AX
 
 	PCALIGN $32

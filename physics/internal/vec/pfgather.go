@@ -17,8 +17,7 @@ func PFResidSums(js []int32, coef [][2]float64, gx, gy, gz []float64) (d, a [3]f
 	gx, gy, gz = gx[:n], gy[:n], gz[:n]
 	var acc [6][4]float64
 	if HasAVX2 && n > 0 {
-		t := tail(js)
-		pfResidAVX(&js[0], &t[0], n, &coef[0], &gx[0], &gy[0], &gz[0], &acc)
+		pfResidAVX(&js[0], n, &coef[0], &gx[0], &gy[0], &gz[0], &acc)
 	} else {
 		for e, j := range js {
 			l := e & 3
@@ -45,8 +44,7 @@ func PFGatherSum(js []int32, v, gx, gy, gz []float64) (s [3]float64) {
 	gx, gy, gz = gx[:n], gy[:n], gz[:n]
 	var acc [3][4]float64
 	if HasAVX2 && n > 0 {
-		t := tail(js)
-		pfGatherAVX(&js[0], &t[0], n, &v[0], &gx[0], &gy[0], &gz[0], &acc)
+		pfGatherAVX(&js[0], n, &v[0], &gx[0], &gy[0], &gz[0], &acc)
 	} else {
 		for e, j := range js {
 			l := e & 3
@@ -65,8 +63,7 @@ func PFDotSum(js []int32, d []mgl64.Vec3, gx, gy, gz []float64) float64 {
 	gx, gy, gz = gx[:n], gy[:n], gz[:n]
 	var acc [1][4]float64
 	if HasAVX2 && n > 0 {
-		t := tail(js)
-		pfDotAVX(&js[0], &t[0], n, &d[0], &gx[0], &gy[0], &gz[0], &acc[0])
+		pfDotAVX(&js[0], n, &d[0], &gx[0], &gy[0], &gz[0], &acc[0])
 	} else {
 		for e, j := range js {
 			dj := &d[j]

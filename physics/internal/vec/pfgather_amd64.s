@@ -3,8 +3,7 @@
 #include "textflag.h"
 
 // The gathers of Projective Fluids' residual and matrix product (PFResidSums, PFGatherSum,
-// PFDotSum): n pairs in groups of four, the last n mod 4 indices read from tail (unused ones
-// valid) with the lanes past n masked: their gradients load as +0, so their terms are zeros,
+// PFDotSum): n ≥ 1 pairs in groups of four, the last n mod 4 with the lanes past n masked: their gradients load as +0, so their terms are zeros,
 // which leave a lane's sum as it is. Y15 holds the mask of the last group.
 
 DATA pfgIota<>+0(SB)/8, $0
@@ -13,15 +12,26 @@ DATA pfgIota<>+16(SB)/8, $2
 DATA pfgIota<>+24(SB)/8, $3
 GLOBL pfgIota<>(SB), RODATA|NOPTR, $32
 
-// PFGTAIL: the mask of the lanes below n − AX in Y15, and SI moved so that (SI)(AX*4) reads
-// the four indices at tail.
+DATA pfgIota32<>+0(SB)/4, $0
+DATA pfgIota32<>+4(SB)/4, $1
+DATA pfgIota32<>+8(SB)/4, $2
+DATA pfgIota32<>+12(SB)/4, $3
+GLOBL pfgIota32<>(SB), RODATA|NOPTR, $16
+
+// PFGTAIL: the mask of the lanes below n − AX in Y15, the last group's indices copied to the
+// start of out (R10; 0 in the other lanes, valid as js[0] is), and SI moved so that
+// (SI)(AX*4) reads them there.
 #define PFGTAIL \
 	MOVQ         CX, BX \
 	SUBQ         AX, BX \
-	VMOVQ        BX, X15 \
-	VPBROADCASTQ X15, Y15 \
+	VMOVQ        BX, X14 \
+	VPBROADCASTD X14, X13 \
+	VPCMPGTD     pfgIota32<>(SB), X13, X13 \
+	VPMASKMOVD   (SI)(AX*4), X13, X13 \
+	VMOVDQU      X13, (R10) \
+	VPBROADCASTQ X14, Y15 \
 	VPCMPGTQ     pfgIota<>(SB), Y15, Y15 \
-	MOVQ         tail+8(FP), SI \
+	MOVQ         R10, SI \
 	LEAQ         (AX*4), BX \
 	SUBQ         BX, SI
 
@@ -69,15 +79,15 @@ GLOBL pfgIota<>(SB), RODATA|NOPTR, $32
 	VUNPCKLPD    Y1, Y0, Y2 \
 	VUNPCKHPD    Y1, Y0, Y1
 
-// func pfResidAVX(js, tail *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64)
-TEXT ·pfResidAVX(SB), NOSPLIT, $0-64
+// func pfResidAVX(js *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64)
+TEXT ·pfResidAVX(SB), NOSPLIT, $0-56
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    coef+24(FP), R8
-	MOVQ    gx+32(FP), R9
-	MOVQ    gy+40(FP), R11
-	MOVQ    gz+48(FP), R12
-	MOVQ    out+56(FP), R10
+	MOVQ    n+8(FP), CX
+	MOVQ    coef+16(FP), R8
+	MOVQ    gx+24(FP), R9
+	MOVQ    gy+32(FP), R11
+	MOVQ    gz+40(FP), R12
+	MOVQ    out+48(FP), R10
 	VXORPD  Y6, Y6, Y6
 	VXORPD  Y7, Y7, Y7
 	VXORPD  Y8, Y8, Y8
@@ -138,15 +148,15 @@ rdone:
 	VMULPD       Y5, Y2, Y12 \
 	VADDPD       Y12, Y8, Y8
 
-// func pfGatherAVX(js, tail *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64)
-TEXT ·pfGatherAVX(SB), NOSPLIT, $0-64
+// func pfGatherAVX(js *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64)
+TEXT ·pfGatherAVX(SB), NOSPLIT, $0-56
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    v+24(FP), R8
-	MOVQ    gx+32(FP), R9
-	MOVQ    gy+40(FP), R11
-	MOVQ    gz+48(FP), R12
-	MOVQ    out+56(FP), R10
+	MOVQ    n+8(FP), CX
+	MOVQ    v+16(FP), R8
+	MOVQ    gx+24(FP), R9
+	MOVQ    gy+32(FP), R11
+	MOVQ    gz+40(FP), R12
+	MOVQ    out+48(FP), R10
 	VXORPD  Y6, Y6, Y6
 	VXORPD  Y7, Y7, Y7
 	VXORPD  Y8, Y8, Y8
@@ -207,15 +217,15 @@ gdone:
 	VADDPD       Y12, Y4, Y4 \
 	VADDPD       Y4, Y6, Y6
 
-// func pfDotAVX(js, tail *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64)
-TEXT ·pfDotAVX(SB), NOSPLIT, $0-64
+// func pfDotAVX(js *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64)
+TEXT ·pfDotAVX(SB), NOSPLIT, $0-56
 	MOVQ    js+0(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    d+24(FP), R8
-	MOVQ    gx+32(FP), R9
-	MOVQ    gy+40(FP), R11
-	MOVQ    gz+48(FP), R12
-	MOVQ    out+56(FP), R10
+	MOVQ    n+8(FP), CX
+	MOVQ    d+16(FP), R8
+	MOVQ    gx+24(FP), R9
+	MOVQ    gy+32(FP), R11
+	MOVQ    gz+40(FP), R12
+	MOVQ    out+48(FP), R10
 	VXORPD  Y6, Y6, Y6
 	XORQ    AX, AX
 

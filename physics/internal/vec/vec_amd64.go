@@ -69,25 +69,25 @@ func hasAVX2() bool {
 }
 
 //go:noescape
-func pfFirstAVX(js, tail *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass)
+func pfFirstAVX(js *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass)
 
 //go:noescape
-func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+func pfNextAVX(js *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
 
 //go:noescape
-func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass)
+func pfWallsAVX(js *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass)
 
 //go:noescape
-func pfResidAVX(js, tail *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64)
+func pfResidAVX(js *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64)
 
 //go:noescape
-func pfGatherAVX(js, tail *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64)
+func pfGatherAVX(js *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64)
 
 //go:noescape
-func pfDotAVX(js, tail *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64)
+func pfDotAVX(js *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64)
 
 //go:noescape
-func pfMoveAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
+func pfMoveAVX(js *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass)
 
 //go:noescape
 func pfDotsAVX(n int, gx, gy, gz, dx, dy, dz *float64, out *[2][4]float64)

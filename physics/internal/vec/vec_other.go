@@ -62,31 +62,31 @@ func productRowsAVX(start, js *int32, bs *[3]float32, st *[8]float64, own *[4]fl
 	panic("vec: no assembly in this build")
 }
 
-func pfFirstAVX(js, tail *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass) {
+func pfFirstAVX(js *int32, n int, x *mgl64.Vec3, gx, gy, gz, pg *float64, a *PFPass) {
 	panic("vec: no assembly in this build")
 }
 
-func pfNextAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass) {
+func pfNextAVX(js *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass) {
 	panic("vec: no assembly in this build")
 }
 
-func pfWallsAVX(js, tail *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass) {
+func pfWallsAVX(js *int32, n int, x *mgl64.Vec3, vol, gx, gy, gz *float64, store int, a *PFPass) {
 	panic("vec: no assembly in this build")
 }
 
-func pfResidAVX(js, tail *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64) {
+func pfResidAVX(js *int32, n int, coef *[2]float64, gx, gy, gz *float64, out *[6][4]float64) {
 	panic("vec: no assembly in this build")
 }
 
-func pfGatherAVX(js, tail *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64) {
+func pfGatherAVX(js *int32, n int, v, gx, gy, gz *float64, out *[3][4]float64) {
 	panic("vec: no assembly in this build")
 }
 
-func pfDotAVX(js, tail *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64) {
+func pfDotAVX(js *int32, n int, d *mgl64.Vec3, gx, gy, gz *float64, out *[4]float64) {
 	panic("vec: no assembly in this build")
 }
 
-func pfMoveAVX(js, tail *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass) {
+func pfMoveAVX(js *int32, n int, x *mgl64.Vec3, dx, dy, dz, pg *float64, a *PFPass) {
 	panic("vec: no assembly in this build")
 }
 
