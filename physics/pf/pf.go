@@ -446,9 +446,6 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 		pg := s.pairG[of+f0 : of+f1]
 		gvx, gvy, gvz := s.gvx[of+f0:of+f1], s.gvy[of+f0:of+f1], s.gvz[of+f0:of+f1]
 		gbx, gby, gbz := s.gbx[ob+b0:ob+b1], s.gby[ob+b0:ob+b1], s.gbz[ob+b0:ob+b1]
-		clear(dpx)
-		clear(dpy)
-		clear(dpz)
 		if sheet != nil && sheet[i] {
 			clear(gvx)
 			clear(gvy)
@@ -502,7 +499,13 @@ func (s *Solver) localBlock(lo, hi, blk int) {
 				cmax = max(cmax, cp)
 				g0, gn0 = physics.Vec3{gx, gy, gz}, gn
 				active = c > projEps && gn > 0
-				if !active {
+				if active {
+					// the neighbours' displacements, read by the Newton steps (only a
+					// projected constraint's)
+					clear(dpx)
+					clear(dpy)
+					clear(dpz)
+				} else {
 					s.self[i], s.gself[i], s.mu[i], s.ginv[i] = physics.Vec3{}, g0, 0, 0
 					if c > -activeMargin && gn > 0 {
 						s.ginv[i] = 1 / gn

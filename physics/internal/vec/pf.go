@@ -168,6 +168,9 @@ func (a *PFPass) Next(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) (sw,
 // and when gx is not nil stores V_b g r in gx, gy, gz (len(js) elements each).
 func (a *PFPass) Walls(js []int32, x []mgl64.Vec3, vol []float64, gx, gy, gz []float64) (c, sx, sy, sz float64) {
 	n := len(js)
+	if n == 0 {
+		return 0, 0, 0, 0 // (most particles have no wall sample near)
+	}
 	store := gx != nil
 	if store {
 		gx, gy, gz = gx[:n], gy[:n], gz[:n]
