@@ -3,7 +3,7 @@
 //
 // SCENE may be a native sluice scene or a SPlisHSPlasH scene (docs/splishsplash.md).
 //
-//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv] [--map-cache DIR] [--solver KEY=VALUE …]
+//	sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…] [--every N | --export-fps F] [--workers N] [--poses FILE.csv] [--map-cache DIR] [--cpuprofile FILE] [--solver KEY=VALUE …]
 //	sluice resume SNAPSHOT --duration S [flags]
 //	sluice validate SCENE.json
 //	sluice view SCENE.json [--screenshot FILE.png --frames N] (g3n build: go build -tags g3n)
@@ -25,6 +25,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/pprof"
 	"path/filepath"
 	"strings"
 	"time"
@@ -40,7 +41,7 @@ import (
 const usage = `usage:
   sluice run SCENE.json [--duration S] [--out DIR] [--stats FILE.jsonl] [--export vtk|ply|csv|bgeo] [--fields a,b,…]
              [--every N | --export-fps F] [--workers N] [--fps F] [--save SNAP] [--poses FILE.csv] [--map-cache DIR]
-             [--solver KEY=VALUE …]   (sets the scene's solver settings, e.g. --solver pfTolerance=1e-3)
+             [--cpuprofile FILE] [--solver KEY=VALUE …]   (sets the scene's solver settings, e.g. --solver pfTolerance=1e-3)
   sluice resume SNAP --duration S [same flags]   (continues a snapshot bit-identically)
   sluice validate SCENE.json
   sluice view SCENE.json [--screenshot FILE.png --frames N] [--width W] [--height H] [--rate HZ] [--color MODE] [--workers N]
@@ -199,6 +200,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	posesPath := fs.String("poses", "", "file for the rigid bodies' pose track (CSV: one row per body at t = 0 and after every frame)")
 	surfaceFmt := fs.String("export-surface", "", "also write each fluid body's surface as a triangle mesh on the exported frames: obj or ply (needs --out)")
 	surfaceCell := fs.Float64("surface-cell", 0, "grid cell of the surface meshes in m (0: the particle radius r)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the stepping (not of loading the scene) to this file, for go tool pprof")
 	mapCache := fs.String("map-cache", "", "folder for the walls' volume maps (solver.wallModel volumeMaps): read there, or built and stored there (made if missing); the results are the same")
 	var solverSet solverSettings
 	fs.Var(&solverSet, "solver", "KEY=VALUE: set a setting of the scene's solver block (its name in a native scene, e.g. pfTolerance=1e-3; JSON value); repeatable, imported scenes included")
@@ -411,6 +413,17 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		if math.Abs(float64(frames)*frameDt-simDuration) > 1e-9*simDuration {
 			fmt.Fprintf(stderr, "warning: --duration %g s is not a whole number of the saved run's %g s frames: running %d frames (%g s)\n", simDuration, frameDt, frames, float64(frames)*frameDt)
 		}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	lastExport := 0
 	bar := newProgress(stderr, frames)

@@ -631,3 +631,30 @@ func TestRunExportsDiffuseParticles(t *testing.T) {
 		t.Errorf("%d diffuse rows in the frame, the stats count %d (want equal and > 0)", rows, n)
 	}
 }
+
+// TestRunWritesACPUProfile: --cpuprofile writes a profile of the stepping (a gzip-compressed
+// protocol buffer, as go tool pprof reads it), and a path that cannot be created is an error
+// naming the flag.
+func TestRunWritesACPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "tiny.json")
+	if err := os.WriteFile(scenePath, []byte(tiny), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.prof")
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", scenePath, "--cpuprofile", prof}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("the profile (%d bytes) does not start with gzip's magic number", len(b))
+	}
+	err = run([]string{"run", scenePath, "--cpuprofile", filepath.Join(dir, "missing", "cpu.prof")}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
+		t.Fatalf("a profile in a missing directory: error %v, want one naming --cpuprofile", err)
+	}
+}
