@@ -42,12 +42,24 @@ type Pool struct {
 	workers int
 	fn      func(lo, hi, block int)
 	n       int
-	nblocks int64
-	next    atomic.Int64
+	shares  []share       // per worker: its contiguous run of the loop's blocks
 	epoch   atomic.Uint64 // counts the loops For has published
 	pending atomic.Int64  // helpers still in the current loop
 	helpers []helper
 	closed  bool
+}
+
+// share is one worker's run of a loop's blocks, [next, end): worker w of W owns blocks
+// [w·nb/W, (w+1)·nb/W), takes them from the front and, when its own are gone, takes the other
+// workers' remaining blocks from the front of theirs. So in loop after loop a worker runs the
+// same blocks, the same particles, and finds their data in its own core's cache, where blocks
+// handed out first-come-first-served went to either worker and the next loop read, for about
+// half its blocks, what the other core had just written. Which worker runs a block still does
+// not change its results. The padding keeps two workers' counters out of one cache line.
+type share struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte
 }
 
 // helper is one worker goroutine's hand-off state.
@@ -75,10 +87,10 @@ func NewPool(workers int) *Pool {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	p := &Pool{workers: workers, helpers: make([]helper, max(0, workers-1))}
+	p := &Pool{workers: workers, helpers: make([]helper, max(0, workers-1)), shares: make([]share, workers)}
 	for w := range p.helpers {
 		p.helpers[w].wake = make(chan struct{}, 1)
-		go p.loop(&p.helpers[w])
+		go p.loop(&p.helpers[w], w+1)
 	}
 	return p
 }
@@ -86,9 +98,9 @@ func NewPool(workers int) *Pool {
 // Workers returns the number of workers, the caller included.
 func (p *Pool) Workers() int { return p.workers }
 
-// loop is a helper goroutine: it waits for each new epoch (spinning, then parked) and runs
-// its share of that loop's blocks.
-func (p *Pool) loop(h *helper) {
+// loop is helper goroutine number w (the caller is worker 0): it waits for each new epoch
+// (spinning, then parked) and runs its share of that loop's blocks.
+func (p *Pool) loop(h *helper, w int) {
 	seen := uint64(0)
 	for {
 		e := p.epoch.Load()
@@ -120,7 +132,7 @@ func (p *Pool) loop(h *helper) {
 			return
 		}
 		seen = e
-		p.claim()
+		p.claim(w)
 		p.pending.Add(-1)
 	}
 }
@@ -128,15 +140,20 @@ func (p *Pool) loop(h *helper) {
 // closedEpoch is the epoch Close publishes: the helpers return.
 const closedEpoch = 1 << 63
 
-func (p *Pool) claim() {
-	for {
-		b := p.next.Add(1) - 1
-		if b >= p.nblocks {
-			return
+// claim runs worker w's own blocks, then whatever is left of the others', in worker order
+// from w.
+func (p *Pool) claim(w int) {
+	for k := range p.shares {
+		sh := &p.shares[(w+k)%len(p.shares)]
+		for {
+			b := sh.next.Add(1) - 1
+			if b >= sh.end {
+				break
+			}
+			lo := int(b) * BlockSize
+			hi := min(lo+BlockSize, p.n)
+			p.fn(lo, hi, int(b))
 		}
-		lo := int(b) * BlockSize
-		hi := min(lo+BlockSize, p.n)
-		p.fn(lo, hi, int(b))
 	}
 }
 
@@ -156,8 +173,12 @@ func (p *Pool) For(n int, fn func(lo, hi, block int)) {
 	// Every helper takes part in every loop (one with no block left just reports back), and
 	// For returns only when all have: so no helper can still be in a loop when the next one
 	// is published.
-	p.fn, p.n, p.nblocks = fn, n, int64(nb)
-	p.next.Store(0)
+	p.fn, p.n = fn, n
+	for w := range p.shares {
+		sh := &p.shares[w]
+		sh.end = int64((w + 1) * nb / p.workers)
+		sh.next.Store(int64(w * nb / p.workers))
+	}
 	p.pending.Store(int64(len(p.helpers)))
 	p.epoch.Add(1)
 	for w := range p.helpers {
@@ -165,7 +186,7 @@ func (p *Pool) For(n int, fn func(lo, hi, block int)) {
 			h.wake <- struct{}{}
 		}
 	}
-	p.claim()
+	p.claim(0)
 	for spins := 1; p.pending.Load() != 0; spins++ {
 		if spins%spinYield == 0 {
 			runtime.Gosched()

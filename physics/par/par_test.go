@@ -3,6 +3,8 @@ package par
 import (
 	"math"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -83,5 +85,33 @@ func TestForAfterTheHelpersPark(t *testing.T) {
 			t.Fatalf("%d goroutines left after Close, %d before the pools", runtime.NumGoroutine(), base)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestWorkersStartOnTheirOwnShares: with two workers and eight blocks, the first block each
+// worker takes is the first of its own share, 0 for the caller and 4 for the helper (blocks
+// handed out first-come-first-served would start them on 0 and 1); each of the two first
+// blocks waits until the other has started, so both are a worker's first.
+func TestWorkersStartOnTheirOwnShares(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	for rep := 0; rep < 20; rep++ {
+		var started atomic.Int32
+		first := make([]int, 0, 2)
+		var mu sync.Mutex
+		p.For(8*BlockSize, func(lo, hi, b int) {
+			if started.Add(1) > 2 {
+				return
+			}
+			mu.Lock()
+			first = append(first, b)
+			mu.Unlock()
+			for deadline := time.Now().Add(2 * time.Second); started.Load() < 2 && time.Now().Before(deadline); {
+				runtime.Gosched()
+			}
+		})
+		if len(first) != 2 || min(first[0], first[1]) != 0 || max(first[0], first[1]) != 4 {
+			t.Fatalf("round %d: the workers' first blocks %v, want 0 and 4", rep, first)
+		}
 	}
 }
