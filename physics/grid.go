@@ -41,8 +41,13 @@ type Grid struct {
 	// dense maps a cell's linear index inside the occupied box to its cell index (-1: empty).
 	// It replaces the hash table when the box has at most denseFactor cells per point (plus a
 	// small constant), keeping memory proportional to the points while a lookup becomes one
-	// array read instead of a Morton encode and a probe.
-	dense []int32
+	// array read instead of a Morton encode and a probe. Its box, from dorg with extent dext,
+	// is the occupied box grown by one cell on every side, so that all 27 neighbours of every
+	// occupied cell lie inside it and Adjacent takes them at fixed offsets (a grid's cells on
+	// the faces of its box, about half the cells of a compact block of fluid, used to look
+	// each neighbour up on its own).
+	dense      []int32
+	dorg, dext [3]int32
 
 	key    []uint64
 	tmpKey []uint64
@@ -153,7 +158,9 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	g.forChunks(chunks, g.fnCellsFill, pool)
 	g.cellStart[nc] = int32(n)
 
-	box := (int64(g.extent[0]) + 1) * (int64(g.extent[1]) + 1) * (int64(g.extent[2]) + 1)
+	g.dorg = [3]int32{g.origin[0] - 1, g.origin[1] - 1, g.origin[2] - 1}
+	g.dext = [3]int32{g.extent[0] + 2, g.extent[1] + 2, g.extent[2] + 2}
+	box := (int64(g.dext[0]) + 1) * (int64(g.dext[1]) + 1) * (int64(g.dext[2]) + 1)
 	if box <= denseFactor*int64(n)+denseMin {
 		g.dense = grow(g.dense, int(box))
 		for i := range g.dense {
@@ -181,11 +188,11 @@ const (
 	denseMin    = 1 << 16
 )
 
-// denseIndex is the linear index of absolute cell coordinate c inside the occupied box; the
+// denseIndex is the linear index of absolute cell coordinate c inside the dense box; the
 // caller ensures c lies in it.
 func (g *Grid) denseIndex(c [3]int32) int {
-	nx, ny := int(g.extent[0])+1, int(g.extent[1])+1
-	return (int(c[2]-g.origin[2])*ny+int(c[1]-g.origin[1]))*nx + int(c[0]-g.origin[0])
+	nx, ny := int(g.dext[0])+1, int(g.dext[1])+1
+	return (int(c[2]-g.dorg[2])*ny+int(c[1]-g.dorg[1]))*nx + int(c[0]-g.dorg[0])
 }
 
 func (g *Grid) buildTable(nc int) {
@@ -215,8 +222,8 @@ func (g *Grid) lookup(c [3]int32) int32 {
 	}
 	if len(g.dense) > 0 {
 		for d := 0; d < 3; d++ {
-			v := c[d] - g.origin[d]
-			if v < 0 || v > g.extent[d] {
+			v := int64(c[d]) - int64(g.dorg[d])
+			if v < 0 || v > int64(g.dext[d]) {
 				return -1
 			}
 		}
@@ -258,7 +265,7 @@ func (g *Grid) adjacentBlock(lo, hi, _ int) {
 	// them at fixed offsets from its own dense index, in the same order as the loops below.
 	var off [27]int
 	dense := other.dense
-	ex := other.extent
+	ex := other.dext
 	if len(dense) > 0 {
 		nx, nxy := int(ex[0])+1, (int(ex[0])+1)*(int(ex[1])+1)
 		o := 0
@@ -275,7 +282,7 @@ func (g *Grid) adjacentBlock(lo, hi, _ int) {
 		cc := g.cellCoord[c]
 		o := 27 * c
 		if len(dense) > 0 {
-			vx, vy, vz := cc[0]-other.origin[0], cc[1]-other.origin[1], cc[2]-other.origin[2]
+			vx, vy, vz := cc[0]-other.dorg[0], cc[1]-other.dorg[1], cc[2]-other.dorg[2]
 			if vx >= 1 && vx < ex[0] && vy >= 1 && vy < ex[1] && vz >= 1 && vz < ex[2] {
 				base := other.denseIndex(cc)
 				dst := out[o : o+27]

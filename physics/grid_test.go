@@ -395,7 +395,8 @@ func TestSearchEqualsReferenceExactly(t *testing.T) {
 // TestAdjacentEqualsLookups: Adjacent (which reads a dense index at fixed offsets for cells
 // inside the other grid's box) gives, for every cell and offset, the cell lookup finds, for a
 // grid with itself and with a smaller and a larger grid (cells inside, on and beyond the other
-// box's border), with a dense index and with the hash table.
+// box's border), with a dense index and with the hash table; and a dense grid with itself
+// takes the fixed offsets for every cell, those on its box's faces included.
 func TestAdjacentEqualsLookups(t *testing.T) {
 	const h = 0.05
 	pool := par.NewPool(2)
@@ -419,6 +420,7 @@ func TestAdjacentEqualsLookups(t *testing.T) {
 	for a := range grids {
 		for b := range grids {
 			g, o := &grids[a], &grids[b]
+			fast0 := fast
 			out := make([]int32, 27*g.NumCells())
 			g.Adjacent(o, out, pool)
 			for c, cc := range g.cellCoord {
@@ -434,11 +436,15 @@ func TestAdjacentEqualsLookups(t *testing.T) {
 					}
 				}
 				if len(o.dense) > 0 {
-					v := [3]int32{cc[0] - o.origin[0], cc[1] - o.origin[1], cc[2] - o.origin[2]}
-					if v[0] >= 1 && v[0] < o.extent[0] && v[1] >= 1 && v[1] < o.extent[1] && v[2] >= 1 && v[2] < o.extent[2] {
+					v := [3]int32{cc[0] - o.dorg[0], cc[1] - o.dorg[1], cc[2] - o.dorg[2]}
+					if v[0] >= 1 && v[0] < o.dext[0] && v[1] >= 1 && v[1] < o.dext[1] && v[2] >= 1 && v[2] < o.dext[2] {
 						fast++
 					}
 				}
+			}
+			if a == b && len(o.dense) > 0 && fast-fast0 != g.NumCells() {
+				// the dense box has a cell of margin around the occupied one
+				t.Fatalf("grid %d with itself: %d of %d cells took the dense offsets, want all", a, fast-fast0, g.NumCells())
 			}
 		}
 	}
