@@ -129,8 +129,11 @@ func Decode(data []byte, key [32]byte) (*Map, error) {
 	for i := range m.nodes {
 		m.nodes[i] = getF()
 	}
-	if err := m.opt.check(); err != nil || !(m.dx > 0) {
+	if err := m.opt.check(); err != nil {
 		return nil, fmt.Errorf("volumemap: stored map's options: %v", err)
+	}
+	if !(m.dx > 0) {
+		return nil, fmt.Errorf("volumemap: stored map's node spacing %v m is not positive", m.dx)
 	}
 	m.inv = 1 / m.dx
 	return m, nil

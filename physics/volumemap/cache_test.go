@@ -3,6 +3,7 @@ package volumemap
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/sluicephysics/sluice/physics"
@@ -57,5 +58,11 @@ func TestEncodeDecode(t *testing.T) {
 	}
 	if _, err := Decode([]byte("not a map at all, not a map at all, not a map at all, not a map"), key); err == nil {
 		t.Fatal("Decode accepted data of another format")
+	}
+	// a file with a valid checksum whose node spacing is not positive: refused, and said so
+	z := mustBuild(t, vs, ts, o, nil)
+	z.dx = 0
+	if _, err := Decode(z.Encode(key), key); err == nil || !strings.Contains(err.Error(), "node spacing 0 m is not positive") {
+		t.Fatalf("Decode of a map with node spacing 0: error %v", err)
 	}
 }
