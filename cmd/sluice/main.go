@@ -25,8 +25,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime/pprof"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
