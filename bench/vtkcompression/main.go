@@ -12,6 +12,14 @@
 // step produced, which is what sluice's stats call "measured after the substep".
 //
 //	go run ./bench/vtkcompression -rho0 1000 [-first N] [-v] DIR
+//
+// With -heap it prints instead, per file, what a viscous rope falling onto a plate has become
+// (docs/viscosity.md, the coiling scenes): the particles' highest y, their median horizontal
+// distance from the vertical axis through their mean x and z, and their angular momentum about
+// that axis per particle, Σ (Δz v_x − Δx v_z)/n, from the POINTS and a 3-component "velocity"
+// array (the reference's "particleAttributes": "velocity").
+//
+//	go run ./bench/vtkcompression -heap DIR
 package main
 
 import (
@@ -35,6 +43,7 @@ func main() {
 	field := flag.String("field", "density", "name of the density array in the files' FIELD block")
 	verbose := flag.Bool("v", false, "print one line per file")
 	first := flag.Int("first", 0, "leave out the files whose number (the last in the name) is below this")
+	heapMode := flag.Bool("heap", false, "print per file the particles' height, median distance from their vertical axis and angular momentum about it per particle")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: vtkcompression [-rho0 R] [-field NAME] [-first N] [-v] DIR")
@@ -49,6 +58,18 @@ func main() {
 	if len(files) == 0 {
 		fmt.Fprintln(os.Stderr, "vtkcompression: no .vtk files numbered", *first, "or more in", flag.Arg(0))
 		os.Exit(1)
+	}
+	if *heapMode {
+		for _, name := range files {
+			h, err := readHeap(name)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "vtkcompression:", err)
+				os.Exit(1)
+			}
+			fmt.Printf("%s  particles %d  top %.3f m  median distance from the axis %.3f m  angular momentum about it %.5f m²/s per particle\n",
+				filepath.Base(name), h.n, h.top, h.median, h.spin)
+		}
+		return
 	}
 	stats := make([]fileStats, 0, len(files))
 	for _, name := range files {
@@ -194,6 +215,48 @@ func readField(path, name string) ([]float64, error) {
 	return v, nil
 }
 
+// heapStats is what -heap prints for one file.
+type heapStats struct {
+	n                 int
+	top, median, spin float64
+}
+
+// readHeap reads a file's points and velocities and returns the highest y, the median
+// horizontal distance from the vertical axis through the mean x and z, and the angular
+// momentum about that axis per particle.
+func readHeap(path string) (heapStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return heapStats{}, err
+	}
+	defer f.Close()
+	x, v, err := parseArrays(bufio.NewReader(f), "velocity", 3, true)
+	if err != nil {
+		return heapStats{}, fmt.Errorf("%s: %w", path, err)
+	}
+	n := len(x) / 3
+	if n == 0 || len(v) != len(x) {
+		return heapStats{}, fmt.Errorf("%s: %d points and %d velocities", path, n, len(v)/3)
+	}
+	var cx, cz float64
+	h := heapStats{n: n, top: math.Inf(-1)}
+	for i := 0; i < n; i++ {
+		cx += x[3*i] / float64(n)
+		cz += x[3*i+2] / float64(n)
+		h.top = max(h.top, x[3*i+1])
+	}
+	d := make([]float64, n)
+	for i := 0; i < n; i++ {
+		dx, dz := x[3*i]-cx, x[3*i+2]-cz
+		d[i] = math.Hypot(dx, dz)
+		h.spin += dz*v[3*i] - dx*v[3*i+2]
+	}
+	h.spin /= float64(n)
+	sort.Float64s(d)
+	h.median = d[n/2]
+	return h, nil
+}
+
 // typeSize is the byte size of a legacy VTK data type name.
 func typeSize(t string) (int, error) {
 	switch t {
@@ -213,6 +276,13 @@ func typeSize(t string) (int, error) {
 // POINTS, CELLS, CELL_TYPES, POINT_DATA with SCALARS and FIELD arrays) and decodes the
 // one-component float or double array (a FIELD array or SCALARS) called name.
 func parseField(r *bufio.Reader, name string) ([]float64, error) {
+	_, v, err := parseArrays(r, name, 1, false)
+	return v, err
+}
+
+// parseArrays is parseField for an array of want components (its values in tuple order),
+// and with points the POINTS too (x, y, z per point), which come before it.
+func parseArrays(r *bufio.Reader, name string, want int64, points bool) (pts, arr []float64, err error) {
 	line := func() ([]string, error) {
 		// Binary blocks end in a newline before the next keyword; blank lines are skipped.
 		for {
@@ -238,122 +308,128 @@ func parseField(r *bufio.Reader, name string) ([]float64, error) {
 	for i := 0; i < 3; i++ {
 		s, err := r.ReadString('\n')
 		if err != nil {
-			return nil, fmt.Errorf("header: %w", err)
+			return nil, nil, fmt.Errorf("header: %w", err)
 		}
 		head = append(head, strings.TrimSpace(s))
 	}
 	if !strings.HasPrefix(head[0], "# vtk DataFile") {
-		return nil, errors.New("not a legacy VTK file")
+		return nil, nil, errors.New("not a legacy VTK file")
 	}
 	if head[2] != "BINARY" {
-		return nil, fmt.Errorf("format %q, want BINARY", head[2])
+		return nil, nil, fmt.Errorf("format %q, want BINARY", head[2])
 	}
 	fieldArrays := int64(-1) // arrays left in the current FIELD block, -1 outside one
 	pointData := int64(-1)   // the POINT_DATA count, -1 before that line
 	for {
 		f, err := line()
 		if err == io.EOF {
-			return nil, fmt.Errorf("no array %q", name)
+			return nil, nil, fmt.Errorf("no array %q", name)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if fieldArrays > 0 {
 			// An array of a FIELD block: NAME COMPONENTS TUPLES TYPE.
 			if len(f) != 4 {
-				return nil, fmt.Errorf("field array line %q", strings.Join(f, " "))
+				return nil, nil, fmt.Errorf("field array line %q", strings.Join(f, " "))
 			}
 			comps, err1 := atoi(f[1])
 			tuples, err2 := atoi(f[2])
 			size, err3 := typeSize(f[3])
 			if err := errors.Join(err1, err2, err3); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			fieldArrays--
 			if f[0] != name {
 				if err := skip(comps * tuples * int64(size)); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				continue
 			}
-			if comps != 1 {
-				return nil, fmt.Errorf("array %q has %d components, want 1", name, comps)
+			if comps != want {
+				return nil, nil, fmt.Errorf("array %q has %d components, want %d", name, comps, want)
 			}
-			return decode(r, tuples, f[3])
+			arr, err := decode(r, comps*tuples, f[3])
+			return pts, arr, err
 		}
 		switch f[0] {
 		case "DATASET", "CELL_DATA":
 		case "POINT_DATA":
 			if len(f) != 2 {
-				return nil, fmt.Errorf("POINT_DATA line %q", strings.Join(f, " "))
+				return nil, nil, fmt.Errorf("POINT_DATA line %q", strings.Join(f, " "))
 			}
 			if pointData, err = atoi(f[1]); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		case "POINTS":
 			if len(f) != 3 {
-				return nil, fmt.Errorf("POINTS line %q", strings.Join(f, " "))
+				return nil, nil, fmt.Errorf("POINTS line %q", strings.Join(f, " "))
 			}
 			n, err := atoi(f[1])
 			size, err2 := typeSize(f[2])
 			if err := errors.Join(err, err2); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			if err := skip(3 * n * int64(size)); err != nil {
-				return nil, err
+			if points {
+				if pts, err = decode(r, 3*n, f[2]); err != nil {
+					return nil, nil, err
+				}
+			} else if err := skip(3 * n * int64(size)); err != nil {
+				return nil, nil, err
 			}
 		case "CELLS":
 			if len(f) != 3 {
-				return nil, fmt.Errorf("CELLS line %q", strings.Join(f, " "))
+				return nil, nil, fmt.Errorf("CELLS line %q", strings.Join(f, " "))
 			}
 			size, err := atoi(f[2])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := skip(4 * size); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		case "CELL_TYPES":
 			n, err := atoi(f[1])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := skip(4 * n); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		case "SCALARS":
 			// SCALARS NAME TYPE [COMPONENTS], then a LOOKUP_TABLE line, then POINT_DATA tuples.
 			if len(f) < 3 || len(f) > 4 || pointData < 0 {
-				return nil, fmt.Errorf("SCALARS line %q (or no POINT_DATA before it)", strings.Join(f, " "))
+				return nil, nil, fmt.Errorf("SCALARS line %q (or no POINT_DATA before it)", strings.Join(f, " "))
 			}
 			comps := int64(1)
 			if len(f) == 4 {
 				if comps, err = atoi(f[3]); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			size, err := typeSize(f[2])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if t, err := line(); err != nil || t[0] != "LOOKUP_TABLE" {
-				return nil, fmt.Errorf("SCALARS %s: no LOOKUP_TABLE line", f[1])
+				return nil, nil, fmt.Errorf("SCALARS %s: no LOOKUP_TABLE line", f[1])
 			}
-			if f[1] == name && comps == 1 {
-				return decode(r, pointData, f[2])
+			if f[1] == name && comps == want {
+				arr, err := decode(r, comps*pointData, f[2])
+				return pts, arr, err
 			}
 			if err := skip(comps * pointData * int64(size)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		case "FIELD":
 			if len(f) != 3 {
-				return nil, fmt.Errorf("FIELD line %q", strings.Join(f, " "))
+				return nil, nil, fmt.Errorf("FIELD line %q", strings.Join(f, " "))
 			}
 			if fieldArrays, err = atoi(f[2]); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		default:
-			return nil, fmt.Errorf("unexpected line %q", strings.Join(f, " "))
+			return nil, nil, fmt.Errorf("unexpected line %q", strings.Join(f, " "))
 		}
 	}
 }

@@ -15,6 +15,12 @@ import (
 // density), every binary value big-endian; real is "float" or "double".
 func writeVTK(t *testing.T, path, real string, density []float64) {
 	t.Helper()
+	writeParticles(t, path, real, density, nil, nil)
+}
+
+// writeParticles is writeVTK with the given positions and velocities (nil: writeVTK's).
+func writeParticles(t *testing.T, path, real string, density []float64, pos, vel [][3]float64) {
+	t.Helper()
 	n := len(density)
 	var b bytes.Buffer
 	put := func(v any) {
@@ -34,6 +40,12 @@ func writeVTK(t *testing.T, path, real string, density []float64) {
 	for i := 0; i < n; i++ {
 		// Positions whose bytes include newlines and blanks, to catch a reader that scans
 		// binary data for text.
+		if pos != nil {
+			putReal(pos[i][0])
+			putReal(pos[i][1])
+			putReal(pos[i][2])
+			continue
+		}
 		putReal(float64(i) + 10.0/256)
 		putReal(32)
 		putReal(-1)
@@ -53,6 +65,10 @@ func writeVTK(t *testing.T, path, real string, density []float64) {
 	}
 	fmt.Fprintf(&b, "\nFIELD FieldData 2\nvelocity 3 %d %s\n", n, real)
 	for i := 0; i < 3*n; i++ {
+		if vel != nil {
+			putReal(vel[i/3][i%3])
+			continue
+		}
 		putReal(2000) // a velocity that, read as a density, would count as compressed
 	}
 	fmt.Fprintf(&b, "\ndensity 1 %d %s\n", n, real)
@@ -184,5 +200,38 @@ func TestFirstLeavesOutEarlierFilesAndNamesTheLargest(t *testing.T) {
 	}
 	if o = summary(files); filepath.Base(files[o.argMax]) != "ParticleData_Fluid_1.vtk" || math.Abs(o.maxMax-0.05) > tol {
 		t.Errorf("all files: largest %v in %s, want 0.05 in _1", o.maxMax, files[o.argMax])
+	}
+}
+
+// TestHeapOfARotatingRing: particles on a ring of radius 0.25 m about the vertical axis
+// through (1, ·, −2), heights 0.1…0.8 m, turning about that axis at ω = 2 rad/s
+// (v = ω (Δz, 0, −Δx)): -heap reads the top 0.8 m, the median distance 0.25 m and the angular
+// momentum ω R² = 0.125 m²/s per particle (float round-off: 1e-6).
+func TestHeapOfARotatingRing(t *testing.T) {
+	const n, r, om = 8, 0.25, 2.0
+	pos := make([][3]float64, n)
+	vel := make([][3]float64, n)
+	for i := range pos {
+		a := 2 * math.Pi * float64(i) / n
+		dx, dz := r*math.Cos(a), r*math.Sin(a)
+		pos[i] = [3]float64{1 + dx, 0.1 * float64(i+1), -2 + dz}
+		vel[i] = [3]float64{om * dz, 0.3, -om * dx}
+	}
+	path := filepath.Join(t.TempDir(), "ring_1.vtk")
+	writeParticles(t, path, "float", make([]float64, n), pos, vel)
+	h, err := readHeap(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{{"top", h.top, 0.8}, {"median distance", h.median, r}, {"angular momentum", h.spin, om * r * r}} {
+		if math.Abs(c.got-c.want) > 1e-6 {
+			t.Errorf("%s %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	if h.n != n {
+		t.Errorf("%d particles, want %d", h.n, n)
 	}
 }
