@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/sluicephysics/sluice"
 	"github.com/sluicephysics/sluice/components"
 	"github.com/sluicephysics/sluice/physics"
 )
@@ -14,74 +13,25 @@ import (
 // u(y) = U y/H, as a fraction of the plate speed U: the 5 %.
 const couetteTol = 0.05
 
-// couette runs the wide channel of TestPoiseuillePacking (wideChannel) without gravity, its
-// ceiling sliding along x at speed u (a kinematic wall, components.Motion) and its floor at
-// rest, with plate drag nuB, from the given particles (nil: AddFluidBlock's lattice) for tEnd
-// at substeps of at most dtMax, and returns the mean x-velocity of the central column in
-// pfBin height bins and the run's substeps.
-func couette(t *testing.T, x []mgl64.Vec3, mode string, dtMax, tEnd, u, nuB float64) ([pfBin]float64, int) {
-	s := components.DefaultSolver()
-	s.ParticleRadius = pfR
-	s.Gravity = mgl64.Vec3{}
-	s.ViscositySolver = mode
-	s.ViscosityMaxError = 1e-4
-	s.DtMax = dtMax
-	s.DomainMin, s.DomainMax = mgl64.Vec3{-0.5, -0.1, -0.5}, mgl64.Vec3{1.2, 0.3, 0.9}
-	w, err := sluice.NewWorld(s, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+// couette runs the wide channel (wideChannelWorld) without gravity, its ceiling sliding along
+// x at speed u over a floor at rest, with plate drag nuB, from the given particles (nil: the
+// lattice) for 50 ms, and returns the mean x-velocity of the central column in pfBin height
+// bins and the run's substeps.
+func couette(t *testing.T, x []mgl64.Vec3, u, nuB float64) ([pfBin]float64, int) {
+	w, e, _ := wideChannelWorld(t, x, pfNu, 0, u, nuB)
 	defer w.Close()
-	floor, err := w.AddBoundaryRect("floor", mgl64.Vec3{-0.1, 0, -0.1}, mgl64.Vec3{0, 0, pwL + 0.2}, mgl64.Vec3{pwL + 0.3, 0, 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ceil, err := w.AddBoundaryRect("ceiling", mgl64.Vec3{-0.1, pfGap, -0.1}, mgl64.Vec3{pwL + 0.3, 0, 0}, mgl64.Vec3{0, 0, pwL + 0.2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Material(floor).Drag, w.Material(ceil).Drag = nuB, nuB
-	if err := w.SetMotion(ceil, components.Motion{Path: []components.MotionKey{{Until: 1e3, Velocity: mgl64.Vec3{u, 0, 0}}}}); err != nil {
-		t.Fatal(err)
-	}
-	m := components.DefaultMaterial()
-	m.Viscosity = pfNu
-	var e sluice.Entity
-	if x == nil {
-		e, err = w.AddFluidBlock("oil", m, mgl64.Vec3{}, mgl64.Vec3{pwL, pfGap, pwL}, mgl64.Vec3{})
-	} else {
-		e, err = w.AddFluidParticles("oil", m, x, make([]mgl64.Vec3, len(x)))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	substeps := 0
-	for w.Time() < tEnd-1e-9 {
-		st, err := w.Step(frame)
-		if err != nil {
-			t.Fatal(err)
-		}
-		substeps += st.Substeps
-	}
+	substeps, _ := runChannel(t, w)
+	ys, us := centralColumn(w, e)
 	var sum [pfBin]float64
 	var cnt [pfBin]int
-	p := w.Particles(e)
-	cx := 0.0
-	for _, x := range p.X {
-		cx += x[0]
-	}
-	cx /= float64(p.Len())
-	for i, x := range p.X {
-		if math.Abs(x[0]-cx) > pwHW || math.Abs(x[2]-pwL/2) > pwHW {
-			continue
-		}
-		b := min(int(x[1]/pfGap*pfBin), pfBin-1)
-		sum[b] += p.V[i][0]
+	for k, y := range ys {
+		b := min(int(y/pfGap*pfBin), pfBin-1)
+		sum[b] += us[k]
 		cnt[b]++
 	}
 	for b := range sum {
 		if cnt[b] == 0 {
-			t.Fatalf("%s: no particle in height bin %d", mode, b)
+			t.Fatalf("no particle in height bin %d", b)
 		}
 		sum[b] /= float64(cnt[b])
 	}
@@ -116,7 +66,7 @@ func TestImplicitCouetteFlow(t *testing.T) {
 		name string
 		x    []mgl64.Vec3
 	}{{"lattice", nil}, {"disordered", disorderedChannelPacking(17)}} {
-		prof, n := couette(t, pk.x, "implicit", dt, 3*frame, u, pfNu)
+		prof, n := couette(t, pk.x, u, pfNu)
 		worst := 0.0
 		for b := range prof {
 			y := (float64(b) + 0.5) * pfGap / pfBin

@@ -223,13 +223,15 @@ func operatorShearResponse(x []mgl64.Vec3) float64 {
 	return sum / float64(n)
 }
 
-// wideChannel runs the wide channel with the implicit viscosity for 50 ms from the given
-// particles (nil: AddFluidBlock's lattice) and returns the central column's distances from
-// the floor and speeds along x, the substeps, the last step's stats and the initial positions.
-func wideChannel(t *testing.T, x []mgl64.Vec3, nu float64) (y, u []float64, substeps int, st sluice.StepStats, x0 []mgl64.Vec3) {
+// wideChannelWorld builds the wide channel: oil of viscosity nu between a floor at y = 0 and
+// a ceiling at y = pfGap, both with plate drag nuB, gravity gx along x, the ceiling sliding
+// along x at ceilU (a kinematic wall; 0: at rest), the fluid from the given particles (nil:
+// AddFluidBlock's lattice), the implicit viscosity at substeps of at most 5 ms. It returns the
+// world, the fluid and its initial positions.
+func wideChannelWorld(t *testing.T, x []mgl64.Vec3, nu, gx, ceilU, nuB float64) (*sluice.World, sluice.Entity, []mgl64.Vec3) {
 	s := components.DefaultSolver()
 	s.ParticleRadius = pfR
-	s.Gravity = mgl64.Vec3{pfG, 0, 0}
+	s.Gravity = mgl64.Vec3{gx, 0, 0}
 	s.ViscositySolver = "implicit"
 	s.ViscosityMaxError = 1e-4
 	s.DtMax = 0.005
@@ -238,7 +240,6 @@ func wideChannel(t *testing.T, x []mgl64.Vec3, nu float64) (y, u []float64, subs
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
 	floor, err := w.AddBoundaryRect("floor", mgl64.Vec3{-0.1, 0, -0.1}, mgl64.Vec3{0, 0, pwL + 0.2}, mgl64.Vec3{pwL + 0.3, 0, 0})
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +248,12 @@ func wideChannel(t *testing.T, x []mgl64.Vec3, nu float64) (y, u []float64, subs
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Material(floor).Drag, w.Material(ceil).Drag = pfNu, pfNu
+	w.Material(floor).Drag, w.Material(ceil).Drag = nuB, nuB
+	if ceilU != 0 {
+		if err := w.SetMotion(ceil, components.Motion{Path: []components.MotionKey{{Until: 1e3, Velocity: mgl64.Vec3{ceilU, 0, 0}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	m := components.DefaultMaterial()
 	m.Viscosity = nu
 	var e sluice.Entity
@@ -259,13 +265,24 @@ func wideChannel(t *testing.T, x []mgl64.Vec3, nu float64) (y, u []float64, subs
 	if err != nil {
 		t.Fatal(err)
 	}
-	x0 = append(x0, w.Particles(e).X...)
+	return w, e, append([]mgl64.Vec3(nil), w.Particles(e).X...)
+}
+
+// runChannel steps the channel for 50 ms and returns its substeps and the last step's stats.
+func runChannel(t *testing.T, w *sluice.World) (substeps int, st sluice.StepStats) {
 	for w.Time() < 3*frame-1e-9 {
+		var err error
 		if st, err = w.Step(frame); err != nil {
 			t.Fatal(err)
 		}
 		substeps += st.Substeps
 	}
+	return substeps, st
+}
+
+// centralColumn returns the distances from the floor and the speeds along x of the fluid's
+// particles within pwHW of the column through its mean x and the channel's middle in z.
+func centralColumn(w *sluice.World, e sluice.Entity) (y, u []float64) {
 	p := w.Particles(e)
 	cx := 0.0
 	for _, q := range p.X {
@@ -278,6 +295,18 @@ func wideChannel(t *testing.T, x []mgl64.Vec3, nu float64) (y, u []float64, subs
 			u = append(u, p.V[i][0])
 		}
 	}
+	return y, u
+}
+
+// wideChannel runs the wide channel with the implicit viscosity for 50 ms from the given
+// particles (nil: AddFluidBlock's lattice), driven by gravity between plates at rest, and
+// returns the central column's distances from the floor and speeds along x, the substeps,
+// the last step's stats and the initial positions.
+func wideChannel(t *testing.T, x []mgl64.Vec3, nu float64) (y, u []float64, substeps int, st sluice.StepStats, x0 []mgl64.Vec3) {
+	w, e, x0 := wideChannelWorld(t, x, nu, pfG, 0, pfNu)
+	defer w.Close()
+	substeps, st = runChannel(t, w)
+	y, u = centralColumn(w, e)
 	return y, u, substeps, st, x0
 }
 

@@ -87,6 +87,22 @@ func (a *PFPass) eval(r float64) (w, g float64) {
 	return a.rows[pfK2][0] * b * b * b, a.rows[pfNegL][0] * b * b * a.rows[pfInvH][0] / r
 }
 
+// pair is the Go loops' part common to First and Next for pair e at r = (rx, ry, rz): the
+// kernel at |r|, the factor pg[e] = V_i g and the sums' lanes; it returns g.
+func (a *PFPass) pair(e int, rx, ry, rz, vi float64, pg []float64) float64 {
+	r2 := rx*rx + ry*ry + rz*rz
+	wv, g := a.eval(math.Sqrt(r2))
+	l := e & 3
+	a.acc[0][l] += wv
+	gv := g * vi
+	pg[e] = gv
+	a.acc[1][l] += gv * rx
+	a.acc[2][l] += gv * ry
+	a.acc[3][l] += gv * rz
+	a.acc[4][l] += gv * gv * r2
+	return g
+}
+
 func (a *PFPass) sums(n int) (s [5]float64) {
 	for k := range s[:n] {
 		s[k] = (a.acc[k][0] + a.acc[k][1]) + (a.acc[k][2] + a.acc[k][3])
@@ -111,17 +127,8 @@ func (a *PFPass) First(js []int32, x []mgl64.Vec3, gx, gy, gz, pg []float64) (sw
 	for e := 0; e < n; e++ {
 		xj := &x[js[e]]
 		rx, ry, rz := p[0]-xj[0], p[1]-xj[1], p[2]-xj[2]
-		r2 := rx*rx + ry*ry + rz*rz
-		wv, g := a.eval(math.Sqrt(r2))
+		g := a.pair(e, rx, ry, rz, vi, pg)
 		gx[e], gy[e], gz[e] = g*rx, g*ry, g*rz
-		l := e & 3
-		a.acc[0][l] += wv
-		g *= vi
-		pg[e] = g
-		a.acc[1][l] += g * rx
-		a.acc[2][l] += g * ry
-		a.acc[3][l] += g * rz
-		a.acc[4][l] += g * g * r2
 	}
 	s := a.sums(5)
 	return s[0], s[1], s[2], s[3], s[4]
@@ -147,17 +154,7 @@ func (a *PFPass) Next(js []int32, x []mgl64.Vec3, dx, dy, dz, pg []float64) (sw,
 		dx[e] += u * (po[0] - xj[0] - dx[e])
 		dy[e] += u * (po[1] - xj[1] - dy[e])
 		dz[e] += u * (po[2] - xj[2] - dz[e])
-		rx, ry, rz := p[0]-xj[0]-dx[e], p[1]-xj[1]-dy[e], p[2]-xj[2]-dz[e]
-		r2 := rx*rx + ry*ry + rz*rz
-		wv, g := a.eval(math.Sqrt(r2))
-		l := e & 3
-		a.acc[0][l] += wv
-		g *= vi
-		pg[e] = g
-		a.acc[1][l] += g * rx
-		a.acc[2][l] += g * ry
-		a.acc[3][l] += g * rz
-		a.acc[4][l] += g * g * r2
+		a.pair(e, p[0]-xj[0]-dx[e], p[1]-xj[1]-dy[e], p[2]-xj[2]-dz[e], vi, pg)
 	}
 	s := a.sums(5)
 	return s[0], s[1], s[2], s[3], s[4]
