@@ -519,7 +519,14 @@ func (w *World) AddBoundaryRect(name string, origin, u, v mgl64.Vec3) (Entity, e
 
 // AddEmitter adds a fluid body that starts empty and grows from the emitter's nozzle: at each
 // Step, the layers due by then (see components.Emitter) are added with the emitter's velocity,
-// placed where they have flowed to since they left the nozzle.
+// placed where they have flowed to since they left the nozzle. While it emits, the nozzle
+// drives the fluid in its mouth, the two layers in front of it, at its own velocity
+// (systems.Mouth), so it pushes on what stands in front of it as a pump does. A layer that
+// would still land within one particle radius of a particle of a dynamic body waits: it leaves
+// from the nozzle as soon as there is room there, the emitter's schedule moves on by the time
+// it waited (components.Emitter.Held), and each wait is counted in StepStats.EmitterHeld. So
+// an emitter never stacks particles onto others, and a blocked nozzle is reported, not
+// silently throttled.
 func (w *World) AddEmitter(name string, mat components.Material, em components.Emitter) (Entity, error) {
 	validate := em.Validate
 	if w.sim.Settings.Dimensions == 2 {
@@ -585,11 +592,20 @@ func (w *World) Emitter(e Entity) *components.Emitter {
 
 var emitterFilter = generic.NewFilter4[components.Body, components.Material, components.Particles, components.Emitter]()
 
-// emit adds to every emitter body the layers due by the current time and returns how many
-// particles it added. Each body only grows its own slices, so the order of bodies is free.
-func (w *World) emit() int {
+// emitClear is the least distance, in particle spacings 2r, between a new particle and any
+// particle of a dynamic body already in the world: a layer whose places are closer waits (see
+// AddEmitter). Half a spacing is one particle radius: a new particle may not stand inside
+// another one. A free jet's layers follow each other a whole spacing apart.
+const emitClear = 0.5
+
+// emit sets the mouths of the nozzles that emit (see AddEmitter) for this step's substeps,
+// adds to every emitter body the layers due by the current time and returns how many
+// particles it added and how many due layers waited for particles in their way. Each body only
+// grows its own slices, so the order of bodies is free; whether a nozzle is blocked does not
+// depend on the order in which the particles are looked at.
+func (w *World) emit() (added, held int) {
 	t, sp := w.ecs.Clock.Time, w.sim.Settings.Spacing()
-	added := 0
+	w.sim.Mouths = w.sim.Mouths[:0]
 	q := emitterFilter.Query(w.ecs.ECS)
 	for q.Next() {
 		b, m, p, em := q.Get()
@@ -600,12 +616,14 @@ func (w *World) emit() int {
 		if w.sim.Settings.Dimensions == 2 {
 			layer = em.Line(sp)
 		}
+		if t >= em.Start && t < em.Stop && em.Emitted+len(layer) <= em.Budget {
+			w.sim.Mouths = append(w.sim.Mouths, w.mouth(em, sp))
+		}
 		done := func() bool {
 			return em.Emitted+len(layer) > em.Budget || (t >= em.Stop && em.Layers >= em.Due(t, sp))
 		}
 		was := done()
-		due := em.Due(t, sp)
-		if em.Layers >= due {
+		if em.Layers >= em.Due(t, sp) || em.Emitted+len(layer) > em.Budget {
 			if !was && done() {
 				w.doneEmitters = append(w.doneEmitters, worldEvent{kind: systems.EmitterDone, body: b.ID})
 			}
@@ -619,9 +637,20 @@ func (w *World) emit() int {
 		mass := p.MassDensity * w.sampleVolume(b.Phase)
 		d := em.Direction.Normalize()
 		v := d.Mul(em.Speed)
-		for em.Layers < due && em.Emitted+len(layer) <= em.Budget {
-			tk := em.Start + float64(em.Layers)*sp/em.Speed
+		near := w.nearNozzle(em, layer, d, t-em.LeaveTime(em.Layers, sp), sp)
+		for em.Layers < em.Due(t, sp) && em.Emitted+len(layer) <= em.Budget {
+			tk := em.LeaveTime(em.Layers, sp)
 			c := em.Center.Add(d.Mul(em.Speed * (t - tk)))
+			if blocked(near, layer, c, emitClear*sp) {
+				// The fluid ahead has not moved on: the layer leaves now from the nozzle if
+				// there is room there, and the schedule moves on by the time it waited.
+				em.Held += t - tk
+				c = em.Center
+				held++
+				if blocked(near, layer, c, emitClear*sp) {
+					break
+				}
+			}
 			for _, o := range layer {
 				p.X = append(p.X, c.Add(o))
 				p.V = append(p.V, v)
@@ -637,7 +666,75 @@ func (w *World) emit() int {
 			w.doneEmitters = append(w.doneEmitters, worldEvent{kind: systems.EmitterDone, body: b.ID})
 		}
 	}
-	return added
+	return added, held
+}
+
+// emitMouth is the length of an emitting nozzle's mouth (systems.Mouth), in particle spacings
+// 2r: the two layers in front of the nozzle leave each substep with its velocity.
+const emitMouth = 2
+
+// mouth returns the region in front of the emitter's nozzle that it drives while it emits.
+func (w *World) mouth(em *components.Emitter, sp float64) systems.Mouth {
+	d := em.Direction.Normalize()
+	m := systems.Mouth{Center: em.Center, Dir: d, Len: emitMouth * sp, Speed: em.Speed, HalfU: em.Width / 2, HalfV: em.Width / 2}
+	if w.sim.Settings.Dimensions == 2 {
+		// the nozzle is a line across the direction in the plane (components.Emitter.Line)
+		m.U, m.V = mgl64.Vec3{-d[1], d[0], 0}.Normalize(), mgl64.Vec3{0, 0, 1}
+		return m
+	}
+	m.U, m.V, _ = em.Frame()
+	if em.Shape == "circle" {
+		m.Circle = true
+	} else if em.Height > 0 {
+		m.HalfV = em.Height / 2
+	}
+	return m
+}
+
+// nearNozzle returns the positions of the dynamic bodies' particles that a layer of the
+// emitter could come near at this emission: those within the layer's radius plus a spacing of
+// the segment from the nozzle to where the earliest due layer has flowed (travel, the time
+// since it left, times the speed).
+func (w *World) nearNozzle(em *components.Emitter, layer []mgl64.Vec3, d mgl64.Vec3, travel, sp float64) []mgl64.Vec3 {
+	rad := 0.0
+	for _, o := range layer {
+		rad = max(rad, o.Len())
+	}
+	reach := rad + sp
+	seg := em.Speed * max(travel, 0)
+	a := em.Center
+	var near []mgl64.Vec3
+	q := bodyQuery.Query(w.ecs.ECS)
+	for q.Next() {
+		b, _, p := q.Get()
+		if !b.Phase.Dynamic() {
+			continue
+		}
+		for _, x := range p.X {
+			rx, ry, rz := x[0]-a[0], x[1]-a[1], x[2]-a[2]
+			s := min(max(rx*d[0]+ry*d[1]+rz*d[2], 0), seg)
+			rx, ry, rz = rx-s*d[0], ry-s*d[1], rz-s*d[2]
+			if rx*rx+ry*ry+rz*rz <= reach*reach {
+				near = append(near, x)
+			}
+		}
+	}
+	return near
+}
+
+// blocked reports whether a particle of near lies closer than clear to a place of the layer
+// centred at c.
+func blocked(near, layer []mgl64.Vec3, c mgl64.Vec3, clear float64) bool {
+	c2 := clear * clear
+	for _, x := range near {
+		for _, o := range layer {
+			dx, dy, dz := x[0]-c[0]-o[0], x[1]-c[1]-o[1], x[2]-c[2]-o[2]
+			if dx*dx+dy*dy+dz*dz < c2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SetMotion makes a boundary body kinematic: from the next step it translates along the path
@@ -719,7 +816,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	}
 	w.beginLoads()
 	defer w.endLoads()
-	emitted := w.emit()
+	emitted, held := w.emit()
 	if err := w.buildWallMaps(); err != nil {
 		return StepStats{}, err
 	}
@@ -740,7 +837,7 @@ func (w *World) Step(frameDt float64) (StepStats, error) {
 	if err == nil {
 		st.Diffuse, err = w.stepDiffuse(w.ecs.Clock.Time - tBefore)
 	}
-	st.Emitted = emitted
+	st.Emitted, st.EmitterHeld = emitted, held
 	st.Reduced = w.reducedStats()
 	st.Wind = w.windStats()
 	for _, r := range st.Removed {

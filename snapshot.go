@@ -50,10 +50,11 @@ import (
 // the walls made by AddBoundaryMesh (World.WallMesh, for drawing; wallmesh.go); older versions
 // have none, and a view draws those walls as their samples. Version 17 added the time the
 // clock owes the frames (ecs.Clock.Owed, World.Behind: a world with alignFrames false);
-// older versions restore it as zero.
+// older versions restore it as zero. Version 18 added each emitter's time held by a blocked
+// nozzle (components.Emitter.Held); older versions restore it as zero.
 const (
 	snapshotMagic   = "SLUICEsn"
-	snapshotVersion = 17
+	snapshotVersion = 18
 	// snapshotMigrated is the oldest version still read (see the version notes above).
 	snapshotMigrated = 4
 )
@@ -133,6 +134,7 @@ func (w *World) Save(out io.Writer) error {
 		if em != nil {
 			e.u64(uint64(em.Layers))
 			e.u64(uint64(em.Emitted))
+			e.f64(em.Held)
 		}
 		p := b.Particles
 		n := p.Len()
@@ -376,6 +378,9 @@ func Restore(in io.Reader, workers int) (*World, error) {
 		}
 		if sb.em != nil {
 			sb.em.Layers, sb.em.Emitted = int(d.u64()), int(d.u64())
+			if version >= 18 {
+				sb.em.Held = d.f64()
+			}
 		}
 		np := d.count(24)
 		sb.p.X = d.vecs(np)

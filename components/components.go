@@ -494,10 +494,12 @@ type Emitter struct {
 	Stop      float64    `json:"stop" unit:"s" default:"1e6" range:"[0,1e6]" doc:"time emission stops (after start)"`
 	Budget    int        `json:"budget" default:"100000" range:"[1,100000000]" doc:"most particles this emitter adds in all"`
 
-	// Layers and Emitted count the layers and particles added so far: the emitter's state,
-	// kept in snapshots. Layer k leaves the nozzle at Start + k·2r/Speed.
-	Layers  int `json:"-"`
-	Emitted int `json:"-"`
+	// Layers and Emitted count the layers and particles added so far, and Held is the time (s)
+	// the nozzle has been blocked (see World.AddEmitter): the emitter's state, kept in
+	// snapshots. Layer k leaves the nozzle at Start + Held + k·2r/Speed.
+	Layers  int     `json:"-"`
+	Emitted int     `json:"-"`
+	Held    float64 `json:"-"`
 }
 
 // DefaultEmitter returns the declared defaults (a box nozzle emitting along +x from t = 0 with
@@ -513,19 +515,25 @@ func DefaultEmitter() Emitter {
 // one, with no speed, is none).
 func (e *Emitter) Active() bool { return e.Speed > 0 }
 
-// Due returns the layers that have left the nozzle by time t (emission times before Stop),
-// and for layer k its distance travelled by t: the schedule Start + k·spacing/Speed is exact
-// in k, so it does not depend on the frame lengths.
+// Due returns the layers that have left the nozzle by time t (emission times before Stop):
+// the schedule Start + Held + k·spacing/Speed is exact in k, so it does not depend on the
+// frame lengths.
 func (e *Emitter) Due(t, spacing float64) int {
-	if t < e.Start {
+	t0 := e.Start + e.Held
+	if t < t0 {
 		return 0
 	}
 	end := min(t, e.Stop)
-	n := int(math.Floor((end-e.Start)*e.Speed/spacing)) + 1
-	if last := e.Start + float64(n-1)*spacing/e.Speed; last >= e.Stop {
+	n := int(math.Floor((end-t0)*e.Speed/spacing)) + 1
+	if last := e.LeaveTime(n-1, spacing); last >= e.Stop {
 		n-- // a layer due exactly at Stop is not emitted
 	}
 	return max(n, 0)
+}
+
+// LeaveTime returns the time (s) layer k leaves the nozzle: Start + Held + k·spacing/Speed.
+func (e *Emitter) LeaveTime(k int, spacing float64) float64 {
+	return e.Start + e.Held + float64(k)*spacing/e.Speed
 }
 
 // Validate checks the ranges and the geometry: a non-zero direction, an up vector not parallel

@@ -107,7 +107,11 @@ type Sim struct {
 	gooSrc     []int32
 	vd         vortDrag // the VorticityDrag stage (vortdrag.go)
 	// Anim holds the animation fields of the AnimationFields stage (animfield.go).
-	Anim    animState
+	Anim animState
+	// Mouths are the regions in front of the emitting nozzles that the EmitterMouths stage
+	// drives (mouth.go); the world sets them at each step's emission.
+	Mouths  []Mouth
+	mouthFn func(lo, hi, block int)
 	bInv    []int32  // old → new boundary index after a boundary repack (nil: unchanged)
 	prevIDs []uint32 // body IDs of the slots of the previous Gather
 	slotIDs []uint32 // body IDs of the slots of this Gather

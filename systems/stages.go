@@ -42,6 +42,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 		{StageViscoelastic, ViscoelasticConnections{s}},
 		{StagePressureSolve, PressureSolve{s}},
 		{StageIntegration, Integration{s}},
+		{StageEmitterMouths, EmitterMouths{s}},
 		{StageAnimationFields, AnimationFields{s}},
 		{StageFlipStep, FlipStep{s}},
 	} {

@@ -41,6 +41,7 @@ type StepStats struct {
 	StageMs                   map[string]float64 `json:"stageMs"`                             // wall ms per stage, summed over substeps
 	Removed                   []Removal          `json:"removed,omitempty"`                   // particles removed for leaving the domain
 	Emitted                   int                `json:"emitted,omitempty"`                   // particles emitters added at the start of the step
+	EmitterHeld               int                `json:"emitterHeld,omitempty"`               // due emitter layers that waited at the start of the step because particles stood where they would have flowed to: each leaves from the nozzle as soon as there is room there (at this step or a later one), and the emitter's schedule moves on by the time it waited
 	GooConnections            int                `json:"gooConnections,omitempty"`            // goo connections at the end of the step (a fluid pair counts once)
 	GooDeferred               int                `json:"gooDeferred,omitempty"`               // candidate goo connections postponed for a full candidate buffer (0 in practice)
 	ElasticIterations         float64            `json:"elasticIterations,omitempty"`         // average CG iterations per elastic solve (one solve per elastic body and substep)

@@ -430,7 +430,7 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 	start := time.Now()
 	var iters, errSum, measSum float64
 	measured := 0
-	var substeps, particles, removed, cg, cgSolves int
+	var substeps, particles, removed, held, cg, cgSolves int
 	var diff *systems.DiffuseStats // the last step's diffuse particles, if on
 	diffGenerated, diffPeak := 0, 0
 	gone := map[string]bool{} // rigid bodies reported outside the domain
@@ -456,6 +456,10 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 			diffGenerated += diff.Generated
 			diffPeak = max(diffPeak, diff.Spray+diff.Foam+diff.Bubbles)
 		}
+		if st.EmitterHeld > 0 && held == 0 {
+			bar.note(fmt.Sprintf("t = %.4g s: emitter layers wait: particles stand where they would flow (each leaves from its nozzle when there is room; emitterHeld in --stats)", st.T))
+		}
+		held += st.EmitterHeld
 		for _, r := range st.Removed {
 			removed += r.Count
 			bar.note(fmt.Sprintf("t = %.4g s: %d particles of %q left the domain and were removed", r.Time, r.Count, r.Body))
@@ -511,6 +515,9 @@ func cmdRun(args []string, stdout, stderr io.Writer, resume bool) error {
 		pos[0], particles, w.Time(), frames, substeps, wall, 1e3*wall/float64(max(substeps, 1)), 1e6*wall/float64(max(substeps, 1))/float64(max(particles, 1)))
 	fmt.Fprintf(stdout, "pressure iterations %.2f per substep, average density error %.4f %% (solver's estimate), %.4f %% (measured after the substep), %d particles removed\n",
 		iters/float64(max(substeps, 1)), 100*errSum/float64(max(substeps, 1)), 100*measSum/float64(max(measured, 1)), removed)
+	if held > 0 {
+		fmt.Fprintf(stdout, "emitter layers waited %d times for room at their nozzles\n", held)
+	}
 	if cgSolves > 0 {
 		fmt.Fprintf(stdout, "elastic CG iterations %.2f per solve\n", float64(cg)/float64(cgSolves))
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -656,5 +657,53 @@ func TestRunWritesACPUProfile(t *testing.T) {
 	err = run([]string{"run", scenePath, "--cpuprofile", filepath.Join(dir, "missing", "cpu.prof")}, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
 		t.Fatalf("a profile in a missing directory: error %v, want one naming --cpuprofile", err)
+	}
+}
+
+// TestRunReportsWaitingEmitters: a nozzle 10 cm above the floor of a box, shooting down at
+// 0.5 m/s in zero gravity, soon finds water where its layers would flow to (the world's
+// TestEmitterWaitsForRoom): the run notes the first wait on stderr and prints the total, and
+// the statistics carry emitterHeld.
+func TestRunReportsWaitingEmitters(t *testing.T) {
+	const scene = `{
+  "solver": {"particleRadius": 0.01, "viscositySolver": "implicit", "gravity": [0, 0, 0]},
+  "duration": 1,
+  "boundaries": [{"name": "box", "min": [-0.2, 0, -0.2], "max": [0.2, 0.3, 0.2], "tank": true, "drag": 0.1}],
+  "emitters": [{"name": "jet", "center": [0, 0.1, 0], "direction": [0, -1, 0], "up": [1, 0, 0],
+    "width": 0.06, "speed": 0.5, "material": {"viscosity": 0.1}}]
+}`
+	dir := t.TempDir()
+	scenePath := filepath.Join(dir, "blocked.json")
+	if err := os.WriteFile(scenePath, []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stats := filepath.Join(dir, "stats.jsonl")
+	var out, errb bytes.Buffer
+	if err := run([]string{"run", scenePath, "--stats", stats}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "emitter layers wait") {
+		t.Errorf("no note of the first wait on stderr:\n%s", errb.String())
+	}
+	m := regexp.MustCompile(`emitter layers waited (\d+) times`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no total of the waits in the summary:\n%s", out.String())
+	}
+	b, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var st struct {
+			EmitterHeld int `json:"emitterHeld"`
+		}
+		if err := json.Unmarshal([]byte(line), &st); err != nil {
+			t.Fatal(err)
+		}
+		sum += st.EmitterHeld
+	}
+	if want := strconv.Itoa(sum); m[1] != want || sum == 0 {
+		t.Errorf("the summary counts %s waits, the statistics %d; want equal and above 0", m[1], sum)
 	}
 }
