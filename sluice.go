@@ -683,7 +683,7 @@ func (w *World) mouth(em *components.Emitter, sp float64) systems.Mouth {
 	m := systems.Mouth{Center: em.Center, Dir: d, Len: emitMouth * sp, Speed: em.Speed, HalfU: em.Width / 2, HalfV: em.Width / 2}
 	if w.sim.Settings.Dimensions == 2 {
 		// the nozzle is a line across the direction in the plane (components.Emitter.Line)
-		m.U, m.V = mgl64.Vec3{-d[1], d[0], 0}.Normalize(), mgl64.Vec3{0, 0, 1}
+		m.U, m.V = em.LineAxis(), mgl64.Vec3{0, 0, 1}
 		return m
 	}
 	m.U, m.V, _ = em.Frame()

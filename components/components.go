@@ -594,18 +594,27 @@ func (e *Emitter) ValidatePlanar(path string, spacing float64) error {
 // matter). SPlisHSPlasH's 2D emitters are such lines too (its sim2D turns every emitter into a
 // box one particle wide).
 func (e *Emitter) Line(spacing float64) []mgl64.Vec3 {
-	d := e.Direction
-	u := mgl64.Vec3{-d[1], d[0], 0}
+	u := e.LineAxis()
 	if u.Len() == 0 || !(spacing > 0) {
 		return nil
 	}
-	u = u.Normalize()
 	n := int(math.Floor(e.Width / spacing * (1 + 1e-9)))
 	out := make([]mgl64.Vec3, n)
 	for i := range out {
 		out[i] = u.Mul((float64(i) - 0.5*float64(n-1)) * spacing)
 	}
 	return out
+}
+
+// LineAxis returns the unit direction a 2D world's nozzle line runs along, ẑ × direction
+// (zero when the direction has no part in the x–y plane).
+func (e *Emitter) LineAxis() mgl64.Vec3 {
+	d := e.Direction
+	u := mgl64.Vec3{-d[1], d[0], 0}
+	if u.Len() == 0 {
+		return u
+	}
+	return u.Normalize()
 }
 
 // Frame returns the nozzle's in-plane axes: u across (direction × up) and v along up's part

@@ -16,7 +16,8 @@ const StageEmitterMouths = "EmitterMouths"
 // particle inside leaves each substep with the velocity Speed·Dir: the nozzle pushes what
 // stands in front of it on at its own speed (a pump at a set flow rate), so the fluid ahead
 // makes room for the next layer instead of the next layer landing on it. A free jet's
-// particles have that velocity anyway (up to a substep's gravity).
+// particles have that velocity anyway, but for what gravity adds during their short time in
+// the mouth (Len/Speed), which the nozzle takes back as a pipe's walls would.
 type Mouth struct {
 	Center, Dir, U, V physics.Vec3 // nozzle centre; unit direction; unit axes across it
 	HalfU, HalfV, Len float64      // half extents across (HalfU = HalfV = radius for a circle); length along Dir (m)
