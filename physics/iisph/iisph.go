@@ -155,8 +155,9 @@ type Result struct {
 //
 // one record a neighbour. The two sides differ by about |y|/h times float64's rounding (4e-14
 // for a 10 m world at h = 5 cm), far below any η. The sweep that writes the pressure
-// acceleration (the last uSweep) forms x_i − x_j exactly, so the pair forces stay equal and
-// opposite.
+// acceleration (the last uSweep) forms y_i − y_j per pair instead, from records (y_j, Q_j)
+// written over u once the last iterate is known (finalRecords), so that the pair forces stay
+// equal and opposite: y_j − y_i is −(y_i − y_j) exactly.
 type Solver struct {
 	Params
 	gt     []physics.Vec3 // G_i above: d_ii = −Δt² G_i/ρ_i² (Eq. 9 with the boundary term of Sec. 4)
@@ -180,7 +181,7 @@ type Solver struct {
 	b       *physics.BoundarySet
 	ff, fb  *physics.Neighbors
 
-	fnWarm, fnPredict, fnU, fnP func(lo, hi, block int)
+	fnWarm, fnPredict, fnU, fnP, fnRec func(lo, hi, block int)
 }
 
 // NewSolver returns a solver with the given parameters.
@@ -190,6 +191,7 @@ func NewSolver(p Params) *Solver {
 	s.fnPredict = s.predict
 	s.fnU = s.uSweep
 	s.fnP = s.pSweep
+	s.fnRec = s.finalRecords
 	return s
 }
 
@@ -268,6 +270,9 @@ func (s *Solver) Solve(f *physics.FluidSet, b *physics.BoundarySet, ff, fb *phys
 		res.Converged = res.Iterations >= s.MinIterations && res.AvgError <= s.Params.MaxError &&
 			(s.MaxErrorPeak == 0 || res.MaxResidual <= s.MaxErrorPeak)
 		s.final = res.Converged || l == s.MaxIterations-1
+		if s.final {
+			pool.For(n, s.fnRec)
+		}
 		pool.For(n, s.fnU)
 		if res.Converged {
 			break
@@ -372,8 +377,9 @@ func (s *Solver) predict(lo, hi, block int) {
 //	u_i = −Δt² (p_i/ρ_i² G_i + Σ_j (m_j²/m_i) p_j/ρ_j² ∇W_ij + Σ_b Ψ_b p_b/ρ0_i² ∇W_ib),
 //
 // the last sum only with Params.Extrapolate (p_b from p_i, see the package comment; mirrored,
-// the boundary's half is p_i/ρ_i² Σ_b Ψ_b ∇W_ib, inside G_i). With final it also writes the
-// pressure acceleration a_p,i = u_i/Δt² (Eq. 2 with Eq. 15).
+// the boundary's half is p_i/ρ_i² Σ_b Ψ_b ∇W_ib, inside G_i). With final it writes the
+// pressure acceleration a_p,i = u_i/Δt² (Eq. 2 with Eq. 15) instead of u_i, whose slots
+// then hold the last sweep's records (finalRecords).
 func (s *Solver) setU(i int, p, ir2, x, y, z float64, final bool) {
 	f := s.f
 	im := 1 / f.M[i]
@@ -399,10 +405,21 @@ func (s *Solver) setU(i int, p, ir2, x, y, z float64, final bool) {
 	a := physics.Vec3{pr*gt[0] + x, pr*gt[1] + y, pr*gt[2] + z}
 	dt2 := s.dt * s.dt
 	ux, uy, uz := -dt2*a[0], -dt2*a[1], -dt2*a[2]
-	xi := &f.X[i]
-	s.u[i] = [4]float64{ux, uy, uz, ux*(xi[0]-s.c[0]) + uy*(xi[1]-s.c[1]) + uz*(xi[2]-s.c[2])}
 	if final {
 		f.AP[i] = physics.Vec3{-a[0], -a[1], -a[2]}
+		return
+	}
+	xi := &f.X[i]
+	s.u[i] = [4]float64{ux, uy, uz, ux*(xi[0]-s.c[0]) + uy*(xi[1]-s.c[1]) + uz*(xi[2]-s.c[2])}
+}
+
+// finalRecords writes particle i's record for the last uSweep over u_i, which no sweep reads
+// after the last pSweep: (y_i, Q_i) with y_i = x_i − c and Q_i of the returned pressure.
+func (s *Solver) finalRecords(lo, hi, _ int) {
+	f, c := s.f, &s.c
+	for i := lo; i < hi; i++ {
+		x := &f.X[i]
+		s.u[i] = [4]float64{x[0] - c[0], x[1] - c[1], x[2] - c[2], s.q[i][3]}
 	}
 }
 
@@ -414,23 +431,24 @@ func (s *Solver) uSweep(lo, hi, block int) {
 	f, qs, c := s.f, s.q, s.c
 	final := s.final
 	var sums [par.BlockSize][4]float64 // Σ_j G_ij Q_j y_j, Σ_j G_ij Q_j per particle
-	if !final {
+	if final {
+		// the pressure acceleration: Σ_j Q_j G_ij (y_i − y_j) from the records (y_j, Q_j) in
+		// u (finalRecords), with k_i = 0 and m = 1 in KGradSum's m (k_i + k_j) G_ij (y_i − y_j)
+		var ys [par.BlockSize][4]float64
+		for i := lo; i < hi; i++ {
+			r := &s.u[i]
+			ys[i-lo] = [4]float64{r[0], r[1], r[2], 0}
+		}
+		vec.KGradSumRows(fblk.Start, fblk.J, fblk.G, s.u, ys[:hi-lo], 1, hi-lo, sums[:])
+	} else {
 		vec.GatherSum4Rows(fblk.Start, fblk.J, fblk.G, qs, hi-lo, sums[:])
 	}
 	for i := lo; i < hi; i++ {
 		var x, y, z float64
 		xi := &f.X[i]
 		if final {
-			// the pressure acceleration: x_i − x_j formed exactly (see Solver)
-			js, gws := fblk.Row(i - lo)
-			gws = gws[:len(js)]
-			for k, j := range js {
-				g := physics.Grad(gws[k], xi, &f.X[j])
-				q := qs[j][3]
-				x += q * g[0]
-				y += q * g[1]
-				z += q * g[2]
-			}
+			a := &sums[i-lo]
+			x, y, z = a[0], a[1], a[2]
 		} else {
 			// y_i Σ_j G_ij Q_j − Σ_j G_ij Q_j y_j
 			a := &sums[i-lo]
