@@ -537,7 +537,7 @@ func checkConnections(t *testing.T, sim *systems.Sim) (fluidPairs, wall int) {
 	return fluidPairs / 2, wall
 }
 
-// TestGooStateSurvivesSortRemovalAndSnapshots runs the goo scene through z-order sorts,
+// TestGooStateSurvivesSortRemovalAndSnapshots runs the goo scene through cell-order sorts,
 // removals of particles that left the domain and a snapshot: the connections stay mirrored
 // and in range, and save at step 30, restore, run to 60 gives the same state as 60 steps on
 // one run, for one and two workers.

@@ -359,7 +359,7 @@ func TestAdhesionReachesAMappedWall(t *testing.T) {
 
 // TestTwoMappedWallsKeepTheWater runs the dam break with a second volume-mapped wall, a
 // partition across the tank in the water's path, so each fluid particle has two virtual
-// particles (one per wall) that follow it through every z-order sort. The water must stay
+// particles (one per wall) that follow it through every sort. The water must stay
 // inside the tank, and the partition must hold it back: the front stays behind its face for
 // 0.5 s while water piles against it. Were a wall's virtual particles left with the slots of
 // other particles after a sort, the walls would push the wrong particles and let water through.

@@ -335,7 +335,7 @@ type Solver struct {
 	RigidIterations int        `json:"rigidIterations" default:"10" range:"[1,1000]" doc:"rigid-body contact solver: velocity iterations per substep (more: stiffer stacks)"`
 	RigidRelax      int        `json:"rigidRelax" default:"4" range:"[0,1000]" doc:"rigid-body contact solver: iterations after the position update that remove the push-out velocity"`
 	RigidSleepTime  float64    `json:"rigidSleepTime" unit:"s" default:"0.5" range:"[0,1e6]" doc:"a group of touching or jointed rigid bodies that stays at rest (surface speeds below 1 cm/s) this long, held by a wall, a static body or a joint (not by the water alone: floating bodies stay awake), sleeps: no integration or contact search until a contact, a push or the water disturbs it; 0: never"`
-	SortEvery       int        `json:"sortEvery" default:"1" range:"[1,1000000]" doc:"z-order sort of the particle arrays every k substeps (memory locality; the neighbour search gathers its candidates once per run of points in one cell)"`
+	SortEvery       int        `json:"sortEvery" default:"1" range:"[1,1000000]" doc:"sort of the particle arrays into the grid's cell order every k substeps (memory locality; the neighbour search gathers its candidates once per run of points in one cell)"`
 	DomainMin       mgl64.Vec3 `json:"domainMin" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"lower corner of the simulation domain; particles leaving it are removed and reported (domainMin = domainMax = 0: automatic, the bodies' bounds widened on every side by their largest size, at least 10 support radii)"`
 	DomainMax       mgl64.Vec3 `json:"domainMax" unit:"m" default:"[0,0,0]" range:"[-1e6,1e6]" doc:"upper corner of the simulation domain"`
 

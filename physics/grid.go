@@ -8,16 +8,23 @@ import (
 	"github.com/sluicephysics/sluice/physics/par"
 )
 
-// maxCoord is the largest cell coordinate (relative to the grid's lowest cell) a Morton key of
-// 21 bits per axis holds: about two million cells per axis, 200 km at a 0.1 m support radius.
+// maxCoord is the largest cell coordinate on an axis (relative to the grid's lowest cell): about
+// two million cells per axis, 200 km at a 0.1 m support radius. With it a cell's key (see Grid)
+// stays below 2⁶³.
 const maxCoord = 1<<21 - 1
 
 // Grid is a compact cell grid over one point set (Ihmsen et al. 2011, "compact hashing"):
 // memory is proportional to the number of occupied cells, never to the domain. The cell size
 // is the kernel support radius H, so every neighbour of a point lies in the 27 cells around
-// its own. Points are ordered by the Morton (z-order) key of their cell, with ties kept in
-// index order (a stable radix sort), which makes Order a deterministic z-order permutation that
-// callers may apply to their particle arrays for memory locality.
+// its own. Points are ordered by the key of their cell, with ties kept in index order (a stable
+// radix sort), which makes Order a deterministic permutation that callers apply to their
+// particle arrays for memory locality. The key orders the cells row by row, layer by layer:
+// every neighbour of a particle then lies within about two layers of cells of it in the
+// arrays, and a sweep over the neighbour lists finds each neighbour's data among what the
+// sweep of the last layers brought into the cache. The layers are taken across the axis whose
+// most populated layer holds the fewest points (keyAxes), so that the window is small; in the
+// z-order (Morton) key this grid used before, neighbours across the boundaries of its larger
+// octants lay far apart in the arrays (docs/results.md, "The cell order").
 type Grid struct {
 	H float64 // cell size (m)
 	// NoSelf skips the adjacency of the grid's cells to each other in Build, for a grid that
@@ -25,8 +32,11 @@ type Grid struct {
 	// substep while rigid bodies move).
 	NoSelf bool
 
-	origin [3]int32 // absolute coordinate of the lowest occupied cell on each axis
-	extent [3]int32 // occupied cell range on each axis, relative to origin
+	origin [3]int32   // absolute coordinate of the lowest occupied cell on each axis
+	extent [3]int32   // occupied cell range on each axis, relative to origin
+	axes   [3]int     // the key's axes, fastest first (cellKeyOf)
+	stride [3]uint64  // the key's step per cell along axes[0], axes[1], axes[2]
+	layers [3][]int32 // keyAxes's sampled point counts per layer of cells across each axis
 
 	// Order lists the points sorted by (cell key, index); Sorted[k] = x[Order[k]].
 	Order  []int32
@@ -41,7 +51,7 @@ type Grid struct {
 	// dense maps a cell's linear index inside the occupied box to its cell index (-1: empty).
 	// It replaces the hash table when the box has at most denseFactor cells per point (plus a
 	// small constant), keeping memory proportional to the points while a lookup becomes one
-	// array read instead of a Morton encode and a probe. Its box, from dorg with extent dext,
+	// array read instead of a key and a probe. Its box, from dorg with extent dext,
 	// is the occupied box grown by one cell on every side, so that all 27 neighbours of every
 	// occupied cell lie inside it and Adjacent takes them at fixed offsets (a grid's cells on
 	// the faces of its box, about half the cells of a compact block of fluid, used to look
@@ -139,8 +149,9 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 		g.origin = mn
 		g.extent = [3]int32{mx[0] - mn[0], mx[1] - mn[1], mx[2] - mn[2]}
 	}
+	g.keyAxes()
 	pool.For(n, g.fnKeys)
-	keyBits := bits.Len64(morton(uint32(g.extent[0]), uint32(g.extent[1]), uint32(g.extent[2])))
+	keyBits := bits.Len64(g.cellKeyOf([3]uint32{uint32(g.extent[0]), uint32(g.extent[1]), uint32(g.extent[2])}))
 	g.radixSort(n, keyBits, pool)
 
 	// Runs of equal keys are cells: counted per chunk, numbered in chunk order, then written.
@@ -237,7 +248,7 @@ func (g *Grid) lookup(c [3]int32) int32 {
 		}
 		r[d] = uint32(v)
 	}
-	key := morton(r[0], r[1], r[2])
+	key := g.cellKeyOf(r)
 	mask := uint64(len(g.table) - 1)
 	for s := g.slot(key); ; s = (s + 1) & mask {
 		ci := g.table[s]
@@ -303,12 +314,12 @@ func (g *Grid) adjacentBlock(lo, hi, _ int) {
 	}
 }
 
-// keysBlock computes the Morton keys of a block of points relative to the grid's origin.
+// keysBlock computes the cell keys of a block of points (cellKeyOf).
 func (g *Grid) keysBlock(lo, hi, _ int) {
 	org := g.origin
 	for i := lo; i < hi; i++ {
 		c := g.coord[i]
-		g.key[i] = morton(uint32(c[0]-org[0]), uint32(c[1]-org[1]), uint32(c[2]-org[2]))
+		g.key[i] = g.cellKeyOf([3]uint32{uint32(c[0] - org[0]), uint32(c[1] - org[1]), uint32(c[2] - org[2])})
 	}
 }
 
@@ -492,19 +503,58 @@ func (g *Grid) Relabel() {
 	}
 }
 
-// morton interleaves the low 21 bits of x, y, z into a z-order key (x in the lowest bit).
-func morton(x, y, z uint32) uint64 {
-	return spread(x) | spread(y)<<1 | spread(z)<<2
+// keyAxes chooses the key's axes (see Grid). Per axis it counts the points in each layer of
+// cells across it, on every layerSample-th point, and orders the axes by their most populated
+// layer, fullest first: the rows run along the axis whose layers hold the most points and the
+// layers are taken across the one whose fullest layer holds the fewest, which bounds the
+// arrays' distance between neighbours. The counts, not the extents, decide, as a few far
+// splashes would stretch an axis's extent without thinning its layers. An axis longer than
+// maxLayers cells (points scattered far apart) counts as the emptiest. Ties go by axis, x
+// before y before z. The choice depends on the points alone, so it is the same for any worker
+// count and after a restore.
+func (g *Grid) keyAxes() {
+	e := g.extent
+	var full [3]int32
+	for d := 0; d < 3; d++ {
+		if e[d] >= maxLayers {
+			continue
+		}
+		h := grow(g.layers[d], int(e[d])+1)
+		clear(h)
+		o := g.origin[d]
+		for i := 0; i < g.n; i += layerSample {
+			c := g.coord[i][d] - o
+			h[c]++
+			full[d] = max(full[d], h[c])
+		}
+		g.layers[d] = h
+	}
+	a := [3]int{0, 1, 2}
+	for i := 0; i < 3; i++ {
+		for j := i + 1; j < 3; j++ {
+			if full[a[j]] > full[a[i]] {
+				a[i], a[j] = a[j], a[i]
+			}
+		}
+	}
+	g.axes = a
+	g.stride = [3]uint64{1, uint64(e[a[0]]) + 1, (uint64(e[a[0]]) + 1) * (uint64(e[a[1]]) + 1)}
 }
 
-func spread(v uint32) uint64 {
-	x := uint64(v) & 0x1fffff
-	x = (x | x<<32) & 0x1f00000000ffff
-	x = (x | x<<16) & 0x1f0000ff0000ff
-	x = (x | x<<8) & 0x100f00f00f00f00f
-	x = (x | x<<4) & 0x10c30c30c30c30c3
-	x = (x | x<<2) & 0x1249249249249249
-	return x
+// layerSample and maxLayers bound keyAxes's work: it counts every 17th point, in at most 2¹⁶
+// layers per axis. The stride is prime, so that it does not alias with the rows of a lattice
+// block or with the eight points of a cell: every 16th point of a block sampled every other
+// layer of cells and doubled the count of those it hit (TestCellOrderIgnoresFarSplashes).
+const (
+	layerSample = 17
+	maxLayers   = 1 << 16
+)
+
+// cellKeyOf is the key of the cell at coordinate r relative to the grid's origin (inside its
+// extent): its index in the row-by-row order of Grid.
+func (g *Grid) cellKeyOf(r [3]uint32) uint64 {
+	a, s := &g.axes, &g.stride
+	return uint64(r[a[0]]) + s[1]*uint64(r[a[1]]) + s[2]*uint64(r[a[2]])
 }
 
 // grow is par.Grow, named short for the many buffers of this package.

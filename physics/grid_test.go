@@ -174,7 +174,7 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		}
 		checkSearch(t, c.name+"/cross", c.x, random, h, false, 2)
 	}
-	// After permuting the points into the grid's z-order the search still matches brute force.
+	// After permuting the points into the grid's cell order the search still matches brute force.
 	pool := par.NewPool(2)
 	defer pool.Close()
 	var g Grid
@@ -183,7 +183,7 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 	}
 	sorted := slices.Clone(g.Sorted)
 	checkSearch(t, "sorted", sorted, sorted, h, true, 2)
-	// The z-order is a permutation of all points.
+	// The cell order is a permutation of all points.
 	seen := make([]bool, len(random))
 	for _, i := range g.Order {
 		seen[i] = true
@@ -518,7 +518,7 @@ func TestChunkedSortMatchesStableSort(t *testing.T) {
 // points are permuted into the grid's order, the relabelled grid is the one a Build of the
 // permuted points makes (the same order, cells, cell of every point and adjacency), and a
 // search over it gives the same lists. The world relabels instead of building again after
-// each z-order sort.
+// each sort.
 func TestRelabelEqualsBuildOfPermutedPoints(t *testing.T) {
 	const h = 0.1
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -554,5 +554,113 @@ func TestRelabelEqualsBuildOfPermutedPoints(t *testing.T) {
 		if !slices.Equal(ja, jb) || !slices.Equal(wa, wb) || !slices.Equal(ga, gb) {
 			t.Fatalf("point %d: lists differ", i)
 		}
+	}
+}
+
+// TestCellOrderKeepsNeighboursWithinTwoLayers checks the grid's cell order (see Grid) on a
+// jittered box of 26 × 9 × 17 cells at eight points a cell, released in a shuffled order: the
+// sorted points run through the cells row by row (y fastest, the axis of the smallest extent,
+// then z, then x, the largest), ties in index order; and once the points are permuted into
+// that order every neighbour pair (i, j) has |i − j| below the number of points in the three
+// layers of cells across x around i's layer, the locality the order is for. In the z-order
+// (Morton) key the grid used before, pairs across the boundary of the box's top octants lay
+// tens of layers apart.
+func TestCellOrderKeepsNeighboursWithinTwoLayers(t *testing.T) {
+	const h = 0.1
+	rng := rand.New(rand.NewPCG(21, 22))
+	var x []Vec3
+	for k := 0; k < 2*17; k++ {
+		for j := 0; j < 2*9; j++ {
+			for i := 0; i < 2*26; i++ {
+				p := Vec3{(float64(i) + 0.5) * h / 2, (float64(j) + 0.5) * h / 2, (float64(k) + 0.5) * h / 2}
+				for d := 0; d < 3; d++ {
+					p[d] += 0.4 * h / 2 * (rng.Float64() - 0.5)
+				}
+				x = append(x, p)
+			}
+		}
+	}
+	rng.Shuffle(len(x), func(a, b int) { x[a], x[b] = x[b], x[a] })
+	pool := par.NewPool(2)
+	defer pool.Close()
+	var g Grid
+	if err := g.Build(x, h, pool); err != nil {
+		t.Fatal(err)
+	}
+	cell := func(p Vec3) [3]int {
+		return [3]int{int(math.Floor(p[0] / h)), int(math.Floor(p[1] / h)), int(math.Floor(p[2] / h))}
+	}
+	// row by row: (x, z, y) non-decreasing, and the index increasing within a cell
+	for k := 1; k < len(g.Sorted); k++ {
+		a, b := cell(g.Sorted[k-1]), cell(g.Sorted[k])
+		ka, kb := [3]int{a[0], a[2], a[1]}, [3]int{b[0], b[2], b[1]}
+		if slices.Compare(ka[:], kb[:]) > 0 || ka == kb && g.Order[k-1] > g.Order[k] {
+			t.Fatalf("sorted points %d and %d: cells %v then %v (indices %d, %d) are not in row order", k-1, k, a, b, g.Order[k-1], g.Order[k])
+		}
+	}
+	xs := slices.Clone(g.Sorted)
+	layer := make([]int, 27)
+	for _, p := range xs {
+		layer[cell(p)[0]]++
+	}
+	kr := NewKernel(CubicSpline, h)
+	var g2 Grid
+	if err := g2.Build(xs, h, pool); err != nil {
+		t.Fatal(err)
+	}
+	var nb Neighbors
+	Search(&g2, xs, &g2, g2.SelfAdjacent(), &kr, true, &nb, pool)
+	pairs := 0
+	for i := range xs {
+		l := cell(xs[i])[0]
+		window := layer[l]
+		if l > 0 {
+			window += layer[l-1]
+		}
+		if l+1 < len(layer) {
+			window += layer[l+1]
+		}
+		js, _, _ := nb.Of(i)
+		for _, j := range js {
+			pairs++
+			if d := i - int(j); d >= window || -d >= window {
+				t.Fatalf("pair (%d, %d) lies %d apart, at least the %d points of the three layers around %d", i, j, d, window, l)
+			}
+		}
+	}
+	if pairs < 20*len(xs) {
+		t.Fatalf("%d pairs for %d points: the box is not searched as a fluid", pairs, len(xs))
+	}
+}
+
+// TestCellOrderIgnoresFarSplashes: a pool 30 cells long (x), 3 deep (y) and 20 wide (z) at
+// eight points a cell, with five splash points 50 cells above it, so that y has the largest
+// extent. The layers are still taken across x, whose fullest layer (3 × 20 cells) holds the
+// fewest points, and the rows run along y, whose layers (30 × 20 cells) hold the most; a
+// choice by extent would take the layers across y, each holding a sixth of the pool.
+func TestCellOrderIgnoresFarSplashes(t *testing.T) {
+	const h = 0.1
+	var x []Vec3
+	for k := 0; k < 2*20; k++ {
+		for j := 0; j < 2*3; j++ {
+			for i := 0; i < 2*30; i++ {
+				x = append(x, Vec3{(float64(i) + 0.5) * h / 2, (float64(j) + 0.5) * h / 2, (float64(k) + 0.5) * h / 2})
+			}
+		}
+	}
+	for s := 0; s < 5; s++ {
+		x = append(x, Vec3{0.3 + 0.4*float64(s), 5.05, 1})
+	}
+	pool := par.NewPool(1)
+	defer pool.Close()
+	var g Grid
+	if err := g.Build(x, h, pool); err != nil {
+		t.Fatal(err)
+	}
+	if g.extent[1] <= g.extent[0] || g.extent[1] <= g.extent[2] {
+		t.Fatalf("extents %v: the splashes do not make y the longest axis", g.extent)
+	}
+	if g.axes != [3]int{1, 2, 0} {
+		t.Fatalf("key axes (fastest first) %v, want [1 2 0]: rows along y, layers across x", g.axes)
 	}
 }

@@ -154,10 +154,10 @@ func (nb *Neighbors) Bytes() (used, held int) {
 // Search fills out with the neighbours in target grid tg (positions xt) of every query point
 // of grid qg (positions xq), using adj, the 27 adjacent target cells of each query cell (from
 // qg.Adjacent(tg, …)). With same set, a point is not its own neighbour. Each list is ordered by
-// adjacent cell, then by the target grid's z-order, so it does not depend on the worker count.
+// adjacent cell, then by the target grid's cell order, so it does not depend on the worker count.
 //
 // The sorted indices of the points in the 27 cells around a query cell are gathered once for
-// a run of consecutive query points in that cell (callers keep their points in the z-order of
+// a run of consecutive query points in that cell (callers keep their points in the cell order of
 // a recent sort, so runs are several points long). Per query point these candidates are
 // screened in one loop without branches (every candidate's index is written, the write cursor
 // advances only when it lies inside the support), then the kernel is evaluated once per

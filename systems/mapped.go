@@ -121,7 +121,7 @@ func (s *Sim) buildVisGrid() error {
 // placeVirtual sizes FBound for the nVis visible samples followed by K = len(mapped)
 // virtual particles per fluid particle (slot K·i + k for particle i and wall k) and places the
 // virtual particles. NeighborSearch calls it before it builds the fluid's grid, since it may
-// move a particle found inside a wall, and again after a z-order sort has permuted the fluid.
+// move a particle found inside a wall, and again after a sort has permuted the fluid.
 func (s *Sim) placeVirtual() {
 	if len(s.mapped) == 0 {
 		return
@@ -140,7 +140,7 @@ func (s *Sim) placeVirtual() {
 }
 
 // permuteVirtual moves the virtual particles placeVirtual placed with their fluid particles
-// when NeighborSearch permutes the fluid into z-order (the K slots of the fluid's new index i,
+// when NeighborSearch permutes the fluid into the cell order (the K slots of the fluid's new index i,
 // one per mapped wall, take those of order[i]), instead of placing them again: the
 // volume-map queries are most of a placement's cost. Their velocity, viscosity and owner are
 // the same for every slot of a wall and stay as they are.

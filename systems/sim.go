@@ -6,7 +6,7 @@
 // into the packed physics.FluidSet and physics.BoundarySet at the start of World.Step, the
 // stages run on the packed arrays for every substep, and Scatter writes positions, velocities,
 // densities and pressures back to the bodies at the end. Bodies keep their particle indices
-// stable; the packed copy is z-ordered for memory locality and carries, for each packed
+// stable; the packed copy is in the grid's cell order for memory locality and carries, for each packed
 // particle, its body and index there.
 package systems
 
@@ -895,7 +895,7 @@ func (s *Sim) Scatter() {
 		s.dropElastoplastic(s.bodies[s.removed[lo].slot].body.ID, drop)
 		lo = hi
 	}
-	// The packed particles that stay keep their packed order (and so their z-order and goo
+	// The packed particles that stay keep their packed order (and so their cell order and goo
 	// connections); only their indices in their bodies shift down past the removed ones.
 	for k := range s.owner {
 		slot, local := s.owner[k], s.origin[k]

@@ -56,7 +56,7 @@ func DefaultSchedule(sched *ecs.Schedule, s *Sim) error {
 // NeighborSearch reads fluid and boundary positions and writes the fluid→fluid and
 // fluid→boundary neighbour lists (with W and the gradient factor G per pair, ∇W = G x_ij) for
 // this substep. Every SortEvery substeps it first permutes all packed fluid fields into the
-// grid's z-order, so neighbours sit close in memory. It comes first because every later
+// grid's cell order, so neighbours sit close in memory. It comes first because every later
 // stage reads its lists.
 type NeighborSearch struct{ S *Sim }
 

@@ -617,7 +617,7 @@ func hash(j int32) int32 { return int32((uint32(j) * 2654435761) >> 8) }
 // Remap moves the state to a new particle order: new particle k takes the state of old
 // particle src[k] (src[k] = −1: a new particle, plain fluid and unconnected until its
 // parameters are set), fluid partners are renamed by inv (old → new, −1 drops the
-// connection) and boundary partners by binv (nil: unchanged). It serves the z-order sort
+// connection) and boundary partners by binv (nil: unchanged). It serves the cell-order sort
 // (a permutation), removal of particles that left the domain, and repacking.
 func (s *State) Remap(src, inv, binv []int32, pool *par.Pool) {
 	n := len(src)

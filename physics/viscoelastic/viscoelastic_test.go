@@ -44,7 +44,7 @@ func newFixture(t testing.TB, n int, workers int, adhesion float64) *fixture {
 			fx.b.X = append(fx.b.X, physics.Vec3{spacing * float64(i), 0, spacing * float64(l)})
 		}
 	}
-	// z-order the particles as the engine's NeighborSearch does, so neighbours sit close in
+	// sort the particles into the cell order as the engine's NeighborSearch does, so neighbours sit close in
 	// memory (the benchmark then sees the engine's access pattern).
 	var g physics.Grid
 	if err := g.Build(fx.f.X, fx.kr.H, fx.pool); err != nil {
