@@ -19,7 +19,7 @@ const maxCoord = 1<<21 - 1
 // its own. Points are ordered by the key of their cell, with ties kept in index order (a stable
 // radix sort), which makes Order a deterministic permutation that callers apply to their
 // particle arrays for memory locality. The key orders the cells row by row, layer by layer:
-// every neighbour of a particle then lies within about two layers of cells of it in the
+// every neighbour of a particle then lies in the three layers of cells around its own in the
 // arrays, and a sweep over the neighbour lists finds each neighbour's data among what the
 // sweep of the last layers brought into the cache. The layers are taken across the axis whose
 // most populated layer holds the fewest points (keyAxes), so that the window is small; in the

@@ -76,12 +76,12 @@ func TestPermuterMatchesGather(t *testing.T) {
 			t.Fatalf("n = %d: order was not restored", n)
 		}
 	}
-	// more fields of each kind than one walk of the cycles moves (permuteChunk)
+	// many fields of each kind, all moved in one walk of the cycles
 	order := []int32{3, 0, 4, 1, 2, 5}
 	var fields []Field
 	var vecs [][]Vec3
 	var scalars [][]float64
-	for f := 0; f < 2*permuteChunk+3; f++ {
+	for f := 0; f < 35; f++ {
 		v, s := make([]Vec3, len(order)), make([]float64, len(order))
 		for k := range v {
 			v[k], s[k] = Vec3{float64(f), float64(k), 1}, float64(100*f+k)
