@@ -11,12 +11,14 @@ import "github.com/go-gl/mathgl/mgl64"
 var HasAVX2 = hasAVX2()
 
 // GatherSum4 returns Σ_k g_k·v[j_k] over the pairs (j_k, g_k) of a neighbour list, each of the
-// four components summed in two partial sums, of the even-numbered pairs and of the odd ones,
-// each in list order, then even + odd, with one rounding per product and per sum (no fused
-// multiply-add): the first loop of the IISPH sweeps and of similar gathers, where v holds one
-// four-vector per particle. Two partial sums let a pair's addition start before the previous
-// pair's has finished. The solvers call GatherSum4Rows, a block of lists at a time; this is
-// its one-list form.
+// four components summed in four partial sums s_0..s_3, s_r of the pairs whose number in the
+// list is r modulo 4, each in list order, then (s_0 + s_1) + (s_2 + s_3), with one rounding per
+// product and per sum (no fused multiply-add): the first loop of the IISPH sweeps and of
+// similar gathers, where v holds one four-vector per particle. Four partial sums let a pair's
+// addition start before the previous three pairs' have finished (an addition's latency is
+// about three cycles; with two partial sums the chains of additions bound the loop), and let
+// the assembly widen four g_k at once. The solvers call GatherSum4Rows, a block of lists at a
+// time; this is its one-list form.
 func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
 	start := [2]int32{0, int32(len(js))}
 	var out [1][4]float64
@@ -25,16 +27,20 @@ func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
 }
 
 func gatherSum4Go(js []int32, gs []float32, v [][4]float64) [4]float64 {
-	var s [2][4]float64 // even and odd pairs
+	var s [4][4]float64 // the pairs by their number modulo 4
 	gs = gs[:len(js)]
 	for k, j := range js {
-		g, vj, a := float64(gs[k]), &v[j], &s[k&1]
+		g, vj, a := float64(gs[k]), &v[j], &s[k&3]
 		a[0] += g * vj[0]
 		a[1] += g * vj[1]
 		a[2] += g * vj[2]
 		a[3] += g * vj[3]
 	}
-	return [4]float64{s[0][0] + s[1][0], s[0][1] + s[1][1], s[0][2] + s[1][2], s[0][3] + s[1][3]}
+	var out [4]float64
+	for c := range out {
+		out[c] = (s[0][c] + s[1][c]) + (s[2][c] + s[3][c])
+	}
+	return out
 }
 
 // GatherSum4Rows is GatherSum4 for the n query points of a neighbour block whose pairs of
@@ -56,7 +62,7 @@ func GatherSum4Rows(start, js []int32, gs []float32, v [][4]float64, n int, out 
 }
 
 // KGradSum returns Σ_k m·(y[3] + v[j_k][3])·g_k·(y[0:3] − v[j_k][0:3]) over the pairs (j_k, g_k)
-// of a neighbour list, summed as GatherSum4 sums (even and odd pairs apart, each in list
+// of a neighbour list, summed in two partial sums (even and odd pairs apart, each in list
 // order, then even + odd), with the products in that order and no fused multiply-add: the
 // pressure term of DFSPH's velocity correction for a single mass, m (k_i + k_j) ∇W_ij with
 // ∇W_ij = G_ij (y_i − y_j), where y holds a particle's shifted position and its stiffness.
@@ -107,8 +113,10 @@ func KGradSumRows(start, js []int32, gs []float32, v, ys [][4]float64, m float64
 //
 //	s = Σ_k ∇W_k,  gg = Σ_k |∇W_k|²,  div = Σ_k (v_i − v_j)·∇W_k,  qs = Σ_k q[j_k][3] ∇W_k.
 //
-// Each sum runs per component in list order; gg and div add their three components at the end,
-// (x + y) + z. One rounding per product and per sum, no fused multiply-add.
+// Each sum runs per component in two partial sums, of the even-numbered pairs and of the odd
+// ones, each in list order, then even + odd (as GatherSum4, so that a pair's sums do not wait
+// for the pair before); gg and div add their three components at the end, (x + y) + z. One
+// rounding per product and per sum, no fused multiply-add.
 func PredictSums(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi, vi *mgl64.Vec3) (s [3]float64, gg, div float64, qs [3]float64) {
 	gs = gs[:len(js)]
 	var out [4][4]float64
@@ -167,16 +175,22 @@ func factorSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, xi, vi, c *mgl64.
 // predictSumsGo is the Go loop of PredictSums; out holds the per-component sums of ∇W, of its
 // squares, of the velocity products and of q∇W, one row each.
 func predictSumsGo(js []int32, gs []float32, x, v []mgl64.Vec3, q [][4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64) {
-	s, gg, dv, qs := &out[0], &out[1], &out[2], &out[3]
+	var a [2][4][4]float64 // the even-numbered pairs' sums and the odd ones'
 	for k, j := range js {
 		c := float64(gs[k])
 		xj, vj, qj := &x[j], &v[j], q[j][3]
+		s, gg, dv, qs := &a[k&1][0], &a[k&1][1], &a[k&1][2], &a[k&1][3]
 		for d := 0; d < 3; d++ {
 			g := c * (xi[d] - xj[d])
 			s[d] += g
 			gg[d] += g * g
 			dv[d] += (vi[d] - vj[d]) * g
 			qs[d] += qj * g
+		}
+	}
+	for r := range out {
+		for d := range out[r] {
+			out[r][d] = a[0][r][d] + a[1][r][d]
 		}
 	}
 }

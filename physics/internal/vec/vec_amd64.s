@@ -4,12 +4,14 @@
 
 // func gatherSum4RowsAVX(start, js *int32, gs *float32, v *[4]float64, n int, out *[4]float64)
 //
-// Per row k < n, over its pairs start[k] ≤ e < start[k+1], two pairs a step: g_e widened to
-// float64 and broadcast, times the 32-byte row v[j_e], added to one of two accumulators, the
-// even pairs' (Y0) and the odd pairs' (Y7), counted from the row's first, so that a pair's sum
-// does not wait for the one before it; then out[k] = even + odd. The same products and sums
-// per component, in the same order, as the Go loop. The widening merges into X15, which holds
-// zero, so it does not wait for the register's last value.
+// Per row k < n, over its pairs start[k] ≤ e < start[k+1], four pairs a step: their four g_e
+// widened to float64 at once (VCVTPS2PD) and each broadcast to the lanes (VPERMPD), times the
+// 32-byte row v[j_e], added to one of four accumulators by the pair's number within the row
+// modulo 4 (Y0, Y5, Y6, Y7), so that no pair's sum waits for the one before it; the last one
+// to three pairs one at a time into the same accumulators; then
+// out[k] = (s0 + s1) + (s2 + s3). The same products and sums per component, in the same order,
+// as the Go loop. The scalar widening merges into X15, which holds zero, so it does not wait
+// for the register's last value.
 TEXT ·gatherSum4RowsAVX(SB), NOSPLIT, $0-48
 	MOVQ   start+0(FP), R12
 	MOVQ   js+8(FP), SI
@@ -26,27 +28,38 @@ grow:
 	MOVLQSX (R12)(R14*4), AX
 	MOVLQSX 4(R12)(R14*4), CX
 	VXORPD  Y0, Y0, Y0
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
 	VXORPD  Y7, Y7, Y7
-	LEAQ    -1(CX), DX
+	LEAQ    -3(CX), DX
 
 	PCALIGN $32
 gloop:
-	CMPQ         AX, DX
-	JGE          gtail
-	MOVLQSX      (SI)(AX*4), BX
-	MOVLQSX      4(SI)(AX*4), R9
-	SHLQ         $5, BX
-	SHLQ         $5, R9
-	VCVTSS2SD    (DI)(AX*4), X15, X1
-	VCVTSS2SD    4(DI)(AX*4), X15, X2
-	VBROADCASTSD X1, Y1
-	VBROADCASTSD X2, Y2
-	VMULPD       (R8)(BX*1), Y1, Y1
-	VMULPD       (R8)(R9*1), Y2, Y2
-	VADDPD       Y1, Y0, Y0
-	VADDPD       Y2, Y7, Y7
-	ADDQ         $2, AX
-	JMP          gloop
+	CMPQ      AX, DX
+	JGE       gtail
+	VCVTPS2PD (DI)(AX*4), Y8
+	MOVLQSX   (SI)(AX*4), BX
+	MOVLQSX   4(SI)(AX*4), R9
+	MOVLQSX   8(SI)(AX*4), R10
+	SHLQ      $5, BX
+	SHLQ      $5, R9
+	SHLQ      $5, R10
+	VPERMPD   $0x00, Y8, Y1
+	VPERMPD   $0x55, Y8, Y2
+	VPERMPD   $0xAA, Y8, Y3
+	VPERMPD   $0xFF, Y8, Y4
+	VMULPD    (R8)(BX*1), Y1, Y1
+	VMULPD    (R8)(R9*1), Y2, Y2
+	VMULPD    (R8)(R10*1), Y3, Y3
+	MOVLQSX   12(SI)(AX*4), BX
+	SHLQ      $5, BX
+	VMULPD    (R8)(BX*1), Y4, Y4
+	VADDPD    Y1, Y0, Y0
+	VADDPD    Y2, Y5, Y5
+	VADDPD    Y3, Y6, Y6
+	VADDPD    Y4, Y7, Y7
+	ADDQ      $4, AX
+	JMP       gloop
 
 gtail:
 	CMPQ         AX, CX
@@ -57,9 +70,29 @@ gtail:
 	VBROADCASTSD X1, Y1
 	VMULPD       (R8)(BX*1), Y1, Y1
 	VADDPD       Y1, Y0, Y0
+	INCQ         AX
+	CMPQ         AX, CX
+	JGE          gsum
+	MOVLQSX      (SI)(AX*4), BX
+	SHLQ         $5, BX
+	VCVTSS2SD    (DI)(AX*4), X15, X1
+	VBROADCASTSD X1, Y1
+	VMULPD       (R8)(BX*1), Y1, Y1
+	VADDPD       Y1, Y5, Y5
+	INCQ         AX
+	CMPQ         AX, CX
+	JGE          gsum
+	MOVLQSX      (SI)(AX*4), BX
+	SHLQ         $5, BX
+	VCVTSS2SD    (DI)(AX*4), X15, X1
+	VBROADCASTSD X1, Y1
+	VMULPD       (R8)(BX*1), Y1, Y1
+	VADDPD       Y1, Y6, Y6
 
 gsum:
-	VADDPD  Y7, Y0, Y0
+	VADDPD  Y5, Y0, Y0
+	VADDPD  Y7, Y6, Y6
+	VADDPD  Y6, Y0, Y0
 	MOVQ    R14, BX
 	SHLQ    $5, BX
 	VMOVUPD Y0, (R11)(BX*1)
@@ -170,8 +203,10 @@ GLOBL rowMask<>(SB), RODATA|NOPTR, $32
 
 // func predictSumsAVX(js *int32, gs *float32, n int, x, v *mgl64.Vec3, q *[4]float64, xi, vi *mgl64.Vec3, out *[4][4]float64)
 //
-// One pair a step, the components in the lanes: x_j and v_j by masked loads of their three
-// lanes, ∇W = g·(x_i − x_j), and the four sums of the Go loop per lane.
+// Two pairs a step, the components in the lanes: x_j and v_j by masked loads of their three
+// lanes, ∇W = g·(x_i − x_j), and the four sums of the Go loop per lane, the even-numbered
+// pairs' in Y8–Y11 and the odd ones' in Y0, Y5–Y7, so that a pair's sums do not wait for the
+// pair before; then each sum is even + odd.
 TEXT ·predictSumsAVX(SB), NOSPLIT, $0-72
 	MOVQ         js+0(FP), SI
 	MOVQ         gs+8(FP), DI
@@ -188,13 +223,18 @@ TEXT ·predictSumsAVX(SB), NOSPLIT, $0-72
 	VXORPD       Y9, Y9, Y9
 	VXORPD       Y10, Y10, Y10
 	VXORPD       Y11, Y11, Y11
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
 	VXORPD       X15, X15, X15
 	XORQ         AX, AX
+	LEAQ         -1(CX), DX
 
 	PCALIGN $32
 ploop:
-	CMPQ         AX, CX
-	JGE          pdone
+	CMPQ         AX, DX
+	JGE          ptail
 	MOVLQSX      (SI)(AX*4), BX
 	LEAQ         (BX)(BX*2), R11
 	SHLQ         $3, R11            // 24 j
@@ -211,13 +251,59 @@ ploop:
 	VSUBPD       Y4, Y13, Y4        // v_i − v_j
 	VMULPD       Y1, Y4, Y4
 	VADDPD       Y4, Y10, Y10
-	VBROADCASTSD 24(R10)(BX*1), Y5  // q_j
-	VMULPD       Y1, Y5, Y5
-	VADDPD       Y5, Y11, Y11
-	INCQ         AX
+	VBROADCASTSD 24(R10)(BX*1), Y2  // q_j
+	VMULPD       Y1, Y2, Y2
+	VADDPD       Y2, Y11, Y11
+	MOVLQSX      4(SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), R11
+	SHLQ         $3, R11
+	SHLQ         $5, BX
+	VMASKMOVPD   (R8)(R11*1), Y14, Y1
+	VSUBPD       Y1, Y12, Y1
+	VCVTSS2SD    4(DI)(AX*4), X15, X2
+	VBROADCASTSD X2, Y2
+	VMULPD       Y1, Y2, Y1
+	VADDPD       Y1, Y0, Y0
+	VMULPD       Y1, Y1, Y3
+	VADDPD       Y3, Y5, Y5
+	VMASKMOVPD   (R9)(R11*1), Y14, Y4
+	VSUBPD       Y4, Y13, Y4
+	VMULPD       Y1, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VBROADCASTSD 24(R10)(BX*1), Y2
+	VMULPD       Y1, Y2, Y2
+	VADDPD       Y2, Y7, Y7
+	ADDQ         $2, AX
 	JMP          ploop
 
+ptail:
+	CMPQ         AX, CX
+	JGE          pdone
+	MOVLQSX      (SI)(AX*4), BX
+	LEAQ         (BX)(BX*2), R11
+	SHLQ         $3, R11
+	SHLQ         $5, BX
+	VMASKMOVPD   (R8)(R11*1), Y14, Y1
+	VSUBPD       Y1, Y12, Y1
+	VCVTSS2SD    (DI)(AX*4), X15, X2
+	VBROADCASTSD X2, Y2
+	VMULPD       Y1, Y2, Y1
+	VADDPD       Y1, Y8, Y8
+	VMULPD       Y1, Y1, Y3
+	VADDPD       Y3, Y9, Y9
+	VMASKMOVPD   (R9)(R11*1), Y14, Y4
+	VSUBPD       Y4, Y13, Y4
+	VMULPD       Y1, Y4, Y4
+	VADDPD       Y4, Y10, Y10
+	VBROADCASTSD 24(R10)(BX*1), Y2
+	VMULPD       Y1, Y2, Y2
+	VADDPD       Y2, Y11, Y11
+
 pdone:
+	VADDPD  Y0, Y8, Y8
+	VADDPD  Y5, Y9, Y9
+	VADDPD  Y6, Y10, Y10
+	VADDPD  Y7, Y11, Y11
 	MOVQ    out+64(FP), DX
 	VMOVUPD Y8, (DX)
 	VMOVUPD Y9, 32(DX)

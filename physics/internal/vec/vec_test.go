@@ -211,6 +211,21 @@ func BenchmarkKGradSum(b *testing.B) {
 	})
 }
 
+// BenchmarkPredictSums: ns per particle of 34 neighbours over 100k rows, one call per particle
+// (go test -run XXX -bench PredictSums ./physics/internal/vec).
+func BenchmarkPredictSums(b *testing.B) {
+	const rows = 100000
+	x, v := make([]mgl64.Vec3, rows), make([]mgl64.Vec3, rows)
+	for i := range x {
+		x[i] = mgl64.Vec3{float64(i), 0.5 * float64(i), 1}
+		v[i] = mgl64.Vec3{1, 2, float64(i % 7)}
+	}
+	benchPerParticle(b, func(js []int32, gs []float32, q [][4]float64, i int) float64 {
+		s, gg, div, qs := PredictSums(js, gs, x, v, q, &x[i], &v[i])
+		return s[0] + gg + div + qs[1]
+	})
+}
+
 func benchPerParticle(b *testing.B, sum func(js []int32, gs []float32, v [][4]float64, i int) float64) {
 	const rows, per = 100000, 34
 	js, gs, v := localPairs(rows, per, 300)
