@@ -12,13 +12,13 @@ var HasAVX2 = hasAVX2()
 
 // GatherSum4 returns Σ_k g_k·v[j_k] over the pairs (j_k, g_k) of a neighbour list, each of the
 // four components summed in four partial sums s_0..s_3, s_r of the pairs whose number in the
-// list is r modulo 4, each in list order, then (s_0 + s_1) + (s_2 + s_3), with one rounding per
-// product and per sum (no fused multiply-add): the first loop of the IISPH sweeps and of
-// similar gathers, where v holds one four-vector per particle. Four partial sums let a pair's
-// addition start before the previous three pairs' have finished (an addition's latency is
-// about three cycles; with two partial sums the chains of additions bound the loop), and let
-// the assembly widen four g_k at once. The solvers call GatherSum4Rows, a block of lists at a
-// time; this is its one-list form.
+// list is r modulo 4 (the last len(js) mod 4 pairs all in s_0), each in list order, then
+// (s_0 + s_1) + (s_2 + s_3), with one rounding per product and per sum (no fused
+// multiply-add): the first loop of the IISPH sweeps and of similar gathers, where v holds one
+// four-vector per particle. Four partial sums let a pair's addition start before the previous
+// three pairs' have finished (an addition's latency is about three cycles; with two partial
+// sums the chains of additions bound the loop), and let the assembly widen four g_k at once.
+// The solvers call GatherSum4Rows, a block of lists at a time; this is its one-list form.
 func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
 	start := [2]int32{0, int32(len(js))}
 	var out [1][4]float64
@@ -27,10 +27,14 @@ func GatherSum4(js []int32, gs []float32, v [][4]float64) [4]float64 {
 }
 
 func gatherSum4Go(js []int32, gs []float32, v [][4]float64) [4]float64 {
-	var s [4][4]float64 // the pairs by their number modulo 4
+	var s [4][4]float64 // the pairs by their number modulo 4, the last len(js) mod 4 in s[0]
 	gs = gs[:len(js)]
+	tail := len(js) &^ 3
 	for k, j := range js {
 		g, vj, a := float64(gs[k]), &v[j], &s[k&3]
+		if k >= tail {
+			a = &s[0]
+		}
 		a[0] += g * vj[0]
 		a[1] += g * vj[1]
 		a[2] += g * vj[2]

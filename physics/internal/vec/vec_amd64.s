@@ -8,7 +8,7 @@
 // widened to float64 at once (VCVTPS2PD) and each broadcast to the lanes (VPERMPD), times the
 // 32-byte row v[j_e], added to one of four accumulators by the pair's number within the row
 // modulo 4 (Y0, Y5, Y6, Y7), so that no pair's sum waits for the one before it; the last one
-// to three pairs one at a time into the same accumulators; then
+// to three pairs (a row's length modulo 4) one at a time into the first (Y0); then
 // out[k] = (s0 + s1) + (s2 + s3). The same products and sums per component, in the same order,
 // as the Go loop. The scalar widening merges into X15, which holds zero, so it does not wait
 // for the register's last value.
@@ -71,23 +71,7 @@ gtail:
 	VMULPD       (R8)(BX*1), Y1, Y1
 	VADDPD       Y1, Y0, Y0
 	INCQ         AX
-	CMPQ         AX, CX
-	JGE          gsum
-	MOVLQSX      (SI)(AX*4), BX
-	SHLQ         $5, BX
-	VCVTSS2SD    (DI)(AX*4), X15, X1
-	VBROADCASTSD X1, Y1
-	VMULPD       (R8)(BX*1), Y1, Y1
-	VADDPD       Y1, Y5, Y5
-	INCQ         AX
-	CMPQ         AX, CX
-	JGE          gsum
-	MOVLQSX      (SI)(AX*4), BX
-	SHLQ         $5, BX
-	VCVTSS2SD    (DI)(AX*4), X15, X1
-	VBROADCASTSD X1, Y1
-	VMULPD       (R8)(BX*1), Y1, Y1
-	VADDPD       Y1, Y6, Y6
+	JMP          gtail
 
 gsum:
 	VADDPD  Y5, Y0, Y0
@@ -236,43 +220,43 @@ ploop:
 	CMPQ         AX, DX
 	JGE          ptail
 	MOVLQSX      (SI)(AX*4), BX
+	MOVLQSX      4(SI)(AX*4), R13
 	LEAQ         (BX)(BX*2), R11
+	LEAQ         (R13)(R13*2), R12
 	SHLQ         $3, R11            // 24 j
+	SHLQ         $3, R12
 	SHLQ         $5, BX             // 32 j
+	SHLQ         $5, R13
 	VMASKMOVPD   (R8)(R11*1), Y14, Y1
+	VMASKMOVPD   (R8)(R12*1), Y14, Y4
 	VSUBPD       Y1, Y12, Y1        // x_i − x_j
+	VSUBPD       Y4, Y12, Y4
 	VCVTSS2SD    (DI)(AX*4), X15, X2
+	VCVTSS2SD    4(DI)(AX*4), X15, X3
 	VBROADCASTSD X2, Y2
-	VMULPD       Y1, Y2, Y1         // ∇W = g·(x_i − x_j)
+	VBROADCASTSD X3, Y3
+	VMULPD       Y1, Y2, Y1         // ∇W = g·(x_i − x_j), the even pair's
+	VMULPD       Y4, Y3, Y4         // and the odd pair's
 	VADDPD       Y1, Y8, Y8
-	VMULPD       Y1, Y1, Y3
-	VADDPD       Y3, Y9, Y9
-	VMASKMOVPD   (R9)(R11*1), Y14, Y4
-	VSUBPD       Y4, Y13, Y4        // v_i − v_j
-	VMULPD       Y1, Y4, Y4
-	VADDPD       Y4, Y10, Y10
-	VBROADCASTSD 24(R10)(BX*1), Y2  // q_j
-	VMULPD       Y1, Y2, Y2
-	VADDPD       Y2, Y11, Y11
-	MOVLQSX      4(SI)(AX*4), BX
-	LEAQ         (BX)(BX*2), R11
-	SHLQ         $3, R11
-	SHLQ         $5, BX
-	VMASKMOVPD   (R8)(R11*1), Y14, Y1
-	VSUBPD       Y1, Y12, Y1
-	VCVTSS2SD    4(DI)(AX*4), X15, X2
-	VBROADCASTSD X2, Y2
-	VMULPD       Y1, Y2, Y1
-	VADDPD       Y1, Y0, Y0
-	VMULPD       Y1, Y1, Y3
+	VADDPD       Y4, Y0, Y0
+	VMULPD       Y1, Y1, Y2
+	VMULPD       Y4, Y4, Y3
+	VADDPD       Y2, Y9, Y9
 	VADDPD       Y3, Y5, Y5
-	VMASKMOVPD   (R9)(R11*1), Y14, Y4
-	VSUBPD       Y4, Y13, Y4
-	VMULPD       Y1, Y4, Y4
-	VADDPD       Y4, Y6, Y6
-	VBROADCASTSD 24(R10)(BX*1), Y2
+	VMASKMOVPD   (R9)(R11*1), Y14, Y2
+	VMASKMOVPD   (R9)(R12*1), Y14, Y3
+	VSUBPD       Y2, Y13, Y2        // v_i − v_j
+	VSUBPD       Y3, Y13, Y3
 	VMULPD       Y1, Y2, Y2
-	VADDPD       Y2, Y7, Y7
+	VMULPD       Y4, Y3, Y3
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y3, Y6, Y6
+	VBROADCASTSD 24(R10)(BX*1), Y2  // q_j
+	VBROADCASTSD 24(R10)(R13*1), Y3
+	VMULPD       Y1, Y2, Y2
+	VMULPD       Y4, Y3, Y3
+	VADDPD       Y2, Y11, Y11
+	VADDPD       Y3, Y7, Y7
 	ADDQ         $2, AX
 	JMP          ploop
 
