@@ -189,8 +189,8 @@ GLOBL rowMask<>(SB), RODATA|NOPTR, $32
 //
 // Two pairs a step, the components in the lanes: x_j and v_j by masked loads of their three
 // lanes, ∇W = g·(x_i − x_j), and the four sums of the Go loop per lane, the even-numbered
-// pairs' in Y8–Y11 and the odd ones' in Y0, Y5–Y7, so that a pair's sums do not wait for the
-// pair before; then each sum is even + odd.
+// pairs' in Y8–Y11 and the odd ones' in Y0, Y5–Y7 (an odd last pair alone into the even
+// ones), so that a pair's sums do not wait for the pair before; then each sum is even + odd.
 TEXT ·predictSumsAVX(SB), NOSPLIT, $0-72
 	MOVQ         js+0(FP), SI
 	MOVQ         gs+8(FP), DI
