@@ -33,10 +33,27 @@ func TestGatherSum4(t *testing.T) {
 	if got != want {
 		t.Fatalf("GatherSum4 = %v, want %v", got, want)
 	}
+	// every pair counted once, whatever partial sum it goes to: against the plain sum in list
+	// order, to round-off (10⁻¹³ of Σ|g v|)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n <= 70; n++ {
+		js, gs, v := randomPairs(rng, n, 50)
+		got := GatherSum4(js, gs, v)
+		for c := range got {
+			var plain, mag float64
+			for k, j := range js {
+				plain += float64(gs[k]) * v[j][c]
+				mag += math.Abs(float64(gs[k]) * v[j][c])
+			}
+			if math.Abs(got[c]-plain) > 1e-13*mag {
+				t.Fatalf("%d pairs, component %d: %v, plain sum %v", n, c, got[c], plain)
+			}
+		}
+	}
 	if !HasAVX2 {
 		t.Skip("no AVX2: only the Go loop runs here")
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng = rand.New(rand.NewPCG(1, 2))
 	for n := 0; n <= 70; n++ {
 		js, gs, v := randomPairs(rng, n, 50)
 		a := GatherSum4(js, gs, v)
@@ -80,8 +97,9 @@ func TestKGradSum(t *testing.T) {
 	}
 }
 
-// TestPredictSums: on a two-pair list the sums are the formula's, and on random lists of every
-// length up to 70 the assembly equals the Go loop bit for bit (where the processor has AVX2).
+// TestPredictSums: on a two-pair list the sums are the formula's, on random lists of every
+// length up to 70 the plain sums in list order to round-off, and the assembly equals the Go
+// loop bit for bit (where the processor has AVX2).
 func TestPredictSums(t *testing.T) {
 	x := []mgl64.Vec3{{0, 0, 0}, {1, 2, 3}, {0.5, -1, 0}}
 	v := []mgl64.Vec3{{1, 1, 1}, {0, 2, 0}, {-1, 0, 4}}
@@ -98,10 +116,37 @@ func TestPredictSums(t *testing.T) {
 			t.Fatalf("PredictSums = %v, want %v", got, want)
 		}
 	}
+	rng := rand.New(rand.NewPCG(7, 9))
+	for n := 1; n <= 70; n++ {
+		js, gs, q := randomPairs(rng, n, 50)
+		x, v := make([]mgl64.Vec3, 50), make([]mgl64.Vec3, 50)
+		for i := range x {
+			for d := 0; d < 3; d++ {
+				x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()*5
+			}
+		}
+		xi, vi := x[rng.IntN(50)], v[rng.IntN(50)]
+		s, gg, div, qs := PredictSums(js, gs, x, v, q, &xi, &vi)
+		got := [8]float64{s[0], s[1], s[2], gg, div, qs[0], qs[1], qs[2]}
+		var want, mag [8]float64
+		for k, j := range js {
+			g := xi.Sub(x[j]).Mul(float64(gs[k]))
+			terms := [8]float64{g[0], g[1], g[2], g.Dot(g), vi.Sub(v[j]).Dot(g), q[j][3] * g[0], q[j][3] * g[1], q[j][3] * g[2]}
+			for c, t := range terms {
+				want[c] += t
+				mag[c] += math.Abs(t)
+			}
+		}
+		for c := range want {
+			if math.Abs(got[c]-want[c]) > 1e-13*mag[c] {
+				t.Fatalf("%d pairs, sum %d: %v, plain sum %v", n, c, got[c], want[c])
+			}
+		}
+	}
 	if !HasAVX2 {
 		t.Skip("no AVX2: only the Go loop runs here")
 	}
-	rng := rand.New(rand.NewPCG(5, 6))
+	rng = rand.New(rand.NewPCG(5, 6))
 	for n := 0; n <= 70; n++ {
 		js, gs, q := randomPairs(rng, n, 50)
 		x, v := make([]mgl64.Vec3, 50), make([]mgl64.Vec3, 50)
