@@ -534,7 +534,7 @@ func TestRelabelEqualsBuildOfPermutedPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pm Permuter
-	pm.Apply([]Field{{Vec: &x}}, g.Order)
+	pm.Apply([]Field{{Vec: &x}}, g.Order, pool)
 	g.Relabel()
 	if err := want.Build(x, h, pool); err != nil {
 		t.Fatal(err)

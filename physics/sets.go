@@ -148,26 +148,69 @@ type Field struct {
 
 // Permuter reorders registered fields by a permutation. It permutes in place, following the
 // permutation's cycles, so it keeps no copy of a field: a scratch field (the largest a Vec3 of
-// 24 bytes a particle, plus a scalar one) would stay resident between the sorts. It keeps only
-// the lists of the fields it moves and one entry of each, grown on the first call.
+// 24 bytes a particle, plus a scalar one) would stay resident between the sorts. What it keeps
+// is the moved entries' indices in cycle order (4 bytes a moved particle) and a few entries of
+// each field per block of them, grown on the first calls.
+//
+// The sort every substep makes the permutation a serial stage unless its moves are shared:
+// the cycles are walked once on the calling goroutine, reading and marking only the
+// permutation (seq), and the moves of every field then run in parallel over fixed blocks of
+// that walk (move). A block's last move reads the next block's first entry and a cycle that
+// began in an earlier block ends by reading the cycle's first entry, both of which another
+// block overwrites: they are copied aside first (save), in a parallel loop of their own.
+// Each entry is written by one block only, so the result is the same for any number of
+// workers, and equal to the gather x′[k] = x[order[k]].
 type Permuter struct {
 	vecs    [][]Vec3
 	scalars [][]float64
-	tv      []Vec3
-	ts      []float64
+	// seq lists the moved entries cycle by cycle, each cycle in the order that entry k takes
+	// the value of entry order[k], which is the next one in seq; a cycle's last entry k is
+	// stored as ^k and takes the value of the cycle's first.
+	seq []int32
+	// open[b] is the position in seq of the first entry of the cycle block b of seq begins
+	// inside, or -1 when the block begins with a cycle.
+	open []int32
+	// per block b of seq and field, three entries: slot 0 the field's value at the block's
+	// first entry, slot 1 at the first entry of the cycle open[b] names (both copied before any
+	// move), slot 2 the block's own copy of the first entry of a cycle it begins.
+	sv             []Vec3
+	ss             []float64
+	fnSave, fnMove func(lo, hi, block int)
 }
 
 // Apply sets every field to field[order[k]] at position k. order is a permutation of the
 // fields' indices, or, for fields longer than it, an increasing selection of them (the
 // particles kept after a removal; the caller then truncates the fields to len(order)). An
 // empty field (FluidSet.VDiff or Omega before their first use) stays empty. order is modified
-// while the fields are permuted and restored before Apply returns.
+// while the cycles are walked and restored before the moves. The moves of a permutation run
+// on pool's workers (nil: on the calling goroutine); a selection runs on the calling goroutine.
 //
-// The fields of a permutation move together: each cycle of order is walked once, and each
-// step of it moves one entry of every field (permute). Walking the cycles once per field, as
-// this did before, read and marked order once per field and took about twice as long
-// (BenchmarkPermuterApply: 64–65 against 32–38 ns per particle for nine fields).
-func (pm *Permuter) Apply(fields []Field, order []int32) {
+// The fields of a permutation move together: each step of a cycle moves one entry of every
+// field. Walking the cycles once per field read and marked order once per field and took
+// about twice as long (BenchmarkPermuterApply: 64–65 against 32–38 ns per particle for nine
+// fields).
+func (pm *Permuter) Apply(fields []Field, order []int32, pool *par.Pool) {
+	m := pm.prepare(fields, order)
+	if m == 0 {
+		return
+	}
+	if pool == nil {
+		nb := par.Blocks(m)
+		for b := 0; b < nb; b++ {
+			pm.save(b*par.BlockSize, min((b+1)*par.BlockSize, m), b)
+		}
+		for b := 0; b < nb; b++ {
+			pm.move(b*par.BlockSize, min((b+1)*par.BlockSize, m), b)
+		}
+		return
+	}
+	pool.For(m, pm.fnSave)
+	pool.For(m, pm.fnMove)
+}
+
+// prepare lists the fields to permute (moving the selections' at once), walks the cycles of
+// order and sizes the blocks' slots; it returns the number of moved entries, len(seq).
+func (pm *Permuter) prepare(fields []Field, order []int32) int {
 	pm.vecs, pm.scalars = pm.vecs[:0], pm.scalars[:0]
 	for _, fd := range fields {
 		if fd.Scalar != nil {
@@ -177,11 +220,16 @@ func (pm *Permuter) Apply(fields []Field, order []int32) {
 		}
 	}
 	if len(pm.vecs)+len(pm.scalars) == 0 {
-		return
+		return 0
 	}
-	pm.tv = par.Grow(pm.tv, len(pm.vecs))
-	pm.ts = par.Grow(pm.ts, len(pm.scalars))
-	pm.permute(order)
+	pm.walk(order)
+	nb := par.Blocks(len(pm.seq))
+	pm.sv = par.Grow(pm.sv, 3*nb*len(pm.vecs))
+	pm.ss = par.Grow(pm.ss, 3*nb*len(pm.scalars))
+	if pm.fnSave == nil {
+		pm.fnSave, pm.fnMove = pm.save, pm.move
+	}
+	return len(pm.seq)
 }
 
 // addField appends field a to the fields that move with the permutation order, or, when a is
@@ -197,12 +245,13 @@ func addField[T any](list [][]T, a []T, order []int32) [][]T {
 	return append(list, a[:len(order)])
 }
 
-// permute sets entry k of every field of pm.vecs and pm.scalars (each len(order) long) to
-// its entry order[k], for the permutation order, walking each cycle once and marking the
-// visited entries of order by complementing them (^i < 0); it restores them at the end. A
-// fixed point moves nothing.
-func (pm *Permuter) permute(order []int32) {
-	vecs, scalars, tv, ts := pm.vecs, pm.scalars, pm.tv, pm.ts
+// walk lists the cycles of the permutation order in seq and open (see Permuter), marking the
+// visited entries of order by complementing them (^i < 0) and restoring them at the end. A
+// fixed point is not listed.
+func (pm *Permuter) walk(order []int32) {
+	seq := pm.seq[:0]
+	pm.open = par.Grow(pm.open, par.Blocks(len(order)))
+	open := pm.open
 	for k0 := range order {
 		first := order[k0]
 		if first < 0 {
@@ -212,36 +261,110 @@ func (pm *Permuter) permute(order []int32) {
 			order[k0] = ^first
 			continue
 		}
-		for f, a := range vecs {
-			tv[f] = a[k0]
-		}
-		for f, a := range scalars {
-			ts[f] = a[k0]
-		}
+		start := int32(len(seq))
 		k := k0
 		for {
-			next := int(order[k])
-			order[k] = ^int32(next)
-			if next == k0 {
-				for f, a := range vecs {
-					a[k] = tv[f]
+			next := order[k]
+			order[k] = ^next
+			if t := len(seq); t%par.BlockSize == 0 {
+				open[t/par.BlockSize] = -1
+				if int32(t) != start {
+					open[t/par.BlockSize] = start
 				}
-				for f, a := range scalars {
-					a[k] = ts[f]
-				}
+			}
+			if int(next) == k0 {
+				seq = append(seq, ^int32(k))
 				break
 			}
-			for _, a := range vecs {
-				a[k] = a[next]
-			}
-			for _, a := range scalars {
-				a[k] = a[next]
-			}
-			k = next
+			seq = append(seq, int32(k))
+			k = int(next)
 		}
 	}
 	for k := range order {
 		order[k] = ^order[k]
+	}
+	pm.seq = seq
+}
+
+// entry is the field index of position t of seq and whether it ends its cycle.
+func (pm *Permuter) entry(t int) (k int, last bool) {
+	e := pm.seq[t]
+	if e < 0 {
+		return int(^e), true
+	}
+	return int(e), false
+}
+
+// save copies, for block b of seq that begins inside a cycle, every field's value at the
+// block's first entry (read by the previous block's last move) and at its cycle's first entry
+// (read by the cycle's last move) into the block's slots 0 and 1.
+func (pm *Permuter) save(lo, _, b int) {
+	o := pm.open[b]
+	if o < 0 {
+		return
+	}
+	k, _ := pm.entry(lo)
+	c, _ := pm.entry(int(o))
+	nv, ns := len(pm.vecs), len(pm.scalars)
+	sv, ss := pm.sv[3*b*nv:3*(b+1)*nv], pm.ss[3*b*ns:3*(b+1)*ns]
+	for f, a := range pm.vecs {
+		sv[f], sv[nv+f] = a[k], a[c]
+	}
+	for f, a := range pm.scalars {
+		ss[f], ss[ns+f] = a[k], a[c]
+	}
+}
+
+// move makes the moves of block b of seq, [lo, hi): each entry takes the value of the next one
+// in its cycle, the block's last (unless it ends its cycle) the next block's first from that
+// block's slot 0, and a cycle's last entry the cycle's first, from slot 2 when the cycle
+// began in this block (copied there before its first move) and from slot 1 otherwise.
+func (pm *Permuter) move(lo, hi, b int) {
+	nv, ns := len(pm.vecs), len(pm.scalars)
+	sv, ss := pm.sv[3*b*nv:3*(b+1)*nv], pm.ss[3*b*ns:3*(b+1)*ns]
+	began := pm.open[b] < 0 // the current cycle began in this block
+	for t := lo; t < hi; t++ {
+		k, last := pm.entry(t)
+		if t > lo && pm.seq[t-1] < 0 {
+			began = true
+		}
+		if began && (t == lo || pm.seq[t-1] < 0) {
+			for f, a := range pm.vecs {
+				sv[2*nv+f] = a[k]
+			}
+			for f, a := range pm.scalars {
+				ss[2*ns+f] = a[k]
+			}
+		}
+		switch {
+		case last:
+			slot := 1
+			if began {
+				slot = 2
+			}
+			for f, a := range pm.vecs {
+				a[k] = sv[slot*nv+f]
+			}
+			for f, a := range pm.scalars {
+				a[k] = ss[slot*ns+f]
+			}
+		case t+1 == hi:
+			nvs, nss := pm.sv[3*(b+1)*nv:], pm.ss[3*(b+1)*ns:]
+			for f, a := range pm.vecs {
+				a[k] = nvs[f]
+			}
+			for f, a := range pm.scalars {
+				a[k] = nss[f]
+			}
+		default:
+			j, _ := pm.entry(t + 1)
+			for _, a := range pm.vecs {
+				a[k] = a[j]
+			}
+			for _, a := range pm.scalars {
+				a[k] = a[j]
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package physics
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -41,39 +42,106 @@ func TestCompressionErrorMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestPermuterMatchesGather: the in-place permutation equals the gather b[k] = a[order[k]] for
-// random permutations (many cycles, fixed points) and for an increasing selection, and leaves
-// order as it found it.
+// TestPermuterMatchesGather: the permutation equals the gather b[k] = a[order[k]], on the
+// calling goroutine and on pools of 1–3 workers, for random permutations (one long cycle
+// over several blocks of the walk, others, fixed points), for permutations of many short
+// cycles and of shifts (a run moved by one, as a sort after a particle crosses cells makes:
+// cycles that begin and end inside and across the walk's blocks), and for an increasing
+// selection; and it leaves order as it found it.
 func TestPermuterMatchesGather(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{1, 2, 7, 1000} {
+	pools := []*par.Pool{nil, par.NewPool(1), par.NewPool(2), par.NewPool(3)}
+	defer func() {
+		for _, p := range pools[1:] {
+			p.Close()
+		}
+	}()
+	identity := func(n int) []int32 {
 		order := make([]int32, n)
 		for k := range order {
 			order[k] = int32(k)
 		}
-		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
-		if n > 2 {
-			order[0], order[order[0]] = order[order[0]], order[0] // a fixed point, usually
-		}
-		x := make([]Vec3, n)
-		s := make([]float64, n)
-		for k := range x {
-			x[k] = Vec3{float64(k), rng.Float64(), 0}
-			s[k] = rng.Float64()
-		}
-		wantX, wantS := make([]Vec3, n), make([]float64, n)
-		for k, i := range order {
-			wantX[k], wantS[k] = x[i], s[i]
-		}
-		saved := slices.Clone(order)
-		var pm Permuter
-		var empty []Vec3
-		pm.Apply([]Field{{Vec: &x}, {Scalar: &s}, {Vec: &empty}}, order)
-		if !slices.Equal(x, wantX) || !slices.Equal(s, wantS) || len(empty) != 0 {
-			t.Fatalf("n = %d: permuted fields differ from the gather", n)
-		}
-		if !slices.Equal(order, saved) {
-			t.Fatalf("n = %d: order was not restored", n)
+		return order
+	}
+	kinds := map[string]func(n int) []int32{
+		"random": func(n int) []int32 {
+			order := identity(n)
+			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+			if n > 2 {
+				order[0], order[order[0]] = order[order[0]], order[0] // a fixed point, usually
+			}
+			return order
+		},
+		"local": func(n int) []int32 { // swaps and short cycles within windows of 5
+			order := identity(n)
+			for lo := 0; lo < n; lo += 5 {
+				w := order[lo:min(lo+5, n)]
+				rng.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
+			}
+			return order
+		},
+		"shifts": func(n int) []int32 { // runs rotated by one, of lengths up to 3 blocks
+			order := identity(n)
+			for lo := 0; lo < n; {
+				hi := min(n, lo+1+rng.IntN(3*par.BlockSize))
+				r := order[lo:hi]
+				if rng.IntN(2) == 0 {
+					first := r[0]
+					copy(r, r[1:])
+					r[len(r)-1] = first
+				} else {
+					last := r[len(r)-1]
+					copy(r[1:], r)
+					r[0] = last
+				}
+				lo = hi + rng.IntN(4)
+			}
+			return order
+		},
+	}
+	for _, name := range []string{"random", "local", "shifts"} {
+		for _, n := range []int{1, 2, 7, 1000, 5*par.BlockSize + 3} {
+			order := kinds[name](n)
+			x := make([]Vec3, n)
+			s := make([]float64, n)
+			for k := range x {
+				x[k] = Vec3{float64(k), rng.Float64(), 0}
+				s[k] = rng.Float64()
+			}
+			wantX, wantS := make([]Vec3, n), make([]float64, n)
+			for k, i := range order {
+				wantX[k], wantS[k] = x[i], s[i]
+			}
+			saved := slices.Clone(order)
+			for w, pool := range pools {
+				gx, gs := slices.Clone(x), slices.Clone(s)
+				var pm Permuter
+				var empty []Vec3
+				pm.Apply([]Field{{Vec: &gx}, {Scalar: &gs}, {Vec: &empty}}, order, pool)
+				if !slices.Equal(gx, wantX) || !slices.Equal(gs, wantS) || len(empty) != 0 {
+					t.Fatalf("%s, n = %d, pool %d: permuted fields differ from the gather", name, n, w)
+				}
+				if !slices.Equal(order, saved) {
+					t.Fatalf("%s, n = %d, pool %d: order was not restored", name, n, w)
+				}
+			}
+			// the moves' blocks in reverse order, a schedule two workers may take: a block
+			// that read what the next one overwrites fails here
+			gx, gs := slices.Clone(x), slices.Clone(s)
+			var pm Permuter
+			fields := []Field{{Vec: &gx}, {Scalar: &gs}}
+			if m := pm.prepare(fields, order); m > 0 {
+				nb := par.Blocks(m)
+				for b := nb - 1; b >= 0; b-- {
+					pm.save(b*par.BlockSize, min((b+1)*par.BlockSize, m), b)
+				}
+				for b := nb - 1; b >= 0; b-- {
+					pm.move(b*par.BlockSize, min((b+1)*par.BlockSize, m), b)
+				}
+			}
+			if !slices.Equal(gx, wantX) || !slices.Equal(gs, wantS) {
+				t.Fatalf("%s, n = %d: permuted fields differ from the gather with the blocks in reverse order", name, n)
+			}
 		}
 	}
 	// many fields of each kind, all moved in one walk of the cycles
@@ -92,7 +160,7 @@ func TestPermuterMatchesGather(t *testing.T) {
 		fields = append(fields, Field{Vec: &vecs[f]}, Field{Scalar: &scalars[f]})
 	}
 	var pm Permuter
-	pm.Apply(fields, order)
+	pm.Apply(fields, order, pools[2])
 	for f := range vecs {
 		for k, i := range order {
 			if vecs[f][k] != (Vec3{float64(f), float64(i), 1}) || scalars[f][k] != float64(100*f+int(i)) {
@@ -101,7 +169,7 @@ func TestPermuterMatchesGather(t *testing.T) {
 		}
 	}
 	x := []Vec3{{0}, {1}, {2}, {3}, {4}}
-	pm.Apply([]Field{{Vec: &x}}, []int32{1, 3, 4})
+	pm.Apply([]Field{{Vec: &x}}, []int32{1, 3, 4}, pools[2])
 	if want := []Vec3{{1}, {3}, {4}}; !slices.Equal(x[:3], want) {
 		t.Fatalf("selection: %v, want %v", x[:3], want)
 	}
@@ -151,7 +219,7 @@ func BenchmarkPermuterApply(b *testing.B) {
 		b.Fatal(err)
 	}
 	var pm Permuter
-	pm.Apply([]Field{{Vec: &x}}, g.Order)
+	pm.Apply([]Field{{Vec: &x}}, g.Order, pool)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range x {
 		for c := 0; c < 3; c++ {
@@ -172,12 +240,16 @@ func BenchmarkPermuterApply(b *testing.B) {
 			fields = append(fields, Field{Scalar: &s})
 		}
 	}
-	b.Run("fused", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			pm.Apply(fields, order)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/particle")
-	})
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("fused/workers-%d", w), func(b *testing.B) {
+			pool := par.NewPool(w)
+			defer pool.Close()
+			for i := 0; i < b.N; i++ {
+				pm.Apply(fields, order, pool)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/particle")
+		})
+	}
 	b.Run("per-field", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			for _, fd := range fields {

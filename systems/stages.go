@@ -71,7 +71,7 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 	}
 	if s.sinceSort == 0 {
 		order := s.fluidGrid.Order
-		s.perm.Apply(f.Fields(), order)
+		s.perm.Apply(f.Fields(), order, s.pool)
 		s.permuteOrigin(order)
 		s.remapGoo(order, f.Len())
 		s.permuteVirtual(order)
@@ -430,7 +430,7 @@ func (s *Sim) dropPacked(drop func(k int) bool) {
 	}
 	order := append([]int32(nil), keep...)
 	oldN := f.Len()
-	s.perm.Apply(f.Fields(), order)
+	s.perm.Apply(f.Fields(), order, s.pool)
 	for _, fd := range f.Fields() {
 		if fd.Scalar != nil {
 			*fd.Scalar = (*fd.Scalar)[:len(order)]

@@ -51,7 +51,7 @@ func newFixture(t testing.TB, n int, workers int, adhesion float64) *fixture {
 		t.Fatal(err)
 	}
 	var pm physics.Permuter
-	pm.Apply(fx.f.Fields(), g.Order)
+	pm.Apply(fx.f.Fields(), g.Order, fx.pool)
 	fx.b.V = make([]physics.Vec3, len(fx.b.X))
 	fx.b.Vol = make([]float64, len(fx.b.X))
 	fx.s.Resize(fx.f.Len())
