@@ -38,9 +38,11 @@ type Grid struct {
 	stride [3]uint64  // the key's step per cell along axes[0], axes[1], axes[2]
 	layers [3][]int32 // keyAxes's sampled point counts per layer of cells across each axis
 
-	// Order lists the points sorted by (cell key, index); Sorted[k] = x[Order[k]].
+	// Order lists the points sorted by (cell key, index); Sorted[k] = x[Order[k]]. After
+	// BuildOrder and RelabelTo, Sorted is the caller's permuted positions themselves.
 	Order  []int32
 	Sorted []Vec3
+	own    []Vec3  // the buffer Build writes Sorted into
 	cellOf []int32 // point → cell index
 
 	cellStart []int32 // points of cell c are Order[cellStart[c]:cellStart[c+1]]
@@ -110,6 +112,18 @@ func (g *Grid) NumCells() int { return len(g.cellKey) }
 // Build sorts the points x into the grid. It fails if a coordinate is not finite or the points
 // span more than 2²¹ cells on an axis; callers remove particles that leave the domain first.
 func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
+	return g.build(x, h, pool, true)
+}
+
+// BuildOrder is Build without Sorted, for a caller that permutes its points into Order
+// (Permuter.Apply) and then calls RelabelTo with them: the grid is searched only after
+// RelabelTo, and keeps no copy of the positions (24 bytes a point) nor spends the pass that
+// writes one. Until RelabelTo, Sorted is nil.
+func (g *Grid) BuildOrder(x []Vec3, h float64, pool *par.Pool) error {
+	return g.build(x, h, pool, false)
+}
+
+func (g *Grid) build(x []Vec3, h float64, pool *par.Pool, sorted bool) error {
 	if !(h > 0) {
 		return fmt.Errorf("grid cell size %g must be > 0", h)
 	}
@@ -157,7 +171,11 @@ func (g *Grid) Build(x []Vec3, h float64, pool *par.Pool) error {
 	// Runs of equal keys are cells: counted per chunk, numbered in chunk order, then written.
 	chunks := g.chunksFor(n)
 	g.chunkCells = grow(g.chunkCells, chunks)
-	g.Sorted = grow(g.Sorted, n)
+	g.Sorted = nil
+	if sorted {
+		g.own = grow(g.own, n)
+		g.Sorted = g.own
+	}
 	g.forChunks(chunks, g.fnCellsCount, pool)
 	nc := int32(0)
 	for c := range g.chunkCells[:chunks] {
@@ -456,15 +474,20 @@ func (g *Grid) scatterChunk(_, _, c int) {
 	}
 }
 
-// cellsCountChunk fills Sorted over chunk c and counts the cells that start in it (a point
-// whose key differs from the point before it in the sorted order starts a cell).
+// cellsCountChunk fills Sorted over chunk c (unless BuildOrder left it nil) and counts the
+// cells that start in it (a point whose key differs from the point before it in the sorted
+// order starts a cell).
 func (g *Grid) cellsCountChunk(_, _, c int) {
 	lo, hi := chunkRange(g.n, g.chunks, c)
 	order, key, x := g.Order, g.key, g.x
+	if g.Sorted != nil {
+		for k := lo; k < hi; k++ {
+			g.Sorted[k] = x[order[k]]
+		}
+	}
 	starts := int32(0)
 	for k := lo; k < hi; k++ {
 		i := order[k]
-		g.Sorted[k] = x[i]
 		if k == 0 || key[i] != key[order[k-1]] {
 			starts++
 		}
@@ -501,6 +524,18 @@ func (g *Grid) Relabel() {
 			g.Order[k], g.cellOf[k] = k, int32(c)
 		}
 	}
+}
+
+// RelabelTo is Relabel after BuildOrder: xp are the permuted points (x′ above), and Sorted
+// becomes xp itself, which is x′[Order[k]] once Order is the identity. The grid then reads the
+// caller's positions: it stays the grid of xp only while they do not move, as any grid stays
+// that of the positions it was built from.
+func (g *Grid) RelabelTo(xp []Vec3) {
+	if len(xp) != g.n {
+		panic("physics: Grid.RelabelTo with another number of points than the grid's")
+	}
+	g.Relabel()
+	g.Sorted = xp
 }
 
 // keyAxes chooses the key's axes (see Grid). Per axis it counts the points in each layer of

@@ -522,37 +522,52 @@ func TestChunkedSortMatchesStableSort(t *testing.T) {
 func TestRelabelEqualsBuildOfPermutedPoints(t *testing.T) {
 	const h = 0.1
 	rng := rand.New(rand.NewPCG(7, 8))
-	x := make([]Vec3, 3000)
-	for i := range x {
-		x[i] = Vec3{rng.Float64(), 0.5 * rng.Float64(), 0.7 * rng.Float64()}
+	x0 := make([]Vec3, 3000)
+	for i := range x0 {
+		x0[i] = Vec3{rng.Float64(), 0.5 * rng.Float64(), 0.7 * rng.Float64()}
 	}
-	x[17], x[2500] = x[5], x[5] // coincident points: ties broken by index
+	x0[17], x0[2500] = x0[5], x0[5] // coincident points: ties broken by index
 	pool := par.NewPool(2)
 	defer pool.Close()
-	var g, want Grid
-	if err := g.Build(x, h, pool); err != nil {
-		t.Fatal(err)
-	}
-	var pm Permuter
-	pm.Apply([]Field{{Vec: &x}}, g.Order, pool)
-	g.Relabel()
-	if err := want.Build(x, h, pool); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(g.Order, want.Order) || !slices.Equal(g.cellOf, want.cellOf) ||
-		!slices.Equal(g.cellStart, want.cellStart) || !slices.Equal(g.Sorted, want.Sorted) ||
-		!slices.Equal(g.SelfAdjacent(), want.SelfAdjacent()) {
-		t.Fatal("relabelled grid differs from a Build of the permuted points")
-	}
-	kr := NewKernel(CubicSpline, h)
-	var a, b Neighbors
-	Search(&g, x, &g, g.SelfAdjacent(), &kr, true, &a, pool)
-	Search(&want, x, &want, want.SelfAdjacent(), &kr, true, &b, pool)
-	for i := range x {
-		ja, wa, ga := a.Of(i)
-		jb, wb, gb := b.Of(i)
-		if !slices.Equal(ja, jb) || !slices.Equal(wa, wb) || !slices.Equal(ga, gb) {
-			t.Fatalf("point %d: lists differ", i)
+	// Build then Relabel, and BuildOrder then RelabelTo (Sorted: the permuted points)
+	for _, inPlace := range []bool{false, true} {
+		x := slices.Clone(x0)
+		var g, want Grid
+		build := g.Build
+		if inPlace {
+			build = g.BuildOrder
+		}
+		if err := build(x, h, pool); err != nil {
+			t.Fatal(err)
+		}
+		if inPlace && g.Sorted != nil {
+			t.Fatal("BuildOrder wrote Sorted")
+		}
+		var pm Permuter
+		pm.Apply([]Field{{Vec: &x}}, g.Order, pool)
+		if inPlace {
+			g.RelabelTo(x)
+		} else {
+			g.Relabel()
+		}
+		if err := want.Build(x, h, pool); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g.Order, want.Order) || !slices.Equal(g.cellOf, want.cellOf) ||
+			!slices.Equal(g.cellStart, want.cellStart) || !slices.Equal(g.Sorted, want.Sorted) ||
+			!slices.Equal(g.SelfAdjacent(), want.SelfAdjacent()) {
+			t.Fatalf("in place %v: relabelled grid differs from a Build of the permuted points", inPlace)
+		}
+		kr := NewKernel(CubicSpline, h)
+		var a, b Neighbors
+		Search(&g, x, &g, g.SelfAdjacent(), &kr, true, &a, pool)
+		Search(&want, x, &want, want.SelfAdjacent(), &kr, true, &b, pool)
+		for i := range x {
+			ja, wa, ga := a.Of(i)
+			jb, wb, gb := b.Of(i)
+			if !slices.Equal(ja, jb) || !slices.Equal(wa, wb) || !slices.Equal(ga, gb) {
+				t.Fatalf("in place %v, point %d: lists differ", inPlace, i)
+			}
 		}
 	}
 }

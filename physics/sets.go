@@ -249,6 +249,9 @@ func addField[T any](list [][]T, a []T, order []int32) [][]T {
 // visited entries of order by complementing them (^i < 0) and restoring them at the end. A
 // fixed point is not listed.
 func (pm *Permuter) walk(order []int32) {
+	if cap(pm.seq) < len(order) {
+		pm.seq = make([]int32, 0, len(order)) // every entry at most once: no append regrows it
+	}
 	seq := pm.seq[:0]
 	pm.open = par.Grow(pm.open, par.Blocks(len(order)))
 	open := pm.open

@@ -66,16 +66,20 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 	f := &s.Fluid
 	h := s.Kernel.H
 	s.placeVirtual()
-	if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
-		return s.describe(err)
-	}
 	if s.sinceSort == 0 {
+		// the positions are permuted into the grid's order, and the grid then reads them in
+		// place of a sorted copy of its own
+		if err := s.fluidGrid.BuildOrder(f.X, h, s.pool); err != nil {
+			return s.describe(err)
+		}
 		order := s.fluidGrid.Order
 		s.perm.Apply(f.Fields(), order, s.pool)
 		s.permuteOrigin(order)
 		s.remapGoo(order, f.Len())
 		s.permuteVirtual(order)
-		s.fluidGrid.Relabel()
+		s.fluidGrid.RelabelTo(f.X)
+	} else if err := s.fluidGrid.Build(f.X, h, s.pool); err != nil {
+		return s.describe(err)
 	}
 	if s.moving {
 		t0 := time.Now()
