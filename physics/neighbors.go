@@ -262,7 +262,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	sc := out.scratch.get()
 	defer out.scratch.put(sc)
 	// A block's first search writes its lists into the scratch's and then copies them into
-	// lists of their size and a sixteenth: grown in place from nothing, by projections from
+	// lists of their size and an eighth: grown in place from nothing, by projections from
 	// the block's first points, they overshot where the points differ (a wall's neighbours
 	// crowd near its face) and left the garbage of each growth. Later searches write in
 	// place and grow by projection only when a block's pairs outgrow its lists.

@@ -23,6 +23,17 @@ func randomPairs(rng *rand.Rand, n, rows int) ([]int32, []float32, [][4]float64)
 	return js, gs, v
 }
 
+// randomStates returns random positions and velocities of rows particles.
+func randomStates(rng *rand.Rand, rows int) (x, v []mgl64.Vec3) {
+	x, v = make([]mgl64.Vec3, rows), make([]mgl64.Vec3, rows)
+	for i := range x {
+		for d := 0; d < 3; d++ {
+			x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()*5
+		}
+	}
+	return x, v
+}
+
 // TestGatherSum4: on a hand-worked list the sums are the formula's, and on random lists of
 // every length up to 70 the assembly equals the Go loop bit for bit (where the processor has
 // AVX2).
@@ -119,12 +130,7 @@ func TestPredictSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
 	for n := 1; n <= 70; n++ {
 		js, gs, q := randomPairs(rng, n, 50)
-		x, v := make([]mgl64.Vec3, 50), make([]mgl64.Vec3, 50)
-		for i := range x {
-			for d := 0; d < 3; d++ {
-				x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()*5
-			}
-		}
+		x, v := randomStates(rng, 50)
 		xi, vi := x[rng.IntN(50)], v[rng.IntN(50)]
 		s, gg, div, qs := PredictSums(js, gs, x, v, q, &xi, &vi)
 		got := [8]float64{s[0], s[1], s[2], gg, div, qs[0], qs[1], qs[2]}
@@ -149,12 +155,7 @@ func TestPredictSums(t *testing.T) {
 	rng = rand.New(rand.NewPCG(5, 6))
 	for n := 0; n <= 70; n++ {
 		js, gs, q := randomPairs(rng, n, 50)
-		x, v := make([]mgl64.Vec3, 50), make([]mgl64.Vec3, 50)
-		for i := range x {
-			for d := 0; d < 3; d++ {
-				x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()*5
-			}
-		}
+		x, v := randomStates(rng, 50)
 		xi, vi := x[rng.IntN(50)], v[rng.IntN(50)]
 		var a, b [4][4]float64
 		if n > 0 {
@@ -198,12 +199,7 @@ func TestFactorSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for n := 0; n <= 70; n++ {
 		js, gs, _ := randomPairs(rng, n, 50)
-		x, v := make([]mgl64.Vec3, 50), make([]mgl64.Vec3, 50)
-		for i := range x {
-			for d := 0; d < 3; d++ {
-				x[i][d], v[i][d] = rng.NormFloat64(), rng.NormFloat64()*5
-			}
-		}
+		x, v := randomStates(rng, 50)
 		xi, vi, c := x[rng.IntN(50)], v[rng.IntN(50)], x[rng.IntN(50)]
 		var a, b [3][4]float64
 		if n > 0 {
