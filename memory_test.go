@@ -91,13 +91,15 @@ func TestBuildAllocations(t *testing.T) {
 // dam break at 10k (12,167 fluid particles, 21,276 wall samples) after 20 substeps: the fluid's
 // state, the walls, the grids, the solver's scratch and the pair lists (26 fluid pairs a
 // particle at 8 bytes stored, index and gradient factor, plus their slices' headroom).
-// Measured 1,162 B per particle (1,240 B before the search's scratch went per running block, a
-// block's first lists were sized to their pairs and the fluid grid stopped keeping a sorted
-// copy of the positions; 1,459 B when a pair also stored its kernel value, the wall grid kept
-// its sort scratch and the viscosity's warm start was allocated unused; 1,785 B when a pair
-// stored its gradient vector). The limit leaves 5 % for the pair counts' drift with the flow
-// and the collector's timing, and the code before those three changes exceeds it.
-const benchHeapPerParticleLimit = 1220
+// Measured 1,113 B per particle (1,162 B before the pair lists of all blocks went into one
+// array per field, laid out for the predicted pairs; 1,240 B before the search's scratch went
+// per running block, a block's first lists were sized to their pairs and the fluid grid
+// stopped keeping a sorted copy of the positions; 1,459 B when a pair also stored its kernel
+// value, the wall grid kept its sort scratch and the viscosity's warm start was allocated
+// unused; 1,785 B when a pair stored its gradient vector). The limit leaves 5 % for the pair
+// counts' drift with the flow and the collector's timing, and the code before those three
+// changes exceeds it.
+const benchHeapPerParticleLimit = 1170
 
 // TestLiveHeapPerParticleOfTheBenchmarkDam: the heap the 10k benchmark dam break keeps between
 // substeps, per fluid particle, stays below benchHeapPerParticleLimit. Measured like
@@ -140,3 +142,68 @@ func TestLiveHeapPerParticleOfTheBenchmarkDam(t *testing.T) {
 		t.Errorf("the world keeps %.0f B per fluid particle between substeps, want ≤ %d B", per, benchHeapPerParticleLimit)
 	}
 }
+
+// TestFlowingDamAllocatesLittle: once the 10k benchmark dam break runs (after its first 20
+// substeps), the substeps of its next 0.5 s, in which the flow rearranges the particles and
+// the fluid–wall pairs grow by half, allocate at most flowAllocLimit bytes per fluid particle:
+// the pair lists of every block live in one array per field that is laid out anew each search
+// and grows only when all pairs outgrow it, so no block leaves its old arrays to the
+// collector. Also the search's layout predicts the blocks' pairs well (Neighbors.Reorder): at
+// most flowSpillLimit of the fluid–fluid blocks searched in that time are searched twice.
+func TestFlowingDamAllocatesLittle(t *testing.T) {
+	s := components.DefaultSolver()
+	s.ParticleRadius = 0.025
+	w, err := sluice.NewWorld(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.AddBoundaryBox("tank", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3.2, 2, 1.2}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	for sub := 0; sub < 20; {
+		st, err := w.Step(w.Sim().NextDt())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub += st.Substeps
+	}
+	ff, fb := &w.Sim().FF, &w.Sim().FB
+	spills0, pairs0 := ff.Spills(), fb.Pairs()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	substeps := 0
+	for range 30 {
+		st, err := w.Step(1.0 / 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		substeps += st.Substeps
+	}
+	runtime.ReadMemStats(&m1)
+	n := w.Sim().Fluid.Len()
+	per := float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
+	spilled := float64(ff.Spills()-spills0) / float64(substeps*len(ff.Blocks))
+	t.Logf("%d substeps: %.1f B allocated per fluid particle (limit %d B); %.2f %% of the fluid-fluid blocks searched twice (limit %.0f %%); fluid-wall pairs %d -> %d",
+		substeps, per, flowAllocLimit, 100*spilled, 100*flowSpillLimit, pairs0, fb.Pairs())
+	if per > flowAllocLimit {
+		t.Errorf("the flowing dam's substeps allocated %.1f B per fluid particle, want ≤ %d B", per, flowAllocLimit)
+	}
+	if spilled > flowSpillLimit {
+		t.Errorf("%.2f %% of the fluid-fluid blocks were searched twice, want ≤ %.0f %%", 100*spilled, 100*flowSpillLimit)
+	}
+}
+
+// flowAllocLimit (bytes per fluid particle) bounds what TestFlowingDamAllocatesLittle's 148
+// substeps allocate. Measured 41.8 B (the fluid–wall lists' array growing with their pairs, the
+// grids' cells following the flow, the per-Step statistics); 143.3 B when each block's lists
+// grew on their own and left their old arrays as garbage.
+const flowAllocLimit = 80
+
+// flowSpillLimit bounds the fraction of fluid–fluid blocks TestFlowingDamAllocatesLittle
+// searches twice. Measured 0.06 %; 7.3 % when the search predicted each block's pairs from the
+// same block of the last search instead of its particles' pairs (Neighbors.Reorder).
+const flowSpillLimit = 0.01

@@ -47,6 +47,29 @@ type Neighbors struct {
 	sameSet  bool
 	fnSearch func(lo, hi, block int)
 	scratch  *scratchPool
+
+	// The pairs of all blocks live in one array per field, the slab: block b's lists are the
+	// views [off, off+len) of capacity rcap, its region. Every search lays the regions out
+	// afresh (layout) from the pairs each block is predicted to have, with a little slack; a
+	// block whose pairs outgrow its region goes on in the scratch to count them and is then
+	// searched again into the slab's reserve, the capacity after the last region (spill). So
+	// the lists neither grow per block, leaving old arrays to the collector, nor keep each
+	// block's largest size: the slab holds the pairs of one search and its slack.
+	slabJ        []int32
+	slabW, slabG []float32 // slabW is empty when the search skips W
+	reserve      int       // the slab's first entry after the regions
+	// pred[b] is the pairs block b is predicted to have in the next search, when predN is
+	// that search's number of query points (set by Reorder); otherwise each block is
+	// predicted to keep the pairs of the same block in the last search
+	pred      []int
+	predN     int
+	order     []int32 // Reorder's argument, while its blocks run
+	mean      int     // and the mean pairs per point of the last search
+	fnPredict func(lo, hi, block int)
+	redo      []int32 // the blocks that spilled, to search again
+	fnRedo    func(lo, hi, k int)
+	spills    int
+	compacted int // how many spills laid every block out anew
 }
 
 // VirtualTargets are K target slots per query point that Search appends to the query point's
@@ -69,6 +92,10 @@ type NeighborBlock struct {
 	W     []float32 // W_ij; empty when the search ran with Neighbors.SkipW
 	G     []float32 // G_ij = W'(|x_ij|)/|x_ij|: ∇_i W_ij = G_ij x_ij
 	skipW bool
+	// the block's region in its Neighbors' slab, and the most entries the block's lists
+	// held in the last search (the pairs, and while a point was searched, its candidates)
+	off, rcap, need int
+	spilled         bool
 }
 
 // searchScratch is the search's scratch for one block at a time. The blocks take it from a
@@ -82,7 +109,7 @@ type searchScratch struct {
 	nx, ny, nz []float32
 	r2         []float64 // squared distances of one query point's pairs
 	ws         []float32 // their kernel values when the lists keep none (SkipW)
-	// a block's first lists, written here and then copied into lists of their size
+	// the lists of a block that outgrew its region in the slab, written here to count them
 	j    []int32
 	w, g []float32
 }
@@ -181,8 +208,13 @@ func (nb *Neighbors) Bytes() (used, held int) {
 	for b := range nb.Blocks {
 		blk := &nb.Blocks[b]
 		used += 4*len(blk.J) + 4*len(blk.W) + 4*len(blk.G) + 4*len(blk.Start)
-		held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G) + 4*cap(blk.Start)
+		held += 4 * cap(blk.Start)
+		if len(nb.slabJ) == 0 {
+			// lists filled without Search, each block with its own arrays
+			held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G)
+		}
 	}
+	held += 4*cap(nb.slabJ) + 4*cap(nb.slabW) + 4*cap(nb.slabG)
 	if p := nb.scratch; p != nil {
 		for _, sc := range p.all {
 			held += 4*cap(sc.cand) + 4*cap(sc.near) + 4*cap(sc.nx) + 4*cap(sc.ny) + 4*cap(sc.nz) + 8*cap(sc.r2) + 4*cap(sc.ws)
@@ -212,6 +244,7 @@ func (nb *Neighbors) Bytes() (used, held int) {
 func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool, out *Neighbors, pool *par.Pool) {
 	n := len(xq)
 	nb := par.Blocks(n)
+	oldN := min(out.N, par.BlockSize*len(out.Blocks))
 	out.N = n
 	if cap(out.Blocks) < nb {
 		nbs := make([]NeighborBlock, nb)
@@ -221,10 +254,12 @@ func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool
 	out.Blocks = out.Blocks[:nb]
 	if out.fnSearch == nil {
 		out.fnSearch = out.searchBlock
+		out.fnRedo = out.redoBlock
 	}
 	if out.scratch == nil {
 		out.scratch = new(scratchPool)
 	}
+	out.layout(n, oldN)
 	nt := len(tg.Order)
 	if vt := out.Virtual; vt != nil {
 		if int(vt.Base) != nt || len(vt.X) != vt.K*n || out.Weights == nil {
@@ -242,7 +277,208 @@ func Search(qg *Grid, xq []Vec3, tg *Grid, adj []int32, kr *Kernel, sameSet bool
 	}
 	out.qg, out.xq, out.tg, out.adj, out.kr, out.sameSet = qg, xq, tg, adj, kr, sameSet
 	pool.For(n, out.fnSearch)
+	if out.spill() {
+		pool.For(len(out.redo)*par.BlockSize, out.fnRedo)
+		for _, b := range out.redo {
+			if out.Blocks[b].spilled {
+				panic("physics: a block's pairs outgrew the region laid out for their count")
+			}
+		}
+	}
 	out.qg, out.xq, out.tg, out.adj, out.kr = nil, nil, nil, nil, nil
+}
+
+// Spills returns how many times a block's pairs outgrew the region laid out for them, so that
+// the block was searched twice, over every search of these lists.
+func (nb *Neighbors) Spills() int { return nb.spills }
+
+// Reorder tells the lists that the query points of the next search are those of the last
+// in a new order: point k of the next search is point order[k] of the last (order[k] ≥ the
+// last search's count for a new point). The next search then lays out each block's region
+// for the pairs its points had, which a block of the last search predicts badly once the
+// points are sorted anew. It changes no list, only where the next search writes them.
+func (nb *Neighbors) Reorder(order []int32, pool *par.Pool) {
+	n := len(order)
+	nb.pred = grow(nb.pred, par.Blocks(n))
+	if nb.fnPredict == nil {
+		nb.fnPredict = nb.predictBlock
+	}
+	nb.order, nb.mean = order, 0
+	if nb.N > 0 {
+		nb.mean = nb.Pairs() / nb.N
+	}
+	pool.For(n, nb.fnPredict)
+	nb.order = nil
+	nb.predN = n
+}
+
+// predictBlock sums, for the points [lo, hi) of the next search, the pairs their points had
+// in the last search (the mean of all points' for a new point).
+func (nb *Neighbors) predictBlock(lo, hi, b int) {
+	mean, p := nb.mean, 0
+	for _, j := range nb.order[lo:hi] {
+		if int(j) >= nb.N {
+			p += mean
+			continue
+		}
+		blk := &nb.Blocks[int(j)/par.BlockSize]
+		k := int(j) - blk.Lo
+		p += int(blk.Start[k+1] - blk.Start[k])
+	}
+	nb.pred[b] = p
+}
+
+// layout gives every block of a search of n query points its region in the slab (the last
+// search had oldN): the pairs predicted for it (by Reorder, or else the pairs of the same
+// block in the last search, and the mean per point for points it did not have) and a 64th
+// more and 8, one after the other. The rest of the slab is the reserve for blocks that spill.
+// The slab is reallocated (grownCap) only when they do not fit: rarely, and without copying,
+// as the search writes every list anew.
+func (out *Neighbors) layout(n, oldN int) {
+	nb := par.Blocks(n)
+	blocks := out.Blocks
+	if out.predN != n || len(out.pred) < nb {
+		out.pred = grow(out.pred, nb)
+		mean := 0
+		if oldN > 0 {
+			pairs := 0
+			for _, blk := range blocks[:cap(blocks)][:par.Blocks(oldN)] {
+				pairs += len(blk.J)
+			}
+			mean = pairs / oldN
+		}
+		for b := range nb {
+			lo := b * par.BlockSize
+			hi := min(lo+par.BlockSize, n)
+			p := mean * (hi - lo)
+			if lo < oldN {
+				k := min(hi, oldN) - lo // the block's points the last search had
+				p = len(blocks[b].J) + mean*(hi-lo-k)
+			}
+			out.pred[b] = p
+		}
+	}
+	out.predN = -1
+	off := 0
+	for b := range nb {
+		p := out.pred[b]
+		blocks[b].off, blocks[b].rcap = off, p+p/64+8
+		off += blocks[b].rcap
+	}
+	out.reserve = off
+	if off > len(out.slabJ) {
+		out.allocSlab(out.grownCap(off))
+	}
+	if out.SkipW {
+		out.slabW = nil
+	} else if len(out.slabW) != len(out.slabJ) {
+		out.slabW = make([]float32, len(out.slabJ))
+	}
+}
+
+// spill gives each block that outgrew its region in the search just done a region of the
+// room it took, and lists them in out.redo to search again; it reports whether any did. The
+// regions are taken from the reserve, in block order. Should the reserve be too small (the
+// pairs of many blocks grew at once, as when a compressing lattice brings a whole shell of
+// neighbours inside the support), every block gets a region of exactly the room it took: the
+// blocks that kept their pairs move there (in place, those moving down in increasing order,
+// then those moving up in decreasing order, so that none overwrites one not yet moved), and
+// the slab grows only if the blocks need more than it has. Every decision depends on the
+// blocks' counts alone, not on the number of workers.
+func (out *Neighbors) spill() bool {
+	blocks := out.Blocks
+	redo := out.redo[:0]
+	need, total := 0, 0
+	for b := range blocks {
+		blk := &blocks[b]
+		total += blk.need
+		if blk.spilled {
+			redo = append(redo, int32(b))
+			need += blk.need
+		}
+	}
+	out.redo = redo
+	if len(redo) == 0 {
+		return false
+	}
+	out.spills += len(redo)
+	if out.reserve+need <= len(out.slabJ) {
+		for _, b := range redo {
+			blk := &blocks[b]
+			blk.off, blk.rcap = out.reserve, blk.need
+			out.reserve += blk.need
+		}
+		return true
+	}
+	out.compacted++
+	to := out.pred[:len(blocks)] // the new offsets (pred is spent until the next Reorder)
+	off := 0
+	for b := range blocks {
+		to[b] = off
+		off += blocks[b].need
+	}
+	srcJ, srcG, srcW := out.slabJ, out.slabG, out.slabW
+	grown := total > len(out.slabJ)
+	if grown {
+		out.allocSlab(out.grownCap(total))
+	}
+	move := func(b int) {
+		blk := &blocks[b]
+		m, o := len(blk.J), blk.off
+		if o == to[b] && !grown {
+			return
+		}
+		copy(out.slabJ[to[b]:to[b]+m], srcJ[o:o+m])
+		copy(out.slabG[to[b]:to[b]+m], srcG[o:o+m])
+		if !out.SkipW {
+			copy(out.slabW[to[b]:to[b]+m], srcW[o:o+m])
+		}
+	}
+	for b := range blocks {
+		if !blocks[b].spilled && to[b] <= blocks[b].off {
+			move(b)
+		}
+	}
+	for b := len(blocks) - 1; b >= 0; b-- {
+		if !blocks[b].spilled && to[b] > blocks[b].off {
+			move(b)
+		}
+	}
+	for b := range blocks {
+		blk := &blocks[b]
+		m := len(blk.J)
+		blk.off, blk.rcap = to[b], blk.need
+		r0, r1 := blk.off, blk.off+blk.rcap
+		blk.J, blk.G = out.slabJ[r0:r0+m:r1], out.slabG[r0:r0+m:r1]
+		if !out.SkipW {
+			blk.W = out.slabW[r0 : r0+m : r1]
+		}
+	}
+	out.reserve = off
+	return true
+}
+
+// grownCap is the capacity of a slab that replaces one too small for n entries: an eighth
+// more than n and at least half more than the old, so that a set whose pairs keep growing
+// reallocates a few times, its garbage a geometric series.
+func (out *Neighbors) grownCap(n int) int {
+	c := len(out.slabJ)
+	return max(n+n/8, c+c/2)
+}
+
+// allocSlab replaces the slab by one of c entries per field (W only when the search keeps it).
+func (out *Neighbors) allocSlab(c int) {
+	out.slabJ, out.slabG, out.slabW = make([]int32, c), make([]float32, c), nil
+	if !out.SkipW {
+		out.slabW = make([]float32, c)
+	}
+}
+
+// redoBlock searches again the k-th block of out.redo, one that spilled.
+func (out *Neighbors) redoBlock(_, _, k int) {
+	b := int(out.redo[k])
+	lo := b * par.BlockSize
+	out.searchBlock(lo, min(lo+par.BlockSize, out.N), b)
 }
 
 // searchBlock fills the lists of one block of query points.
@@ -261,19 +497,15 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	}
 	sc := out.scratch.get()
 	defer out.scratch.put(sc)
-	// A block's first search writes its lists into the scratch's and then copies them into
-	// lists of their size and an eighth: grown in place from nothing, by projections from
-	// the block's first points, they overshot where the points differ (a wall's neighbours
-	// crowd near its face) and left the garbage of each growth. Later searches write in
-	// place and grow by projection only when a block's pairs outgrow its lists.
-	first := cap(blk.J) == 0
-	if first {
-		blk.J, blk.G = sc.j, sc.g
-		if !skipW {
-			blk.W = sc.w
-		}
+	// The block writes into its region of the slab. Should its pairs outgrow the region, it
+	// goes on in the scratch's lists to count them and is searched again into the reserve
+	// (Search, spill).
+	r0, r1 := blk.off, blk.off+blk.rcap
+	blk.J, blk.G = out.slabJ[r0:r0:r1], out.slabG[r0:r0:r1]
+	if !skipW {
+		blk.W = out.slabW[r0:r0:r1]
 	}
-	blk.J, blk.W, blk.G = blk.J[:0], blk.W[:0], blk.G[:0]
+	spilled, peak := false, 0 // peak: the most the lists held before a point's pairs were known
 	cand, near := sc.cand[:0], sc.near[:0]
 	vt, nv := out.Virtual, 0
 	if vt != nil {
@@ -314,12 +546,22 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		cand = resize(cand, len(near))
 		cand = cand[:screenVec(cand, near, nx, ny, nz, float32(xi[0]-ox), float32(xi[1]-oy), float32(xi[2]-oz), h2f)]
 		base := len(blk.J)
-		if need := base + len(cand) + nv; need > cap(blk.J) || (!skipW && need > cap(blk.W)) {
-			// Grow to the block's projected total (the pairs so far per point, times the
-			// block's points) rather than by a fixed factor: the first search of a large set
-			// then reallocates a block's lists a few times instead of dozens, which on the
-			// reference's dam break cut the garbage of the wall-volume search from 118 MB to
-			// a few times its 15 MB of pairs.
+		need := base + len(cand) + nv
+		peak = max(peak, need)
+		if need > cap(blk.J) || (!skipW && need > cap(blk.W)) {
+			if !spilled {
+				// out of the region: go on in the scratch
+				spilled = true
+				sc.j, sc.g = append(sc.j[:0], blk.J...), append(sc.g[:0], blk.G...)
+				blk.J, blk.G = sc.j, sc.g
+				if !skipW {
+					sc.w = append(sc.w[:0], blk.W...)
+					blk.W = sc.w
+				}
+			}
+			// Grow the scratch to the block's projected total (the pairs so far per point,
+			// times the block's points) rather than by a fixed factor: a large first search
+			// then reallocates it a few times instead of dozens.
 			want := need * (hi - lo) / (i - lo + 1)
 			want = max(need, want+want/8)
 			blk.J = growTo(blk.J, need, want)
@@ -402,15 +644,14 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 		}
 	}
 	blk.Start[hi-lo] = int32(len(blk.J))
-	if first {
-		m := len(blk.J)
-		c := m + m/8 + 8
-		sc.j, sc.g = blk.J, blk.G
-		blk.J = append(make([]int32, 0, c), sc.j...)
-		blk.G = append(make([]float32, 0, c), sc.g...)
+	blk.spilled, blk.need = spilled, peak
+	if spilled {
+		// keep the grown scratch for the next block
+		sc.j, sc.g = blk.J[:0], blk.G[:0]
+		blk.J, blk.G = nil, nil
 		if !skipW {
-			sc.w = blk.W
-			blk.W = append(make([]float32, 0, c), sc.w...)
+			sc.w = blk.W[:0]
+			blk.W = nil
 		}
 	}
 	sc.cand, sc.near = cand, near

@@ -73,6 +73,8 @@ func (n NeighborSearch) Run(ctx *ecs.Context) error {
 			return s.describe(err)
 		}
 		order := s.fluidGrid.Order
+		s.FF.Reorder(order, s.pool)
+		s.FB.Reorder(order, s.pool)
 		s.perm.Apply(f.Fields(), order, s.pool)
 		s.permuteOrigin(order)
 		s.remapGoo(order, f.Len())
