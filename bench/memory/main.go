@@ -1,8 +1,8 @@
 // Command memory builds the benchmark dam break (BenchmarkStep's scene: a 1.2 m water cube in a
 // 3.2 × 2 × 1.2 m tank with two layers of wall samples, one worker) at a particle radius, runs a
 // number of substeps and prints the peak resident memory (the kernel's VmHWM) per fluid
-// particle, the live heap after a full collection, and the part of it held by the neighbour
-// lists.
+// particle, the live heap after a full collection, the part of it held by the neighbour
+// lists, and how many of their blocks were searched twice for outgrowing their regions.
 //
 //	go run ./bench/memory -r 0.0125 -substeps 20
 package main
@@ -53,11 +53,12 @@ func main() {
 	fbU, fbH := sim.FB.Bytes()
 	hwm := vmHWM()
 	mb := func(b uint64) float64 { return float64(b) / (1 << 20) }
-	fmt.Printf("fluid particles %d, wall samples %d, substeps %d, workers %d\n", n, nb, sub, *workers)
+	fmt.Printf("fluid particles %d, wall samples %d, substeps %d (%.3f s), workers %d\n", n, nb, sub, w.Time(), *workers)
 	fmt.Printf("peak resident (VmHWM)   %8.1f MB  %6.0f B per fluid particle\n", mb(hwm), float64(hwm)/float64(n))
 	fmt.Printf("live heap               %8.1f MB  %6.0f B per fluid particle\n", mb(m.HeapAlloc), float64(m.HeapAlloc)/float64(n))
 	fmt.Printf("  fluid-fluid pairs     %8.1f MB held, %.1f MB in use (%d pairs)\n", mb(uint64(ffH)), mb(uint64(ffU)), sim.FF.Pairs())
 	fmt.Printf("  fluid-wall pairs      %8.1f MB held, %.1f MB in use (%d pairs)\n", mb(uint64(fbH)), mb(uint64(fbU)), sim.FB.Pairs())
+	fmt.Printf("  blocks searched twice (outgrew their region): fluid-fluid %d, fluid-wall %d, of %d a search\n", sim.FF.Spills(), sim.FB.Spills(), len(sim.FF.Blocks))
 	rest := int64(m.HeapAlloc) - int64(ffH) - int64(fbH)
 	fmt.Printf("  everything else       %8.1f MB\n", float64(rest)/(1<<20))
 	if *heapProfile != "" {
