@@ -153,7 +153,7 @@ func TestLiveHeapPerParticleOfTheBenchmarkDam(t *testing.T) {
 
 // TestFlowingDamAllocatesLittle: once the 10k benchmark dam break runs (after its first 20
 // substeps), the substeps of its next 0.5 s, in which the flow rearranges the particles and
-// the fluid–wall pairs grow by half, allocate at most flowAllocLimit bytes per fluid particle:
+// the fluid–wall pairs grow by three quarters, allocate at most flowAllocLimit bytes per fluid particle:
 // the pair lists of every block live in one array per field that is laid out anew each search
 // and grows only when all pairs outgrow it, so no block leaves its old arrays to the
 // collector. Also the search's layout predicts the blocks' pairs well (Neighbors.Reorder): at
@@ -195,5 +195,6 @@ const flowAllocLimit = 80
 
 // flowSpillLimit bounds the fraction of fluid–fluid blocks TestFlowingDamAllocatesLittle
 // searches twice. Measured 0.06 %; 7.3 % when the search predicted each block's pairs from the
-// same block of the last search instead of its particles' pairs (Neighbors.Reorder).
+// same block of the last search instead of its particles' pairs (the neighbour-search stage's
+// calls of Neighbors.Reorder removed).
 const flowSpillLimit = 0.01

@@ -86,7 +86,7 @@ func TestSlabLayoutKeepsTheLists(t *testing.T) {
 		mean := float64(nb.Pairs()) / float64(n-iso)
 		over := iso
 		for i := iso; i < n; i++ {
-			if j, _, _ := nb.Of(i); math.Abs(float64(len(j))-1.8*mean) < math.Abs(float64(nb.count(over))-1.8*mean) {
+			if math.Abs(float64(nb.count(i))-1.8*mean) < math.Abs(float64(nb.count(over))-1.8*mean) {
 				over = i
 			}
 		}
