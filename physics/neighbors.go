@@ -48,16 +48,20 @@ type Neighbors struct {
 	fnSearch func(lo, hi, block int)
 	scratch  *scratchPool
 
-	// The pairs of all blocks live in one array per field, the slab: block b's lists are the
-	// views [off, off+len) of capacity rcap, its region. Every search lays the regions out
-	// afresh (layout) from the pairs each block is predicted to have, with a little slack; a
-	// block whose pairs outgrow its region goes on in the scratch to count them and is then
-	// searched again into the slab's reserve, the capacity after the last region (spill). So
-	// the lists neither grow per block, leaving old arrays to the collector, nor keep each
-	// block's largest size: the slab holds the pairs of one search and its slack.
-	slabJ        []int32
-	slabW, slabG []float32 // slabW is empty when the search skips W
-	reserve      int       // the slab's first entry after the regions
+	// The pairs of all blocks live in the slab, a few large arrays per field (chunks) that
+	// follow one another in the slab's positions: block b's lists are the views of positions
+	// [off, off+len) of capacity rcap, its region, which lies in one chunk. Every search lays
+	// the regions out afresh (layout) from the pairs each block is predicted to have, with a
+	// little slack; a block whose pairs outgrow its region goes on in the scratch to count
+	// them and is then searched again into the slab's reserve, the positions after the last
+	// region (spill). So the lists neither grow per block, leaving old arrays to the
+	// collector, nor keep each block's largest size: the slab holds the pairs of one search
+	// and its slack. When the pairs outgrow the slab, a chunk is added for the excess and no
+	// array is replaced, so a growth leaves no garbage that would stay resident next to its
+	// replacement until the collector runs.
+	chunks  []slabChunk
+	reserve int // the slab's first position after the regions
+	rchunk  int // and the chunk it lies in
 	// pred[b] is the pairs block b is predicted to have in the next search, when predN is
 	// that search's number of query points (set by Reorder); otherwise each block is
 	// predicted to keep the pairs of the same block in the last search
@@ -70,6 +74,14 @@ type Neighbors struct {
 	fnRedo    func(lo, hi, k int)
 	spills    int
 	compacted int // how many spills laid every block out anew
+}
+
+// slabChunk is one array per field of a Neighbors' slab, holding the slab's positions
+// [base, base+len(j)). w is empty when the search skips W.
+type slabChunk struct {
+	base int
+	j    []int32
+	g, w []float32
 }
 
 // VirtualTargets are K target slots per query point that Search appends to the query point's
@@ -209,12 +221,14 @@ func (nb *Neighbors) Bytes() (used, held int) {
 		blk := &nb.Blocks[b]
 		used += 4*len(blk.J) + 4*len(blk.W) + 4*len(blk.G) + 4*len(blk.Start)
 		held += 4 * cap(blk.Start)
-		if len(nb.slabJ) == 0 {
+		if len(nb.chunks) == 0 {
 			// lists filled without Search, each block with its own arrays
 			held += 4*cap(blk.J) + 4*cap(blk.W) + 4*cap(blk.G)
 		}
 	}
-	held += 4*cap(nb.slabJ) + 4*cap(nb.slabW) + 4*cap(nb.slabG)
+	for _, ch := range nb.chunks {
+		held += 4*cap(ch.j) + 4*cap(ch.w) + 4*cap(ch.g)
+	}
 	if p := nb.scratch; p != nil {
 		for _, sc := range p.all {
 			held += 4*cap(sc.cand) + 4*cap(sc.near) + 4*cap(sc.nx) + 4*cap(sc.ny) + 4*cap(sc.nz) + 8*cap(sc.r2) + 4*cap(sc.ws)
@@ -331,9 +345,10 @@ func (nb *Neighbors) predictBlock(lo, hi, b int) {
 // layout gives every block of a search of n query points its region in the slab (the last
 // search had oldN): the pairs predicted for it (by Reorder, or else the pairs of the same
 // block in the last search, and the mean per point for points it did not have) and a 64th
-// more and 8, one after the other. The rest of the slab is the reserve for blocks that spill.
-// The slab is reallocated (grownCap) only when they do not fit: rarely, and without copying,
-// as the search writes every list anew.
+// more and 8, one after the other, a region that would straddle two chunks starting the next.
+// The rest of the slab is the reserve for blocks that spill. A chunk is added (addChunk) only
+// when the regions do not fit: rarely, and without copying, as the search writes every list
+// anew.
 func (out *Neighbors) layout(n, oldN int) {
 	nb := par.Blocks(n)
 	blocks := out.Blocks
@@ -359,20 +374,93 @@ func (out *Neighbors) layout(n, oldN int) {
 		}
 	}
 	out.predN = -1
-	off := 0
+	total := 0
+	for _, p := range out.pred[:nb] {
+		total += regionFor(p)
+	}
+	k, pos := 0, 0
 	for b := range nb {
-		p := out.pred[b]
-		blocks[b].off, blocks[b].rcap = off, p+p/64+8
-		off += blocks[b].rcap
+		size := regionFor(out.pred[b])
+		var ok bool
+		if k, pos, ok = out.fit(k, pos, size); !ok {
+			rest := 0
+			for _, p := range out.pred[b:nb] {
+				rest += regionFor(p)
+			}
+			k, pos = out.addChunk(rest, total)
+		}
+		blocks[b].off, blocks[b].rcap = pos, size
+		pos += size
 	}
-	out.reserve = off
-	if off > len(out.slabJ) {
-		out.allocSlab(out.grownCap(off))
+	out.reserve, out.rchunk = pos, k
+	for c := range out.chunks {
+		ch := &out.chunks[c]
+		if out.SkipW {
+			ch.w = nil
+		} else if len(ch.w) != len(ch.j) {
+			ch.w = make([]float32, len(ch.j))
+		}
 	}
-	if out.SkipW {
-		out.slabW = nil
-	} else if len(out.slabW) != len(out.slabJ) {
-		out.slabW = make([]float32, len(out.slabJ))
+}
+
+// regionFor is the region laid out for a block predicted to have p pairs: a 64th more and 8.
+func regionFor(p int) int { return p + p/64 + 8 }
+
+// slabLen returns the number of positions of the slab, all its chunks together.
+func (out *Neighbors) slabLen() int {
+	if k := len(out.chunks); k > 0 {
+		ch := &out.chunks[k-1]
+		return ch.base + len(ch.j)
+	}
+	return 0
+}
+
+// fit returns the first position at or after pos (which lies in chunk k or at its end), in
+// chunk k or a later one, where a region of size positions lies inside one chunk, and that
+// chunk; ok is false when no chunk has the room.
+func (out *Neighbors) fit(k, pos, size int) (int, int, bool) {
+	for ; k < len(out.chunks); k++ {
+		ch := &out.chunks[k]
+		pos = max(pos, ch.base)
+		if pos+size <= ch.base+len(ch.j) {
+			return k, pos, true
+		}
+	}
+	return k, pos, false
+}
+
+// addChunk appends to the slab a chunk for rest positions that no chunk has room for, when
+// all regions take total: rest and an eighth of total more, so that pairs that keep growing
+// add a few chunks, each at least an eighth of the slab. The chunks already there stay: their
+// lists are in use, and replacing them would leave their arrays to the collector, resident
+// next to the new ones until it runs. It returns the new chunk and its first position.
+func (out *Neighbors) addChunk(rest, total int) (int, int) {
+	c := rest + total/8
+	ch := slabChunk{base: out.slabLen(), j: make([]int32, c), g: make([]float32, c)}
+	if !out.SkipW {
+		ch.w = make([]float32, c)
+	}
+	out.chunks = append(out.chunks, ch)
+	return len(out.chunks) - 1, ch.base
+}
+
+// chunkAt returns the chunk that holds slab position pos (the last one for its end).
+func (out *Neighbors) chunkAt(pos int) *slabChunk {
+	k := len(out.chunks) - 1
+	for k > 0 && out.chunks[k].base > pos {
+		k--
+	}
+	return &out.chunks[k]
+}
+
+// view points the block's lists at the first m entries of its region.
+func (out *Neighbors) view(blk *NeighborBlock, m int) {
+	ch := out.chunkAt(blk.off)
+	r0 := blk.off - ch.base
+	r1 := r0 + blk.rcap
+	blk.J, blk.G = ch.j[r0:r0+m:r1], ch.g[r0:r0+m:r1]
+	if !out.SkipW {
+		blk.W = ch.w[r0 : r0+m : r1]
 	}
 }
 
@@ -383,18 +471,17 @@ func (out *Neighbors) layout(n, oldN int) {
 // neighbours inside the support), every block gets a region of exactly the room it took: the
 // blocks that kept their pairs move there (in place, those moving down in increasing order,
 // then those moving up in decreasing order, so that none overwrites one not yet moved), and
-// the slab grows only if the blocks need more than it has. Every decision depends on the
-// blocks' counts alone, not on the number of workers.
+// a chunk is added only if the blocks need more than the slab has. Every decision depends on
+// the blocks' counts alone, not on the number of workers.
 func (out *Neighbors) spill() bool {
 	blocks := out.Blocks
 	redo := out.redo[:0]
-	need, total := 0, 0
+	total := 0
 	for b := range blocks {
 		blk := &blocks[b]
 		total += blk.need
 		if blk.spilled {
 			redo = append(redo, int32(b))
-			need += blk.need
 		}
 	}
 	out.redo = redo
@@ -402,36 +489,51 @@ func (out *Neighbors) spill() bool {
 		return false
 	}
 	out.spills += len(redo)
-	if out.reserve+need <= len(out.slabJ) {
+	k, pos, fits := out.rchunk, out.reserve, true
+	for _, b := range redo {
+		if k, pos, fits = out.fit(k, pos, blocks[b].need); !fits {
+			break
+		}
+		pos += blocks[b].need
+	}
+	if fits {
+		k, pos = out.rchunk, out.reserve
 		for _, b := range redo {
 			blk := &blocks[b]
-			blk.off, blk.rcap = out.reserve, blk.need
-			out.reserve += blk.need
+			k, pos, _ = out.fit(k, pos, blk.need)
+			blk.off, blk.rcap = pos, blk.need
+			pos += blk.need
 		}
+		out.reserve, out.rchunk = pos, k
 		return true
 	}
 	out.compacted++
-	to := out.pred[:len(blocks)] // the new offsets (pred is spent until the next Reorder)
-	off := 0
+	to := out.pred[:len(blocks)] // the new positions (pred is spent until the next Reorder)
+	k, pos = 0, 0
 	for b := range blocks {
-		to[b] = off
-		off += blocks[b].need
-	}
-	srcJ, srcG, srcW := out.slabJ, out.slabG, out.slabW
-	grown := total > len(out.slabJ)
-	if grown {
-		out.allocSlab(out.grownCap(total))
+		var ok bool
+		if k, pos, ok = out.fit(k, pos, blocks[b].need); !ok {
+			rest := 0
+			for _, blk := range blocks[b:] {
+				rest += blk.need
+			}
+			k, pos = out.addChunk(rest, total)
+		}
+		to[b] = pos
+		pos += blocks[b].need
 	}
 	move := func(b int) {
 		blk := &blocks[b]
 		m, o := len(blk.J), blk.off
-		if o == to[b] && !grown {
+		if o == to[b] {
 			return
 		}
-		copy(out.slabJ[to[b]:to[b]+m], srcJ[o:o+m])
-		copy(out.slabG[to[b]:to[b]+m], srcG[o:o+m])
+		dst, src := out.chunkAt(to[b]), out.chunkAt(o)
+		d, s := to[b]-dst.base, o-src.base
+		copy(dst.j[d:d+m], src.j[s:s+m])
+		copy(dst.g[d:d+m], src.g[s:s+m])
 		if !out.SkipW {
-			copy(out.slabW[to[b]:to[b]+m], srcW[o:o+m])
+			copy(dst.w[d:d+m], src.w[s:s+m])
 		}
 	}
 	for b := range blocks {
@@ -446,32 +548,11 @@ func (out *Neighbors) spill() bool {
 	}
 	for b := range blocks {
 		blk := &blocks[b]
-		m := len(blk.J)
 		blk.off, blk.rcap = to[b], blk.need
-		r0, r1 := blk.off, blk.off+blk.rcap
-		blk.J, blk.G = out.slabJ[r0:r0+m:r1], out.slabG[r0:r0+m:r1]
-		if !out.SkipW {
-			blk.W = out.slabW[r0 : r0+m : r1]
-		}
+		out.view(blk, len(blk.J))
 	}
-	out.reserve = off
+	out.reserve, out.rchunk = pos, k
 	return true
-}
-
-// grownCap is the capacity of a slab that replaces one too small for n entries: an eighth
-// more than n and at least half more than the old, so that a set whose pairs keep growing
-// reallocates a few times, its garbage a geometric series.
-func (out *Neighbors) grownCap(n int) int {
-	c := len(out.slabJ)
-	return max(n+n/8, c+c/2)
-}
-
-// allocSlab replaces the slab by one of c entries per field (W only when the search keeps it).
-func (out *Neighbors) allocSlab(c int) {
-	out.slabJ, out.slabG, out.slabW = make([]int32, c), make([]float32, c), nil
-	if !out.SkipW {
-		out.slabW = make([]float32, c)
-	}
 }
 
 // redoBlock searches again the k-th block of out.redo, one that spilled.
@@ -500,11 +581,7 @@ func (out *Neighbors) searchBlock(lo, hi, b int) {
 	// The block writes into its region of the slab. Should its pairs outgrow the region, it
 	// goes on in the scratch's lists to count them and is searched again into the reserve
 	// (Search, spill).
-	r0, r1 := blk.off, blk.off+blk.rcap
-	blk.J, blk.G = out.slabJ[r0:r0:r1], out.slabG[r0:r0:r1]
-	if !skipW {
-		blk.W = out.slabW[r0:r0:r1]
-	}
+	out.view(blk, 0)
 	spilled, peak := false, 0 // peak: the most the lists held before a point's pairs were known
 	cand, near := sc.cand[:0], sc.near[:0]
 	vt, nv := out.Virtual, 0

@@ -70,10 +70,14 @@ func TestSlabLayoutKeepsTheLists(t *testing.T) {
 
 		searchSame(t, x, h, &nb, pool)
 		check("first search", x)
-		if nb.Spills() != 20 || len(nb.slabJ) == 0 || nb.compacted != 1 {
-			t.Fatalf("first search: %d blocks spilled, %d compactions; want the 20 dense ones in one, into a new slab", nb.Spills(), nb.compacted)
+		if nb.Spills() != 20 || nb.slabLen() == 0 || nb.compacted != 1 {
+			t.Fatalf("first search: %d blocks spilled, %d compactions; want the 20 dense ones in one, into a new chunk", nb.Spills(), nb.compacted)
 		}
-		c0 := len(nb.slabJ)
+		c0, k0 := nb.slabLen(), len(nb.chunks)
+		first := make([]*int32, k0) // the chunks' arrays, which a growth must keep
+		for k, ch := range nb.chunks {
+			first[k] = &ch.j[0]
+		}
 
 		searchSame(t, x, h, &nb, pool)
 		check("same points again", x)
@@ -106,8 +110,8 @@ func TestSlabLayoutKeepsTheLists(t *testing.T) {
 		nb.Reorder(order, pool)
 		searchSame(t, x, h, &nb, pool)
 		check("after a lying Reorder", x)
-		if nb.compacted != 2 || len(nb.slabJ) != c0 {
-			t.Fatalf("after a lying Reorder: %d compactions, slab %d → %d; want one more compaction in place", nb.compacted, c0, len(nb.slabJ))
+		if nb.compacted != 2 || nb.slabLen() != c0 {
+			t.Fatalf("after a lying Reorder: %d compactions, slab %d → %d; want one more compaction in place", nb.compacted, c0, nb.slabLen())
 		}
 
 		// 40 points of one dense block gathered in a ball far off: that block gains pairs
@@ -124,7 +128,7 @@ func TestSlabLayoutKeepsTheLists(t *testing.T) {
 		}
 
 		// the second cloud squeezed to a third of its volume: its blocks' pairs triple, all
-		// pairs outgrow the slab, and the first cloud's blocks move to a new one
+		// pairs outgrow the slab, a chunk is added, and blocks move into it
 		z := slices.Clone(x)
 		for i := n/2 + iso/2; i < n; i++ {
 			for d := range 3 {
@@ -136,8 +140,13 @@ func TestSlabLayoutKeepsTheLists(t *testing.T) {
 		check("second cloud squeezed", z)
 		// (a first-cloud block may spill too, having regained the pairs of the points that
 		// were gathered; the others keep their lists)
-		if c, k := len(nb.slabJ), nb.Spills()-spills; k < 10 || k > 15 || nb.compacted != 3 || c <= c0 {
-			t.Fatalf("second cloud squeezed: %d blocks spilled, %d compactions, slab %d → %d; want its 10 blocks and few others in a grown slab", k, nb.compacted-2, c0, c)
+		if c, k := nb.slabLen(), nb.Spills()-spills; k < 10 || k > 15 || nb.compacted != 3 || c <= c0 || len(nb.chunks) != k0+1 {
+			t.Fatalf("second cloud squeezed: %d blocks spilled, %d compactions, slab %d → %d in %d → %d chunks; want its 10 blocks and few others in a slab grown by a chunk", k, nb.compacted-2, c0, c, k0, len(nb.chunks))
+		}
+		for k, p := range first {
+			if &nb.chunks[k].j[0] != p {
+				t.Fatalf("second cloud squeezed: the slab's chunk %d was replaced; a growth must keep the chunks in use and add one", k)
+			}
 		}
 
 		searchSame(t, x[:n/2], h, &nb, pool)
