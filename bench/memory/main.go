@@ -2,7 +2,9 @@
 // 3.2 × 2 × 1.2 m tank with two layers of wall samples, one worker) at a particle radius, runs a
 // number of substeps and prints the peak resident memory (the kernel's VmHWM) per fluid
 // particle, the live heap after a full collection, the part of it held by the neighbour
-// lists, and how many of their blocks were searched twice for outgrowing their regions.
+// lists, and how many of their blocks were searched twice for outgrowing their regions. With
+// -every N it also prints, every N substeps on the way, the resident memory, its peak so far,
+// the heap and what the lists hold, each per fluid particle: where in a run the memory grows.
 //
 //	go run ./bench/memory -r 0.0125 -substeps 20
 package main
@@ -27,6 +29,7 @@ func main() {
 	substeps := flag.Int("substeps", 20, "run steps of the next time step until at least this many substeps are done")
 	workers := flag.Int("workers", 1, "worker threads")
 	heapProfile := flag.String("heapprofile", "", "also write a heap profile (go tool pprof) to this file")
+	every := flag.Int("every", 0, "also print the memory every this many substeps (0: only at the end)")
 	flag.Parse()
 	s := components.DefaultSolver()
 	s.ParticleRadius = *r
@@ -37,13 +40,20 @@ func main() {
 	check(err)
 	_, err = w.AddFluidBlock("water", components.DefaultMaterial(), mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1.2, 1.2, 1.2}, mgl64.Vec3{})
 	check(err)
-	sub := 0
+	if *every < 0 {
+		check(fmt.Errorf("-every is %d, want ≥ 0 substeps", *every))
+	}
+	sim := w.Sim()
+	sub, next := 0, *every
 	for sub < *substeps {
 		st, err := w.Step(w.Sim().NextDt())
 		check(err)
 		sub += st.Substeps
+		if *every > 0 && sub >= next {
+			next += *every
+			trace(w, sub)
+		}
 	}
-	sim := w.Sim()
 	n := sim.Fluid.Len()
 	nb := sim.Bound.Len()
 	var m runtime.MemStats
@@ -70,15 +80,33 @@ func main() {
 	fmt.Printf("heap reserved by Go     %8.1f MB (HeapSys), GC goal %.1f MB\n", mb(m.HeapSys), mb(m.NextGC))
 }
 
+// trace prints one line of the memory on the way, per fluid particle: resident now and its
+// peak so far, the heap's live and dead objects (no collection is forced, so this is what the
+// process holds), and the neighbour lists' arrays.
+func trace(w *sluice.World, sub int) {
+	sim := w.Sim()
+	n := float64(sim.Fluid.Len())
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	_, ffH := sim.FF.Bytes()
+	_, fbH := sim.FB.Bytes()
+	fmt.Printf("substep %5d  t %.3f s  resident %5.0f  peak %5.0f  heap %5.0f  fluid-fluid lists %4.0f  fluid-wall lists %4.0f  (B per fluid particle)\n",
+		sub, w.Time(), float64(procStatus("VmRSS"))/n, float64(vmHWM())/n, float64(m.HeapAlloc)/n, float64(ffH)/n, float64(fbH)/n)
+}
+
 // vmHWM returns the process's peak resident set size in bytes from /proc/self/status (0 where
 // that file is absent).
-func vmHWM() uint64 {
+func vmHWM() uint64 { return procStatus("VmHWM") }
+
+// procStatus returns the size in bytes that /proc/self/status gives for key (0 where that
+// file is absent).
+func procStatus(key string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == key+":" {
 			kb, _ := strconv.ParseUint(f[1], 10, 64)
 			return kb << 10
 		}
