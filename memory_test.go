@@ -153,10 +153,11 @@ func TestLiveHeapPerParticleOfTheBenchmarkDam(t *testing.T) {
 
 // TestFlowingDamAllocatesLittle: once the 10k benchmark dam break runs (after its first 20
 // substeps), the substeps of its next 0.5 s, in which the flow rearranges the particles and
-// the fluid–wall pairs grow by three quarters, allocate at most flowAllocLimit bytes per fluid particle:
-// the pair lists of every block live in a few large arrays per field (the slab's chunks) that
-// are laid out anew each search, and a chunk is added only when all pairs outgrow them, so
-// neither a block nor a growth of the slab leaves its old arrays to the collector. Also the search's layout predicts the blocks' pairs well (Neighbors.Reorder): at
+// the fluid–wall pairs grow by three quarters, allocate at most flowAllocLimit bytes per
+// fluid particle: the pair lists of every block live in a few large arrays per field (the
+// slab's chunks) that are laid out anew each search, and a chunk is added only when all pairs
+// outgrow them, so neither a block nor a growth of the slab leaves its old arrays to the
+// collector. Also the search's layout predicts the blocks' pairs well (Neighbors.Reorder): at
 // most flowSpillLimit of the fluid–fluid blocks searched in that time are searched twice.
 func TestFlowingDamAllocatesLittle(t *testing.T) {
 	w := benchmarkDamAfter20(t)

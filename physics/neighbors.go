@@ -489,26 +489,25 @@ func (out *Neighbors) spill() bool {
 		return false
 	}
 	out.spills += len(redo)
+	// the new positions (pred is spent until the next Reorder): first of the spilled blocks
+	// in the reserve, if they all fit there
+	to := out.pred[:len(blocks)]
 	k, pos, fits := out.rchunk, out.reserve, true
-	for _, b := range redo {
+	for q, b := range redo {
 		if k, pos, fits = out.fit(k, pos, blocks[b].need); !fits {
 			break
 		}
+		to[q] = pos
 		pos += blocks[b].need
 	}
 	if fits {
-		k, pos = out.rchunk, out.reserve
-		for _, b := range redo {
-			blk := &blocks[b]
-			k, pos, _ = out.fit(k, pos, blk.need)
-			blk.off, blk.rcap = pos, blk.need
-			pos += blk.need
+		for q, b := range redo {
+			blocks[b].off, blocks[b].rcap = to[q], blocks[b].need
 		}
 		out.reserve, out.rchunk = pos, k
 		return true
 	}
 	out.compacted++
-	to := out.pred[:len(blocks)] // the new positions (pred is spent until the next Reorder)
 	k, pos = 0, 0
 	for b := range blocks {
 		var ok bool

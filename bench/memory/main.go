@@ -46,7 +46,7 @@ func main() {
 	sim := w.Sim()
 	sub, next := 0, *every
 	for sub < *substeps {
-		st, err := w.Step(w.Sim().NextDt())
+		st, err := w.Step(sim.NextDt())
 		check(err)
 		sub += st.Substeps
 		if *every > 0 && sub >= next {
